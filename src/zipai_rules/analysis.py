@@ -1,0 +1,422 @@
+"""Hand analysis: the best 胡息 decomposition, the win verdict and the waits (听牌).
+
+Input is always the same situation: a variant, a player's table melds, their concealed hand,
+and optionally an incoming card with how it arrived:
+
+* ``self``: the player's own draw from the wall (自摸);
+* ``draw``: another player's draw from the wall, shown to all;
+* ``discard``: another player's discard.
+
+Rules applied (digest §1.2, §1.5; each also cited where it is coded):
+
+* every 坎 (three identical concealed cards) stays whole ("一坎牌不能拆散与其他牌组合",
+  ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``);
+* a 将 only with a 提 or 跑, and then at most ``max_jiang`` ("当有跑牌或提牌后，必须有且只能有一对牌
+  做为一方门子", ``003_5cd7634dfd57d897.txt``);
+* an incoming card onto a concealed pair is a 碰 when it comes from another player and a forced 偎
+  when self-drawn; onto a 坎 or 偎 it makes 提 (own draw) or 跑 (another's card, where the variant
+  allows); onto a 碰 it makes 跑 for the sources in ``claims.pao_on_peng``;
+* the best decomposition maximises total 胡息 (table plus hand); ties keep the first found.
+
+A non-winning hand is a result with a stable ``reason`` code, never an exception:
+``incomplete``, ``jiang_not_allowed``, ``below_min_huxi``, ``self_win_not_allowed``,
+``draw_win_not_allowed``, ``discard_win_not_allowed``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+
+import attrs
+
+from .cards import KING, N_KINDS, check_copies, counts_of, format_cards, indices_of, token
+from .errors import HandError
+from .melds import QUADS, Meld, MeldKind
+from .variant import Variant
+
+SOURCES = ("self", "draw", "discard")
+
+
+@attrs.frozen(slots=True)
+class Group:
+    """One meld of a decomposition with its 胡息 and where it lies (``table`` or ``hand``)."""
+
+    meld: Meld
+    huxi: int
+    place: str = "hand"
+
+    def to_json(self) -> dict:
+        return {"kind": self.meld.kind.value, "cards": format_cards(self.meld.cards).split(),
+                "huxi": self.huxi, "place": self.place}
+
+
+@attrs.frozen(slots=True)
+class Decomposition:
+    """A full split of table plus hand into melds; ``huxi`` is the total in 胡息.
+    ``leftover`` holds cards in no meld (only for a 天胡 whose shape is waived)."""
+
+    groups: tuple[Group, ...]
+    huxi: int
+    leftover: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        body = " ".join(f"{g.meld}:{g.huxi}" for g in self.groups)
+        if self.leftover:
+            body += f" leftover({format_cards(self.leftover)})"
+        return f"{body} = {self.huxi}"
+
+
+@attrs.frozen(slots=True)
+class Analysis:
+    """The verdict on one situation.
+
+    ``win`` — whether the player may win; ``reason`` — ``None`` for a win, else a stable code;
+    ``huxi`` — the best total 胡息 (0 when the hand is incomplete); ``best`` — the decomposition
+    giving it; ``decompositions`` — all of them when asked for, best first.
+    """
+
+    win: bool
+    reason: str | None
+    huxi: int
+    best: Decomposition | None
+    decompositions: tuple[Decomposition, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"win": self.win, "reason": self.reason, "huxi": self.huxi,
+                "groups": [g.to_json() for g in self.best.groups] if self.best else []}
+
+
+@attrs.frozen(slots=True)
+class Wait:
+    """An incoming card that would win, and the 胡息 it would give."""
+
+    card: int
+    huxi: int
+
+    def to_json(self) -> dict:
+        return {"card": token(self.card), "huxi": self.huxi}
+
+
+# --- the concealed-hand search --------------------------------------------------------------
+# A pool of concealed cards is an int: 2 bits per kind (counts 0..3), kind i at bits 2i.
+
+_BITS = 2
+_MASK = 3
+
+
+def encode(counts: Sequence[int]) -> int:
+    x = 0
+    for i in range(20):
+        x |= counts[i] << (_BITS * i)
+    return x
+
+
+@attrs.frozen(slots=True)
+class _Cand:
+    meld: Meld
+    huxi: int
+    delta: int
+    needs: tuple[tuple[int, int], ...]
+
+
+class _Searcher:
+    """Memoised exact search over one variant's 胡息 table (lowest card first)."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.cands: list[list[_Cand]] = [[] for _ in range(20)]
+        self.pairs: list[_Cand] = []
+        for i in range(20):
+            r, big = i % 10 + 1, i >= 10
+            shapes: list[tuple[MeldKind, tuple[int, ...]]] = []
+            if r <= 8:
+                shapes.append((MeldKind.YI_ER_SAN if r == 1 else MeldKind.SHUN, (i, i + 1, i + 2)))
+            if r == 2:
+                shapes.append((MeldKind.ER_QI_SHI, (i, i + 5, i + 8)))
+            if not big:
+                shapes.append((MeldKind.JIAO, (i, i, i + 10)))
+                shapes.append((MeldKind.JIAO, (i, i + 10, i + 10)))
+            for kind, cards in shapes:
+                self.cands[i].append(self._cand(variant, Meld(kind, cards)))
+            self.pairs.append(self._cand(variant, Meld(MeldKind.JIANG, (i, i))))
+        self.memo: dict[tuple[int, int, bool], tuple[int, tuple[Meld, ...], tuple[int, ...]] | None] = {}
+        self.huxi_of = {c.meld: c.huxi for cs in self.cands for c in cs}
+
+    @staticmethod
+    def _cand(variant: Variant, meld: Meld) -> _Cand:
+        delta = sum(1 << (_BITS * i) for i in meld.cards)
+        needs = tuple((i, meld.cards.count(i)) for i in sorted(set(meld.cards)))
+        return _Cand(meld, variant.meld_huxi(meld), delta, needs)
+
+    def best(self, x: int, jiang: int, partial: bool = False
+             ) -> tuple[int, tuple[Meld, ...], tuple[int, ...]] | None:
+        """Best ``(huxi, melds, leftover)`` covering pool ``x`` with at most ``jiang`` pairs;
+        ``partial`` lets cards stay out of every meld (scoring 0). ``None`` if impossible."""
+        if x == 0:
+            return (0, (), ())
+        key = (x, jiang, partial)
+        memo = self.memo
+        if key in memo:
+            return memo[key]
+        low = ((x & -x).bit_length() - 1) // _BITS
+        res = None
+        res_h = -1
+        for c in self.cands[low]:
+            for p, n in c.needs:
+                if (x >> (_BITS * p)) & _MASK < n:
+                    break
+            else:
+                sub = self.best(x - c.delta, jiang, partial)
+                if sub is not None and sub[0] + c.huxi > res_h:
+                    res_h = sub[0] + c.huxi
+                    res = (res_h, (c.meld,) + sub[1], sub[2])
+        if jiang and (x >> (_BITS * low)) & _MASK >= 2:
+            c = self.pairs[low]
+            sub = self.best(x - c.delta, jiang - 1, partial)
+            if sub is not None and sub[0] + c.huxi > res_h:
+                res_h = sub[0] + c.huxi
+                res = (res_h, (c.meld,) + sub[1], sub[2])
+        if partial:
+            sub = self.best(x - (1 << (_BITS * low)), jiang, partial)
+            if sub is not None and sub[0] > res_h:
+                res = (sub[0], sub[1], (low,) + sub[2])
+        memo[key] = res
+        return res
+
+    def all(self, x: int, jiang: int) -> Iterator[tuple[Meld, ...]]:
+        """Every decomposition of pool ``x`` (as meld tuples), unordered."""
+        if x == 0:
+            yield ()
+            return
+        low = ((x & -x).bit_length() - 1) // _BITS
+        for c in self.cands[low]:
+            if all((x >> (_BITS * p)) & _MASK >= n for p, n in c.needs):
+                for rest in self.all(x - c.delta, jiang):
+                    yield (c.meld,) + rest
+        if jiang and (x >> (_BITS * low)) & _MASK >= 2:
+            for rest in self.all(x - self.pairs[low].delta, jiang - 1):
+                yield (self.pairs[low].meld,) + rest
+
+
+_SEARCHERS: dict[str, _Searcher] = {}
+
+
+def _searcher(variant: Variant) -> _Searcher:
+    key = variant.content_hash or variant.id
+    s = _SEARCHERS.get(key)
+    if s is None:
+        s = _SEARCHERS[key] = _Searcher(variant)
+    return s
+
+
+# --- placements of the incoming card ---------------------------------------------------------
+
+@attrs.frozen(slots=True)
+class _Placement:
+    table: tuple[Meld, ...]   # table melds after the card is placed
+    extra: tuple[Meld, ...]   # new melds from the hand (the card's 碰/偎/提/跑)
+    pool: tuple[int, ...]     # concealed counts left to decompose (kans still inside)
+
+
+def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
+                card: int | None, source: str | None) -> list[_Placement]:
+    if card is None:
+        return [_Placement(table, (), tuple(hand))]
+    own = source == "self"
+    out: list[_Placement] = []
+
+    def with_card() -> _Placement:
+        h = list(hand)
+        h[card] += 1
+        return _Placement(table, (), tuple(h))
+
+    def minus(n: int) -> tuple[int, ...]:
+        h = list(hand)
+        h[card] -= n
+        return tuple(h)
+
+    on_table = next((k for k, m in enumerate(table)
+                     if m.cards[0] == card and m.kind in (MeldKind.WEI, MeldKind.CHOU_WEI,
+                                                          MeldKind.PENG)), None)
+    if card != KING and hand[card] == 3:
+        if own:
+            return [_Placement(table, (Meld(MeldKind.TI, (card,) * 4),), minus(3))]
+        if source in variant.pao_on_kan:
+            out.append(_Placement(table, (Meld(MeldKind.PAO, (card,) * 4),), minus(3)))
+            if not variant.skip_pao_to_win:
+                return out
+        out.append(with_card())
+        return out
+    if on_table is not None:
+        kind = table[on_table].kind
+        rest = table[:on_table] + table[on_table + 1:]
+        if kind == MeldKind.PENG:
+            allowed = source in variant.pao_on_peng
+            new_kind = MeldKind.PAO
+        else:
+            allowed = own or source in variant.pao_on_wei
+            new_kind = MeldKind.TI if own else MeldKind.PAO
+        if allowed:
+            out.append(_Placement(rest + (Meld(new_kind, (card,) * 4),), (), tuple(hand)))
+            if own and new_kind == MeldKind.TI:
+                return out
+            if not (variant.skip_pao_to_win or not variant.pao_forced):
+                return out
+        out.append(with_card())
+        return out
+    if card != KING and hand[card] == 2:
+        if own:
+            return [_Placement(table, (Meld(MeldKind.WEI, (card,) * 3),), minus(2))]
+        out.append(_Placement(table, (Meld(MeldKind.PENG, (card,) * 3),), minus(2)))
+    out.append(with_card())
+    return out
+
+
+# --- public API -------------------------------------------------------------------------------
+
+def _card_index(card) -> int:  # type: ignore[no-untyped-def]
+    return card if isinstance(card, int) else card.index
+
+
+def analyze(variant: Variant, hand: Sequence, table: Sequence[Meld] = (),
+            card=None, source: str | None = None, *,  # type: ignore[no-untyped-def]
+            all_decompositions: bool = False) -> Analysis:
+    """Analyse a situation.
+
+    ``hand``: the concealed cards, as card indices or :class:`~zipai_rules.cards.Card` values;
+    ``table``: the player's exposed melds; ``card``/``source``: the incoming card and how it
+    arrived (``self``, ``draw`` or ``discard``), or ``None`` to judge the hand as it stands.
+
+    Returns an :class:`Analysis` (total 胡息 includes the table). Raises
+    :class:`~zipai_rules.errors.HandError` for a concealed four of a kind or a missing source,
+    and :class:`~zipai_rules.errors.CardError` for more copies than the deck holds.
+    """
+    indices = [_card_index(c) for c in hand]
+    c = None if card is None else _card_index(card)
+    if c is not None and source not in SOURCES:
+        raise HandError(f"incoming card {token(c)} needs a source: one of {', '.join(SOURCES)}",
+                        code="bad_source")
+    table = tuple(table)
+    every = indices + [i for m in table for i in m.cards] + ([c] if c is not None else [])
+    check_copies(every, variant.copies, variant.kings)
+    counts = list(counts_of(indices))
+    for i in range(20):
+        if counts[i] == 4:
+            raise HandError(f"four {token(i)} in the concealed hand must be laid down as 提 "
+                            "(a table meld)", code="concealed_quad")
+    return _analyze_counts(variant, counts, table, c, source, all_decompositions)
+
+
+def _analyze_counts(variant: Variant, counts: list[int], table: tuple[Meld, ...],
+                    card: int | None, source: str | None, want_all: bool) -> Analysis:
+    searcher = _searcher(variant)
+    kings = counts[KING]
+    results: list[Decomposition] = []
+    pair_only = False
+    for subst in _king_substitutions(kings):
+        hand = list(counts)
+        hand[KING] = 0
+        for i in subst:
+            hand[i] += 1
+        if any(n > 3 for n in hand):
+            continue
+        for pl in _placements(variant, table, hand, card, source):
+            kans = tuple(Meld(MeldKind.KAN, (i,) * 3) for i in range(20)
+                         if hand[i] == 3 and pl.pool[i] >= 3)
+            pool = list(pl.pool)
+            for m in kans:
+                pool[m.cards[0]] -= 3
+            quads = sum(1 for m in pl.table + pl.extra if m.kind in QUADS)
+            jiang = variant.max_jiang if (quads or not variant.jiang_requires_quad) else 0
+            x = encode(pool)
+            fixed = [Group(m, variant.meld_huxi(m), "table") for m in pl.table]
+            fixed += [Group(m, variant.meld_huxi(m), "hand") for m in pl.extra + kans]
+            base = sum(g.huxi for g in fixed)
+            if want_all:
+                for melds in searcher.all(x, jiang):
+                    groups = fixed + [Group(m, searcher.huxi_of.get(m, 0)) for m in melds]
+                    results.append(Decomposition(tuple(groups), base + sum(g.huxi for g in groups[len(fixed):])))
+                continue
+            found = searcher.best(x, jiang)
+            if found is None:
+                if not pair_only and jiang < 7 and searcher.best(x, 7) is not None:
+                    pair_only = True
+                continue
+            groups = fixed + [Group(m, searcher.huxi_of.get(m, 0)) for m in found[1]]
+            results.append(Decomposition(tuple(groups), base + found[0]))
+    if not results:
+        return Analysis(False, "jiang_not_allowed" if pair_only else "incomplete", 0, None)
+    results.sort(key=lambda d: -d.huxi)
+    best = results[0]
+    reason = None
+    if source is not None and source not in variant.win_sources:
+        reason = f"{source}_win_not_allowed"
+    elif best.huxi < variant.min_huxi:
+        reason = "below_min_huxi"
+    return Analysis(reason is None, reason, best.huxi, best,
+                    tuple(_unique(results)) if want_all else ())
+
+
+def _unique(decs: list[Decomposition]) -> Iterator[Decomposition]:
+    seen = set()
+    for d in decs:
+        key = tuple(sorted((g.meld.kind.value, g.meld.cards, g.place) for g in d.groups))
+        if key not in seen:
+            seen.add(key)
+            yield d
+
+
+def _king_substitutions(kings: int) -> Iterable[tuple[int, ...]]:
+    if kings == 0:
+        return [()]
+    return itertools.combinations_with_replacement(range(20), kings)
+
+
+def waits(variant: Variant, hand: Sequence, table: Sequence[Meld] = (),
+          source: str = "draw") -> list[Wait]:  # type: ignore[type-arg]
+    """Every card that would win if it arrived from ``source``, with the 胡息 it gives,
+    in card order. Cards the deck has no copy left of are skipped."""
+    indices = [_card_index(c) for c in hand]
+    seen = counts_of(indices + [i for m in table for i in m.cards])
+    out = []
+    for c in range(20):
+        if seen[c] >= variant.copies:
+            continue
+        a = analyze(variant, indices, table, c, source)
+        if a.win:
+            out.append(Wait(c, a.huxi))
+    return out
+
+
+def tianhu(variant: Variant, hand: Sequence, table: Sequence[Meld] = ()) -> Analysis | None:  # type: ignore[type-arg]
+    """The forced 天胡 of a freshly dealt hand, or ``None``.
+
+    With dealt 提 on the ``table`` and the concealed ``hand``: ``tianhu.ti`` or more 提, or
+    ``tianhu.kan`` or more 坎 (a 提 counting as a 坎 when the variant says so), is a win whatever
+    the other cards ("这时玩家的门子可以不合要求，直接胡牌，而且必须天胡", ``003_5cd7634dfd57d897.txt``).
+    Its 胡息: the 提 and 坎 plus the best partial decomposition of the rest, leftovers scoring 0
+    (digest G5).
+    """
+    indices = [_card_index(c) for c in hand]
+    counts = list(counts_of(indices))
+    tis = [m for m in table if m.kind == MeldKind.TI]
+    kans = [i for i in range(20) if counts[i] == 3]
+    n_kan = len(kans) + (len(tis) if variant.tianhu_ti_counts_as_kan else 0)
+    hit = (variant.tianhu_ti and len(tis) >= variant.tianhu_ti) or (
+        variant.tianhu_kan and n_kan >= variant.tianhu_kan)
+    if not hit:
+        return None
+    searcher = _searcher(variant)
+    groups = [Group(m, variant.meld_huxi(m), "table") for m in table]
+    for i in kans:
+        counts[i] = 0
+        m = Meld(MeldKind.KAN, (i,) * 3)
+        groups.append(Group(m, variant.meld_huxi(m)))
+    counts[KING] = 0
+    found = searcher.best(encode(counts), variant.max_jiang if tis else 0, partial=True)
+    if found is None:  # cannot happen: a partial search always succeeds
+        raise RuntimeError("partial decomposition failed")
+    groups += [Group(m, searcher.huxi_of.get(m, 0)) for m in found[1]]
+    total = sum(g.huxi for g in groups)
+    leftover = tuple(found[2]) + (KING,) * counts_of(indices)[KING]
+    return Analysis(True, None, total, Decomposition(tuple(groups), total, leftover))

@@ -1,0 +1,184 @@
+"""Cards and their notation.
+
+The zipai deck has 80 cards: small 一..十 and big 壹..拾, four of each
+(``000_cdb63c032605c9a1.txt §跑胡子玩牌规则`` "大写‘壹’到‘拾’,小写‘一’到‘十’各4张"). Red cards are ranks
+2, 7 and 10 (``§跑胡子游戏方法和比赛规则`` "二、七、十 … 为红色"). Some variants add 王 wild cards
+(Yongzhou 双王, ``§永州双王扯胡子规则``).
+
+Notation: ``x1``..``x10`` small, ``d1``..``d10`` big, ``K`` the wild 王. Input also accepts the
+Chinese numerals 一..十, 壹..拾 and 王, with or without separators. Output is ASCII.
+
+Hot-path type: a card *index* ``0..20`` (small rank r → ``r-1``, big rank r → ``9+r``, king → 20)
+and a hand as a tuple of 21 counts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import attrs
+
+from .errors import CardError
+
+SMALL_ZH = "一二三四五六七八九十"
+BIG_ZH = "壹贰叁肆伍陆柒捌玖拾"
+KING_ZH = "王"
+KING = 20
+N_KINDS = 21
+RED_RANKS = frozenset({2, 7, 10})
+ACCEPTED = ("x1..x10 (small 一..十), d1..d10 (big 壹..拾), K (王); "
+            "or the Chinese numerals 一二三四五六七八九十, 壹贰叁肆伍陆柒捌玖拾, 王")
+
+
+@attrs.frozen(slots=True, order=True)
+class Card:
+    """One card: ``rank`` 1..10 and ``big`` (大字), or the wild king (``rank`` 0).
+
+    Raises :class:`CardError` for a rank outside 1..10 (other than the king).
+    """
+
+    rank: int
+    big: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        if self.rank == 0:
+            if self.big:
+                raise CardError("the king K has no big form")
+        elif not 1 <= self.rank <= 10:
+            raise CardError(f"card rank {self.rank!r} is outside 1..10")
+
+    @classmethod
+    def king(cls) -> Card:
+        """The wild card 王 (``K``)."""
+        return cls(0, False)
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """The card with hot-path index ``index`` (0..20)."""
+        return INDEX_CARDS[index]
+
+    @property
+    def is_king(self) -> bool:
+        return self.rank == 0
+
+    @property
+    def index(self) -> int:
+        """Hot-path index: small r → r-1, big r → 9+r, king → 20."""
+        if self.rank == 0:
+            return KING
+        return self.rank - 1 + (10 if self.big else 0)
+
+    @property
+    def red(self) -> bool:
+        """Ranks 2, 7 and 10 are red in both cases."""
+        return self.rank in RED_RANKS
+
+    def __str__(self) -> str:
+        return token(self.index)
+
+    @property
+    def zh(self) -> str:
+        """Chinese name: 一..十, 壹..拾 or 王."""
+        return token_zh(self.index)
+
+
+INDEX_CARDS: tuple[Card, ...] = tuple(
+    [Card(r, False) for r in range(1, 11)] + [Card(r, True) for r in range(1, 11)] + [Card(0)]
+)
+_TOKENS = tuple([f"x{r}" for r in range(1, 11)] + [f"d{r}" for r in range(1, 11)] + ["K"])
+_TOKENS_ZH = tuple(SMALL_ZH) + tuple(BIG_ZH) + (KING_ZH,)
+_BY_TOKEN = {t.lower(): i for i, t in enumerate(_TOKENS)}
+_BY_TOKEN.update({ch: i for i, ch in enumerate(_TOKENS_ZH)})
+_TOKEN_RE = re.compile(r"\s*(?:([xXdD](?:10|[1-9]))|([kK])|([一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾王]))\s*,?")
+
+
+def token(index: int) -> str:
+    """ASCII token of a card index: ``x1``..``x10``, ``d1``..``d10``, ``K``."""
+    return _TOKENS[index]
+
+
+def token_zh(index: int) -> str:
+    """Chinese token of a card index."""
+    return _TOKENS_ZH[index]
+
+
+def rank_of(index: int) -> int:
+    """Rank 1..10 of a card index (0 for the king)."""
+    return 0 if index == KING else index % 10 + 1
+
+
+def is_big(index: int) -> bool:
+    return 10 <= index < 20
+
+
+def parse_card(text: str) -> Card:
+    """Read one card token (``x3``, ``d10``, ``K``, ``三``, ``拾``, ``王``).
+
+    Raises :class:`CardError` naming the token and listing the accepted spellings.
+    """
+    cards = parse_cards(text)
+    if len(cards) != 1:
+        raise CardError(f"expected one card, got {len(cards)} in {text!r}")
+    return cards[0]
+
+
+def parse_indices(text: str) -> list[int]:
+    """Read a card list into hot-path indices; see :func:`parse_cards`."""
+    out: list[int] = []
+    pos = 0
+    text = text.strip()
+    while pos < len(text):
+        m = _TOKEN_RE.match(text, pos)
+        if m is None or m.end() == pos:
+            bad = re.match(r"\S+", text[pos:].lstrip())
+            tok = bad.group(0) if bad else text[pos:]
+            raise CardError(f"unknown card token {tok!r} in {text!r}; accepted: {ACCEPTED}",
+                            code="unknown_card")
+        # a token glued to a following digit (x1 then 0 would be x10) is handled by the regex order
+        out.append(_BY_TOKEN[m.group(0).strip().rstrip(",").strip().lower()])
+        pos = m.end()
+    return out
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Read a list of cards: ``"x1 x2 x3"``, ``"一二三"``, ``"d4,d4,d4"``, ``"x1x2x3"``.
+
+    Tokens may be separated by spaces or commas, or written together. Raises
+    :class:`CardError` (code ``unknown_card``) naming the first token it cannot read.
+    """
+    return [INDEX_CARDS[i] for i in parse_indices(text)]
+
+
+def format_cards(cards: Iterable[Card | int], *, zh: bool = False) -> str:
+    """Space-separated tokens (ASCII, or Chinese with ``zh=True``)."""
+    names = _TOKENS_ZH if zh else _TOKENS
+    return (" " if not zh else "").join(
+        names[c if isinstance(c, int) else c.index] for c in cards)
+
+
+def counts_of(indices: Iterable[int]) -> tuple[int, ...]:
+    """The 21-count vector of a list of card indices."""
+    counts = [0] * N_KINDS
+    for i in indices:
+        counts[i] += 1
+    return tuple(counts)
+
+
+def indices_of(counts: Iterable[int]) -> list[int]:
+    """Card indices of a count vector, in index order."""
+    out: list[int] = []
+    for i, n in enumerate(counts):
+        out.extend([i] * n)
+    return out
+
+
+def check_copies(indices: Iterable[int], copies: int = 4, kings: int = 0) -> None:
+    """Raise :class:`CardError` (code ``too_many_copies``) if a card appears more often than
+    the deck holds (``copies`` of each ordinary card, ``kings`` wild cards)."""
+    counts = counts_of(indices)
+    for i, n in enumerate(counts):
+        limit = kings if i == KING else copies
+        if n > limit:
+            raise CardError(f"{n} copies of {token(i)} ({token_zh(i)}), but the deck holds "
+                            f"{limit}", code="too_many_copies")

@@ -1,0 +1,58 @@
+"""The one error hierarchy of zipai_rules.
+
+Every error the library raises for bad input derives from :class:`ZipaiError`; each carries a
+stable ``code`` string (for programs) and a message that names the offending card, action or
+YAML path (for people).
+"""
+
+from __future__ import annotations
+
+
+class ZipaiError(Exception):
+    """Base of every error raised by zipai_rules for bad input or an illegal request."""
+
+    code = "zipai_error"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+
+class CardError(ZipaiError, ValueError):
+    """A card token that cannot be read, or more copies of a card than the deck holds."""
+
+    code = "bad_card"
+
+
+class MeldError(ZipaiError, ValueError):
+    """Cards that do not form the meld kind they are said to form."""
+
+    code = "bad_meld"
+
+
+class HandError(ZipaiError, ValueError):
+    """A hand or table situation that cannot occur under the variant's rules."""
+
+    code = "bad_hand"
+
+
+class VariantError(ZipaiError, ValueError):
+    """A variant file that fails its schema or a semantic check.
+
+    ``problems`` lists every ``(path, message)`` pair found, ``path`` being a YAML path such as
+    ``claims.priority[1]``.
+    """
+
+    code = "bad_variant"
+
+    def __init__(self, message: str, problems: list[tuple[str, str]] | None = None,
+                 *, code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.problems = list(problems or [])
+
+
+class IllegalActionError(ZipaiError):
+    """An action that is not legal in the current game state. The state is left unchanged."""
+
+    code = "illegal_action"

@@ -1,0 +1,174 @@
+"""Melds (牌型 / 方门子) and their shapes.
+
+Canonical kinds (digest §1.2; ``003_5cd7634dfd57d897.txt`` "一句话、一绞牌、一碰牌、一偎牌、一臭偎牌、
+一跑牌、一提牌各称为一方门子"):
+
+====================  =====================================================  =============
+kind                  shape                                                   how it arises
+====================  =====================================================  =============
+``shun``              three consecutive ranks of one case (顺子 / 一句话)      hand, 吃, 比
+``yi_er_san``         一二三 or 壹贰叁                                          hand, 吃, 比
+``er_qi_shi``         二七十 or 贰柒拾                                          hand, 吃, 比
+``jiao``              two of one case and one of the other, same rank (绞)     hand, 吃, 比
+``kan``               three identical dealt cards (坎)                         deal
+``peng``              a pair plus another player's card (碰)                   claim
+``wei``               a pair plus one's own draw (偎)                          forced
+``chou_wei``          a 偎 of a card one declined to 碰 (臭偎)                  forced
+``ti``                four identical, the 4th one's own (提)                   deal / forced
+``pao``               four identical, the 4th another player's (跑)            claim / forced
+``jiang``             a pair (将 / 吊子), only with a 提 or 跑                   hand
+====================  =====================================================  =============
+
+A meld's 胡息 is not a property of the meld: it comes from the variant's table
+(:meth:`zipai_rules.variant.Variant.meld_huxi`).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+
+import attrs
+
+from .cards import KING, Card, INDEX_CARDS, format_cards, is_big, parse_indices, rank_of
+from .errors import MeldError
+
+
+class MeldKind(str, enum.Enum):
+    """Canonical meld kinds; the value is the pinyin identifier used in YAML and JSON."""
+
+    SHUN = "shun"
+    YI_ER_SAN = "yi_er_san"
+    ER_QI_SHI = "er_qi_shi"
+    JIAO = "jiao"
+    KAN = "kan"
+    PENG = "peng"
+    WEI = "wei"
+    CHOU_WEI = "chou_wei"
+    TI = "ti"
+    PAO = "pao"
+    JIANG = "jiang"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+CHI_SHAPES = frozenset({MeldKind.SHUN, MeldKind.YI_ER_SAN, MeldKind.ER_QI_SHI, MeldKind.JIAO})
+TRIPLES = frozenset({MeldKind.KAN, MeldKind.PENG, MeldKind.WEI, MeldKind.CHOU_WEI})
+QUADS = frozenset({MeldKind.TI, MeldKind.PAO})
+
+
+def chi_shape(indices: Sequence[int]) -> MeldKind | None:
+    """The chi-type shape of three card indices, or ``None`` if they form none."""
+    if len(indices) != 3 or KING in indices:
+        return None
+    a, b, c = sorted(indices)
+    ra, rb, rc = rank_of(a), rank_of(b), rank_of(c)
+    if is_big(a) == is_big(b) == is_big(c):
+        if (ra, rb, rc) == (2, 7, 10):
+            return MeldKind.ER_QI_SHI
+        if rb == ra + 1 and rc == rb + 1:
+            return MeldKind.YI_ER_SAN if ra == 1 else MeldKind.SHUN
+        return None
+    if ra == rb == rc and len({a, b, c}) == 2:
+        return MeldKind.JIAO
+    return None
+
+
+def _same(indices: Sequence[int], n: int) -> bool:
+    return len(indices) == n and len(set(indices)) == 1 and indices[0] != KING
+
+
+_SHAPE_CHECK = {
+    MeldKind.KAN: lambda ix: _same(ix, 3),
+    MeldKind.PENG: lambda ix: _same(ix, 3),
+    MeldKind.WEI: lambda ix: _same(ix, 3),
+    MeldKind.CHOU_WEI: lambda ix: _same(ix, 3),
+    MeldKind.TI: lambda ix: _same(ix, 4),
+    MeldKind.PAO: lambda ix: _same(ix, 4),
+    MeldKind.JIANG: lambda ix: _same(ix, 2),
+}
+
+
+@attrs.frozen(slots=True)
+class Meld:
+    """A meld: its ``kind``, its ``cards`` (indices, sorted) and, for a 吃 meld on the table,
+    the ``claimed`` card index taken from another player or the wall (``None`` otherwise).
+
+    ``bi`` marks a chi-shape meld laid down as 比 together with a 吃. Raises
+    :class:`MeldError` if the cards do not have the kind's shape.
+    """
+
+    kind: MeldKind = attrs.field(converter=MeldKind)
+    cards: tuple[int, ...] = attrs.field(converter=lambda cs: tuple(sorted(cs)))
+    claimed: int | None = None
+    bi: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        check = _SHAPE_CHECK.get(self.kind)
+        ok = check(self.cards) if check else chi_shape(self.cards) == self.kind
+        if not ok:
+            raise MeldError(f"{format_cards(self.cards)} is not a {self.kind.value} meld")
+        if self.claimed is not None and self.claimed not in self.cards:
+            raise MeldError(f"claimed card {INDEX_CARDS[self.claimed]} is not in "
+                            f"{format_cards(self.cards)}")
+
+    @property
+    def card_objects(self) -> tuple[Card, ...]:
+        return tuple(INDEX_CARDS[i] for i in self.cards)
+
+    @property
+    def big(self) -> bool:
+        """True when the meld counts as big (大字) for 胡息: all cards big, or (绞) two of three."""
+        return sum(1 for i in self.cards if is_big(i)) * 2 > len(self.cards)
+
+    @property
+    def is_quad(self) -> bool:
+        return self.kind in QUADS
+
+    @property
+    def is_chi(self) -> bool:
+        """A chi-shape meld taken with a claimed card."""
+        return self.claimed is not None
+
+    def __str__(self) -> str:
+        return f"{self.kind.value}({format_cards(self.cards)})"
+
+    def to_json(self) -> dict:
+        out: dict = {"kind": self.kind.value, "cards": format_cards(self.cards).split()}
+        if self.claimed is not None:
+            out["claimed"] = INDEX_CARDS[self.claimed].__str__()
+        if self.bi:
+            out["bi"] = True
+        return out
+
+
+_USER_KINDS = {k.value: k for k in MeldKind} | {"chi": None, "bi": None}
+
+
+def parse_meld(text: str) -> Meld:
+    """Read a table meld written ``KIND=CARDS``, e.g. ``peng=d4 d4 d4`` or ``chi=x2 x7 x10``.
+
+    ``chi`` (and ``bi``) take any chi-type shape and infer it; a chi's claimed card is taken to
+    be its first card. Raises :class:`MeldError` for a missing ``=``, an unknown kind or cards
+    of the wrong shape, and :class:`~zipai_rules.errors.CardError` for bad card tokens.
+    """
+    kind_text, sep, cards_text = text.partition("=")
+    kind_text = kind_text.strip().lower()
+    if not sep:
+        raise MeldError(f"meld {text!r} must be written KIND=CARDS, e.g. 'peng=d4 d4 d4'",
+                        code="malformed_meld")
+    if kind_text not in _USER_KINDS:
+        raise MeldError(f"unknown meld kind {kind_text!r} in {text!r}; accepted: "
+                        + ", ".join(sorted(_USER_KINDS)), code="malformed_meld")
+    cards = parse_indices(cards_text)
+    kind = _USER_KINDS[kind_text]
+    if kind is None:
+        shape = chi_shape(cards)
+        if shape is None:
+            raise MeldError(f"{format_cards(cards)} in {text!r} is not a chi-type meld "
+                            "(shun, yi_er_san, er_qi_shi or jiao)")
+        if kind_text == "bi":
+            return Meld(shape, cards, bi=True)
+        return Meld(shape, cards, claimed=cards[0])
+    return Meld(kind, cards)

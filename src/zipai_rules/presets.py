@@ -1,0 +1,72 @@
+"""The registry of shipped variant presets, with aliases.
+
+The YAML files live once, in the repository's top-level ``variants/`` folder; a built wheel
+carries them as ``zipai_rules/variants/`` (see ``pyproject.toml``). In a source checkout the
+package finds them beside ``src/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .errors import VariantError
+from .loader import build_variant, read_yaml
+from .variant import Variant
+
+
+@cache
+def variants_dir() -> Path:
+    """The folder holding the preset YAML files."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "variants", here.parent.parent / "variants"):
+        if candidate.is_dir():
+            return candidate
+    raise VariantError("the variant presets are missing from this installation",
+                       code="no_presets")
+
+
+@cache
+def preset_ids() -> tuple[str, ...]:
+    """Ids of every shipped preset, sorted."""
+    return tuple(sorted(p.stem for p in variants_dir().glob("*.yaml")))
+
+
+@cache
+def raw_preset(preset_id: str) -> Mapping[str, Any]:
+    """The unresolved mapping of one preset file. Raises KeyError for an unknown id."""
+    path = variants_dir() / f"{preset_id}.yaml"
+    if not path.is_file():
+        raise KeyError(preset_id)
+    return read_yaml(path.read_text("utf-8"), f"variants/{preset_id}.yaml")
+
+
+@cache
+def load_preset(preset_id: str) -> Variant:
+    """The resolved preset with this exact id."""
+    return build_variant(raw_preset(preset_id), raw_preset, f"variants/{preset_id}.yaml")
+
+
+@cache
+def _alias_index() -> dict[str, str]:
+    index: dict[str, str] = {}
+    for pid in preset_ids():
+        raw = raw_preset(pid)
+        for name in [pid, raw.get("name", ""), *raw.get("aliases", [])]:
+            if name:
+                index.setdefault(str(name).casefold(), pid)
+    return index
+
+
+def find_variant(name: str) -> Variant:
+    """A preset by id, Chinese name or alias (``hunan``, ``湖南跑胡子``, ``跑胡子``).
+
+    Raises :class:`VariantError` (code ``unknown_variant``) listing the known ids.
+    """
+    pid = _alias_index().get(name.strip().casefold())
+    if pid is None:
+        raise VariantError(f"unknown variant {name!r}; known: {', '.join(preset_ids())}",
+                           code="unknown_variant")
+    return load_preset(pid)

@@ -1,0 +1,133 @@
+"""The variant model: one regional rule set as a frozen value.
+
+A :class:`Variant` is built by :func:`zipai_rules.loader.load_variant` from YAML data that has
+passed the JSON Schema and the semantic checks; code reads rules from it, never from the raw
+mapping. Units: 胡息 for thresholds and meld values, cards for hand and wall sizes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from .melds import Meld, MeldKind
+
+
+def _frozen_set(values: Any) -> frozenset[str]:
+    return frozenset(values or ())
+
+
+@attrs.frozen(slots=True)
+class Variant:
+    """A resolved, validated variant.
+
+    Attributes are read by the analysis and the engine; ``doc`` keeps the resolved mapping
+    (read-only) and ``content_hash`` the SHA-256 of its canonical JSON, so a game record can
+    tell whether the rules changed.
+    """
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    players: int
+    copies: int
+    kings: int
+    dealer_hand: int
+    other_hand: int
+    wall: int
+    lianzhang: bool
+    min_huxi: int
+    win_sources: frozenset[str]
+    forced_win_sources: frozenset[str]
+    jiang_requires_quad: bool
+    max_jiang: int
+    chou_hu: bool
+    tianhu_ti: int
+    tianhu_kan: int
+    tianhu_ti_counts_as_kan: bool
+    tianhu_optional_dealer: bool
+    huxi_table: Mapping[MeldKind, tuple[int, int]]
+    priority: tuple[tuple[str, ...], ...]
+    chi_by: frozenset[str]
+    peng_on: frozenset[str]
+    pao_on_kan: frozenset[str]
+    pao_on_wei: frozenset[str]
+    pao_on_peng: frozenset[str]
+    pao_forced: bool
+    skip_pao_to_win: bool
+    chou_chi: bool
+    chou_peng: bool
+    chou_own_discards: bool
+    chou_wei_after_declined_peng: bool
+    kan_discardable: bool
+    repeat_quad_skips_discard: bool
+    terminology: Mapping[str, str]
+    citations: Mapping[str, str]
+    doc: Mapping[str, Any] = attrs.field(eq=False, repr=False)
+    content_hash: str = ""
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any], content_hash: str) -> Variant:
+        """Build from a resolved mapping that already passed schema and semantic checks."""
+        win, claims, chou = doc["win"], doc["claims"], doc.get("chou", {})
+        tianhu = win.get("tianhu", {})
+        discard = doc.get("discard", {})
+        table = {MeldKind(k): (int(v[0]), int(v[1])) for k, v in doc["huxi"].items()}
+        return cls(
+            id=doc["id"], name=doc["name"], aliases=tuple(doc.get("aliases", ())),
+            players=doc["players"], copies=doc["deck"]["copies"], kings=doc["deck"]["kings"],
+            dealer_hand=doc["deal"]["dealer_hand"], other_hand=doc["deal"]["other_hand"],
+            wall=doc["deal"]["wall"], lianzhang=doc["deal"].get("lianzhang", True),
+            min_huxi=win["min_huxi"], win_sources=_frozen_set(win["sources"]),
+            forced_win_sources=_frozen_set(win.get("forced_sources")),
+            jiang_requires_quad=win.get("jiang_requires_quad", True),
+            max_jiang=win.get("max_jiang", 1), chou_hu=win.get("chou_hu", False),
+            tianhu_ti=tianhu.get("ti", 0), tianhu_kan=tianhu.get("kan", 0),
+            tianhu_ti_counts_as_kan=tianhu.get("ti_counts_as_kan", True),
+            tianhu_optional_dealer=tianhu.get("optional_dealer_win", False),
+            huxi_table=MappingProxyType(table),
+            priority=tuple(tuple(t) for t in claims["priority"]),
+            chi_by=_frozen_set(claims["chi_by"]), peng_on=_frozen_set(claims["peng_on"]),
+            pao_on_kan=_frozen_set(claims["pao_on_kan"]),
+            pao_on_wei=_frozen_set(claims["pao_on_wei"]),
+            pao_on_peng=_frozen_set(claims["pao_on_peng"]),
+            pao_forced=claims["pao_forced"],
+            skip_pao_to_win=claims.get("skip_pao_to_win", False),
+            chou_chi=chou.get("chi", True), chou_peng=chou.get("peng", True),
+            chou_own_discards=chou.get("own_discards", True),
+            chou_wei_after_declined_peng=chou.get("chou_wei_after_declined_peng", True),
+            kan_discardable=discard.get("kan_discardable", False),
+            repeat_quad_skips_discard=discard.get("repeat_quad_skips_discard", True),
+            terminology=MappingProxyType(dict(doc["terminology"])),
+            citations=MappingProxyType(dict(doc["citations"])),
+            doc=MappingProxyType(dict(doc)), content_hash=content_hash,
+        )
+
+    def huxi(self, kind: MeldKind, big: bool) -> int:
+        """胡息 of a meld kind in its small or big form."""
+        return self.huxi_table[kind][1 if big else 0]
+
+    def meld_huxi(self, meld: Meld) -> int:
+        """胡息 of one meld under this variant's table (digest §1.3)."""
+        return self.huxi_table[meld.kind][1 if meld.big else 0]
+
+    def term(self, canonical: str) -> str:
+        """The variant's own word for a canonical term (the term itself when it has none)."""
+        return self.terminology.get(canonical, canonical)
+
+    @property
+    def deck_size(self) -> int:
+        return 20 * self.copies + self.kings
+
+    def hand_size(self, seat: int, dealer: int) -> int:
+        return self.dealer_hand if seat == dealer else self.other_hand
+
+    def resting_size(self, quads: int) -> int:
+        """Cards a player holds (hand plus table) when no discard is owed, with ``quads``
+        提/跑: ``other_hand + max(quads - 1, 0)`` (digest §1.4.0; 八块)."""
+        if not self.repeat_quad_skips_discard:
+            return self.other_hand
+        return self.other_hand + max(quads - 1, 0)
