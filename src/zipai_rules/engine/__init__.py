@@ -1,0 +1,8 @@
+"""The turn state machine: actions, events, frozen state, claim resolution, the Game facade."""
+
+from .actions import Action, ActionKind, Event, EventKind
+from .game import Deal, Game, deck, replay, shuffled_deal
+from .state import GameState, Pending, Result, SeatState
+
+__all__ = ["Action", "ActionKind", "Deal", "Event", "EventKind", "Game", "GameState", "Pending",
+           "Result", "SeatState", "deck", "replay", "shuffled_deal"]

@@ -1,0 +1,121 @@
+"""Player decisions (:class:`Action`) and what happened (:class:`Event`).
+
+Both are frozen values. An action is what a seat chooses when it is its turn to act; an event
+is a record of one step of the game, forced moves (提/偎/跑, 臭 marks) included.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from ..cards import format_cards, token
+from ..melds import Meld
+
+
+class ActionKind(str, enum.Enum):
+    """What a seat may do: discard a card, take an exposed card (吃/碰/跑/胡) or pass."""
+
+    DISCARD = "discard"
+    CHI = "chi"
+    PENG = "peng"
+    PAO = "pao"
+    HU = "hu"
+    PASS = "pass"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@attrs.frozen(slots=True)
+class Action:
+    """A seat's decision.
+
+    ``card``: the discarded or claimed card index (``None`` for ``pass`` and a 胡 that needs no
+    card). ``melds``: for ``chi``, the whole plan — the 吃 meld first (its ``claimed`` card
+    marked), then every 比 meld; for other kinds, empty.
+    """
+
+    kind: ActionKind = attrs.field(converter=ActionKind)
+    seat: int
+    card: int | None = None
+    melds: tuple[Meld, ...] = ()
+
+    def __str__(self) -> str:
+        text = f"seat {self.seat} {self.kind.value}"
+        if self.card is not None:
+            text += f" {token(self.card)}"
+        if self.melds:
+            text += " " + " ".join(str(m) for m in self.melds)
+        return text
+
+    def to_json(self) -> dict:
+        out: dict = {"kind": self.kind.value, "seat": self.seat}
+        if self.card is not None:
+            out["card"] = token(self.card)
+        if self.melds:
+            out["melds"] = [m.to_json() for m in self.melds]
+        return out
+
+
+class EventKind(str, enum.Enum):
+    """Kinds of recorded steps."""
+
+    DEAL = "deal"
+    TI = "ti"
+    WEI = "wei"
+    CHOU_WEI = "chou_wei"
+    DRAW = "draw"            # a wall card drawn and shown to all
+    DRAW_HIDDEN = "draw_hidden"  # a wall card drawn and used at once for a forced 提/偎
+    DISCARD = "discard"
+    CHI = "chi"
+    PENG = "peng"
+    PAO = "pao"
+    PASS = "pass"
+    CHOU = "chou"            # a card became 臭 for a seat
+    TO_DISCARDS = "to_discards"  # an unclaimed card goes to a discard area
+    NO_DISCARD = "no_discard"    # a discard was owed but no card may be discarded
+    HU = "hu"
+    TIANHU = "tianhu"
+    HUANGZHUANG = "huangzhuang"
+
+
+@attrs.frozen(slots=True)
+class Event:
+    """One recorded step: ``kind``, the ``seat`` concerned, the ``card`` and ``melds``
+    involved, and a short ``note`` (e.g. ``forced``, ``八块``)."""
+
+    kind: EventKind
+    seat: int | None = None
+    card: int | None = None
+    melds: tuple[Meld, ...] = ()
+    note: str = ""
+
+    def __str__(self) -> str:
+        parts = [self.kind.value]
+        if self.seat is not None:
+            parts.insert(0, f"seat {self.seat}")
+        if self.card is not None:
+            parts.append(token(self.card))
+        if self.melds:
+            parts.append(" ".join(str(m) for m in self.melds))
+        if self.note:
+            parts.append(f"({self.note})")
+        return " ".join(parts)
+
+    def describe(self, zh: bool = False) -> str:
+        """Human-readable text, with Chinese card names when ``zh``."""
+        if not zh:
+            return str(self)
+        parts = [self.kind.value]
+        if self.seat is not None:
+            parts.insert(0, f"seat {self.seat}")
+        if self.card is not None:
+            parts.append(format_cards([self.card], zh=True))
+        if self.melds:
+            parts.append(" ".join(f"{m.kind.value}({format_cards(m.cards, zh=True)})"
+                                  for m in self.melds))
+        if self.note:
+            parts.append(f"({self.note})")
+        return " ".join(parts)

@@ -1,0 +1,200 @@
+"""Who may take an exposed card, and how: 胡, 跑, 碰 and 吃 with its whole 比 plan.
+
+Claim tiers come from the variant (``claims.priority``, default 胡 > 跑/碰 > 吃:
+``001_5964eea38dea0018.txt`` "当有人胡牌时，不胡才能碰或吃，当有碰牌时，不碰才能吃"); within a tier
+seats are asked in turn order starting from the seat that exposed the card ("如果是自己摸的牌，
+则自己优先胡牌;如果是其他两家要胡牌，则下家优先可以胡", ``003_5cd7634dfd57d897.txt``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..analysis import Analysis, _analyze_counts
+from ..cards import KING, rank_of
+from ..melds import Meld, MeldKind, chi_shape
+from ..variant import Variant
+from .actions import Action, ActionKind
+from .state import SeatState
+
+WEI_KINDS = frozenset({MeldKind.WEI, MeldKind.CHOU_WEI})
+PENG_KINDS = frozenset({MeldKind.PENG})
+
+
+def _shapes_with(card: int) -> Iterator[tuple[int, ...]]:
+    """Every chi-type triple (as sorted indices) that contains ``card``."""
+    if card == KING:
+        return
+    r, base = rank_of(card), (10 if card >= 10 else 0)
+    for start in (r - 2, r - 1, r):
+        if 1 <= start and start + 2 <= 10:
+            yield tuple(base + s - 1 for s in (start, start + 1, start + 2))
+    if r in (2, 7, 10):
+        yield (base + 1, base + 6, base + 9)
+    other = card + 10 if card < 10 else card - 10
+    yield tuple(sorted((card, card, other)))
+    yield tuple(sorted((card, other, other)))
+
+
+def locked(variant: Variant, hand: tuple[int, ...] | list[int]) -> set[int]:
+    """Card kinds that may not leave the hand by 吃/比/discard: every 坎 (it stays whole,
+    "一坎牌不能拆散与其他牌组合") and the wild king."""
+    out = {i for i in range(20) if hand[i] >= 3}
+    if hand[KING]:
+        out.add(KING)
+    return out
+
+
+def chi_plans(variant: Variant, hand: tuple[int, ...], card: int) -> list[tuple[Meld, ...]]:
+    """Every complete 吃 plan for ``card`` from a concealed ``hand`` (21 counts).
+
+    A plan is the 吃 meld (``claimed=card``) followed by the 比 melds that lay down every
+    remaining copy of ``card`` in the hand ("吃牌时,如果你手中有同样的牌,必须比",
+    ``000_cdb63c032605c9a1.txt §跑胡子玩牌规则``). When the 比 cannot be completed there is no plan
+    ("如果玩家符合吃牌的条件但达不到比牌的条件 … 则不允许吃牌", ``003_5cd7634dfd57d897.txt``).
+    Cards of a 坎 are never used.
+    """
+    avail = list(hand)
+    for i in locked(variant, hand):
+        avail[i] = 0
+    plans: set[tuple[Meld, ...]] = set()
+    for shape in _shapes_with(card):
+        need = list(shape)
+        need.remove(card)
+        rest = list(avail)
+        if not _take(rest, need):
+            continue
+        chi = Meld(chi_shape(shape), shape, claimed=card)  # type: ignore[arg-type]
+        for bis in _bi(rest, card):
+            plans.add((chi,) + tuple(sorted(bis, key=lambda m: m.cards)))
+    return sorted(plans, key=lambda p: [m.cards for m in p])
+
+
+def _take(counts: list[int], cards: list[int]) -> bool:
+    for i in cards:
+        counts[i] -= 1
+    if any(counts[i] < 0 for i in cards):
+        return False
+    return True
+
+
+def _bi(rest: list[int], card: int) -> Iterator[tuple[Meld, ...]]:
+    if rest[card] == 0:
+        yield ()
+        return
+    for shape in _shapes_with(card):
+        r2 = list(rest)
+        if not _take(r2, list(shape)):
+            continue
+        meld = Meld(chi_shape(shape), shape, bi=True)  # type: ignore[arg-type]
+        for more in _bi(r2, card):
+            yield (meld,) + more
+
+
+def hand_after(hand: tuple[int, ...], melds: tuple[Meld, ...], card: int) -> list[int]:
+    """The concealed counts after laying down ``melds`` that contain the claimed ``card``."""
+    out = list(hand)
+    used = [i for m in melds for i in m.cards]
+    used.remove(card)
+    for i in used:
+        out[i] -= 1
+    return out
+
+
+def can_discard(variant: Variant, hand: list[int] | tuple[int, ...]) -> bool:
+    """Whether the hand holds at least one card the variant lets a player discard."""
+    lock = set() if variant.kan_discardable else locked(variant, hand)
+    return any(hand[i] and i not in lock for i in range(20))
+
+
+def discard_options(variant: Variant, seat: int, hand: tuple[int, ...]) -> tuple[Action, ...]:
+    """One discard action per distinct discardable card kind (坎 cards excepted unless the
+    variant allows, "不能拆开作其它牌型，也不能打出去", ``004_4a6d8adec4e0ba73.txt`` 第五条4)."""
+    lock = set() if variant.kan_discardable else locked(variant, hand)
+    return tuple(Action(ActionKind.DISCARD, seat, i) for i in range(20)
+                 if hand[i] and i not in lock)
+
+
+def owes_discard(variant: Variant, seat: SeatState, extra_cards: int = 0, extra_quads: int = 0
+                 ) -> bool:
+    """Whether a player holding ``seat`` plus the given extras owes a discard (digest §1.4.0)."""
+    return seat.held + extra_cards > variant.resting_size(seat.quads + extra_quads)
+
+
+def win_analysis(variant: Variant, seat: SeatState, card: int | None, source: str | None
+                 ) -> Analysis:
+    """The win verdict for a seat on an incoming card (or on its hand as it stands)."""
+    return _analyze_counts(variant, list(seat.hand), seat.melds, card, source, False)
+
+
+def table_huxi(variant: Variant, seat: SeatState) -> int:
+    """胡息 of the seat's table melds: the 当前胡息数 that 臭胡 compares."""
+    return sum(variant.meld_huxi(m) for m in seat.melds)
+
+
+def hu_allowed(variant: Variant, seat: SeatState, card: int | None, source: str,
+               ) -> Analysis | None:
+    """The winning analysis if the seat may win on this card now, else ``None``
+    (臭胡 included: "能胡而没胡的牌第二次出现时，如果玩家的当前胡息数没发生变化，则玩家不可以胡牌")."""
+    if source not in variant.win_sources:
+        return None
+    if variant.chou_hu and card is not None and (card, table_huxi(variant, seat)) in seat.chou_hu:
+        return None
+    a = win_analysis(variant, seat, card, source)
+    return a if a.win else None
+
+
+def pao_source(variant: Variant, seat: SeatState, card: int, source: str, own: bool
+               ) -> int | None:
+    """If this seat's 坎/偎/碰 takes the card as 跑, the table position of the 偎/碰 it
+    upgrades (``-1`` for a concealed 坎); else ``None``."""
+    if card == KING:
+        return None
+    if not own and seat.hand[card] == 3 and source in variant.pao_on_kan:
+        return -1
+    k = seat.table_meld(card, WEI_KINDS)
+    if k is not None and not own and source in variant.pao_on_wei:
+        return k
+    k = seat.table_meld(card, PENG_KINDS)
+    if k is not None and ("self" if own else source) in variant.pao_on_peng:
+        return k
+    return None
+
+
+def tier_options(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str, ...],
+                 card: int, source: str, by: int) -> list[tuple[int, tuple[Action, ...]]]:
+    """For one claim tier, each seat (in turn order from ``by``) with its options."""
+    n = len(seats)
+    out: list[tuple[int, tuple[Action, ...]]] = []
+    for step in range(n):
+        s = (by + step) % n
+        own = s == by
+        if own and source == "discard":
+            continue
+        seat = seats[s]
+        opts: list[Action] = []
+        if "hu" in kinds:
+            src = "self" if own else source
+            if hu_allowed(variant, seat, card, src) is not None:
+                opts.append(Action(ActionKind.HU, s, card))
+        if "pao" in kinds and pao_source(variant, seat, card, source, own) is not None:
+            opts.append(Action(ActionKind.PAO, s, card))
+        if "peng" in kinds and not own and not seat.dead and card != KING \
+                and seat.hand[card] == 2 and source in variant.peng_on \
+                and card not in seat.chou_peng:
+            after = list(seat.hand)
+            after[card] -= 2
+            if not owes_discard(variant, seat, 1) or can_discard(variant, after):
+                opts.append(Action(ActionKind.PENG, s, card))
+        if "chi" in kinds and not seat.dead and card not in seat.chou_chi and (
+                (own and "self" in variant.chi_by) or (s == (by + 1) % n and "next" in variant.chi_by)):
+            for plan in chi_plans(variant, seat.hand, card):
+                after = hand_after(seat.hand, plan, card)
+                if not owes_discard(variant, seat, 1) or can_discard(variant, after):
+                    opts.append(Action(ActionKind.CHI, s, card, plan))
+        if opts:
+            forced_win = "hu" in kinds and (("self" if own else source) in variant.forced_win_sources)
+            if not (forced_win and opts[0].kind == ActionKind.HU):
+                opts.append(Action(ActionKind.PASS, s))
+            out.append((s, tuple(opts)))
+    return out

@@ -1,0 +1,173 @@
+"""The :class:`Game` facade: one hand of zipai under a variant, from the deal to the result.
+
+Chance is only the shuffle: give a ``seed`` (reproducible) or an explicit ``deal``. Every change
+goes through :meth:`Game.apply`, which checks the action first and changes nothing when it
+raises.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import attrs
+
+from ..cards import KING, check_copies, format_cards
+from ..errors import IllegalActionError
+from ..variant import Variant
+from .actions import Action, Event
+from .state import GameState, Result
+from .transition import start, step
+
+
+@attrs.frozen(slots=True)
+class Deal:
+    """An explicit deal: ``hands`` (card indices per seat, the dealer's last card being the
+    亮张), the ``wall`` (next draw first) and the ``dealer`` seat."""
+
+    hands: tuple[tuple[int, ...], ...]
+    wall: tuple[int, ...]
+    dealer: int = 0
+
+    def to_json(self) -> dict:
+        return {"dealer": self.dealer, "hands": [format_cards(h) for h in self.hands],
+                "wall": format_cards(self.wall)}
+
+
+def deck(variant: Variant) -> list[int]:
+    """Every card of the variant's deck, as indices in a fixed order."""
+    return [i for i in range(20) for _ in range(variant.copies)] + [KING] * variant.kings
+
+
+def shuffled_deal(variant: Variant, seed: int | None, dealer: int = 0) -> Deal:
+    """Shuffle the deck with ``random.Random(seed)`` and deal in seat order from the dealer."""
+    cards = deck(variant)
+    random.Random(seed).shuffle(cards)
+    hands: list[tuple[int, ...]] = [()] * variant.players
+    pos = 0
+    for k in range(variant.players):
+        s = (dealer + k) % variant.players
+        size = variant.hand_size(s, dealer)
+        hands[s] = tuple(cards[pos:pos + size])
+        pos += size
+    return Deal(tuple(hands), tuple(cards[pos:]), dealer)
+
+
+def check_deal(variant: Variant, deal: Deal) -> None:
+    """Raise :class:`IllegalActionError` (code ``bad_deal``) if the deal does not fit the
+    variant: seat count, hand sizes, wall size, or card copies."""
+    problems = []
+    if len(deal.hands) != variant.players:
+        problems.append(f"{len(deal.hands)} hands for {variant.players} players")
+    if not 0 <= deal.dealer < variant.players:
+        problems.append(f"dealer seat {deal.dealer} outside 0..{variant.players - 1}")
+    for s, h in enumerate(deal.hands):
+        want = variant.hand_size(s, deal.dealer)
+        if len(h) != want:
+            problems.append(f"seat {s} holds {len(h)} cards, the variant deals {want}")
+    if len(deal.wall) != variant.wall:
+        problems.append(f"the wall holds {len(deal.wall)} cards, the variant has {variant.wall}")
+    if problems:
+        raise IllegalActionError("bad deal: " + "; ".join(problems), code="bad_deal")
+    check_copies([i for h in deal.hands for i in h] + list(deal.wall), variant.copies,
+                 variant.kings)
+
+
+class Game:
+    """One hand. ``state`` is the current frozen :class:`GameState`; ``actions`` and
+    ``events`` the history. Build with ``Game(variant, seed=7)`` or ``Game(variant, deal=...)``.
+    """
+
+    def __init__(self, variant: Variant, *, seed: int | None = None, deal: Deal | None = None,
+                 dealer: int = 0) -> None:
+        self.variant = variant
+        self.seed = seed
+        self.deal = deal if deal is not None else shuffled_deal(variant, seed, dealer)
+        check_deal(variant, self.deal)
+        state, events = start(variant, self.deal.hands, self.deal.wall, self.deal.dealer)
+        self._states: list[GameState] = [state]
+        self._events: list[list[Event]] = [events]
+        self.actions: list[Action] = []
+
+    @property
+    def state(self) -> GameState:
+        return self._states[-1]
+
+    @property
+    def events(self) -> list[Event]:
+        return [e for batch in self._events for e in batch]
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def result(self) -> Result | None:
+        return self.state.result
+
+    @property
+    def actor(self) -> int | None:
+        """The seat to act, or ``None`` when the hand is over."""
+        return self.state.actor
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The actor's legal actions (empty when the hand is over)."""
+        return self.state.options
+
+    def check(self, action: Action) -> str | None:
+        """``None`` if ``action`` is legal now, else the reason it is not."""
+        st = self.state
+        if st.is_over:
+            return "the hand is over"
+        if not isinstance(action, Action):
+            return f"{action!r} is not an Action"
+        if action.seat != st.actor:
+            return f"it is seat {st.actor}'s turn, not seat {action.seat}'s"
+        if action not in st.options:
+            legal = ", ".join(str(a) for a in st.options)
+            return f"{action} is not legal now; legal: {legal}"
+        return None
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action and the forced moves that follow; return the new events.
+
+        Raises :class:`IllegalActionError` (the game unchanged) if the action is not legal.
+        """
+        problem = self.check(action)
+        if problem is not None:
+            raise IllegalActionError(problem)
+        state, events = step(self.state, action)
+        self._states.append(state)
+        self._events.append(events)
+        self.actions.append(action)
+        return events
+
+    def undo(self) -> Action:
+        """Take back the last action; returns it. Raises :class:`IllegalActionError` at the
+        start of the hand."""
+        if not self.actions:
+            raise IllegalActionError("nothing to undo", code="nothing_to_undo")
+        self._states.pop()
+        self._events.pop()
+        return self.actions.pop()
+
+    def clone(self) -> Game:
+        """An independent copy sharing the immutable history."""
+        other = Game.__new__(Game)
+        other.variant, other.seed, other.deal = self.variant, self.seed, self.deal
+        other._states = list(self._states)
+        other._events = list(self._events)
+        other.actions = list(self.actions)
+        return other
+
+
+def replay(variant: Variant, deal: Deal, actions: Sequence[Action]) -> Game:
+    """Re-play ``actions`` from ``deal``; raises :class:`IllegalActionError` naming the first
+    step (1-based) that is not legal."""
+    game = Game(variant, deal=deal)
+    for k, action in enumerate(actions, 1):
+        problem = game.check(action)
+        if problem is not None:
+            raise IllegalActionError(f"step {k}: {problem}", code="replay_diverged")
+        game.apply(action)
+    return game

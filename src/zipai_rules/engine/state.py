@@ -1,0 +1,102 @@
+"""Frozen game state: seats, wall, whose turn it is and what they may do."""
+
+from __future__ import annotations
+
+import attrs
+
+from ..analysis import Decomposition
+from ..melds import QUADS, Meld, MeldKind
+from ..variant import Variant
+from .actions import Action
+
+
+@attrs.frozen(slots=True)
+class SeatState:
+    """One seat: concealed ``hand`` (21 counts), table ``melds``, ``discards`` (card indices
+    in its discard area, unclaimed own draws included), and its 臭 sets:
+
+    * ``chou_chi`` / ``chou_peng``: card kinds it may no longer 吃 / 碰;
+    * ``chou_hu``: ``(card, table 胡息)`` pairs of wins it declined (臭胡);
+    * ``dead``: it owed a discard and had no card it may discard (死手, digest G10).
+    """
+
+    hand: tuple[int, ...]
+    melds: tuple[Meld, ...] = ()
+    discards: tuple[int, ...] = ()
+    chou_chi: frozenset[int] = frozenset()
+    chou_peng: frozenset[int] = frozenset()
+    chou_hu: tuple[tuple[int, int], ...] = ()
+    dead: bool = False
+
+    @property
+    def quads(self) -> int:
+        return sum(1 for m in self.melds if m.kind in QUADS)
+
+    @property
+    def held(self) -> int:
+        """Cards held: concealed plus table."""
+        return sum(self.hand) + sum(len(m.cards) for m in self.melds)
+
+    def table_meld(self, card: int, kinds: frozenset[MeldKind]) -> int | None:
+        """Position of the table meld of ``kinds`` made of ``card``, if any."""
+        for k, m in enumerate(self.melds):
+            if m.kind in kinds and m.cards[0] == card:
+                return k
+        return None
+
+
+@attrs.frozen(slots=True)
+class Pending:
+    """An exposed card being offered: ``card``, its ``source`` (``draw`` or ``discard``),
+    the seat ``by`` which drew or discarded it, the claim ``tier`` now being asked, and the
+    ``queue`` of further seats to ask in that tier with their options."""
+
+    card: int
+    source: str
+    by: int
+    tier: int
+    queue: tuple[tuple[int, tuple[Action, ...]], ...] = ()
+
+
+@attrs.frozen(slots=True)
+class Result:
+    """How a hand ended: ``kind`` is ``hu``, ``tianhu`` or ``huangzhuang`` (荒庄).
+
+    For a win: the ``winner`` seat, the winning ``card`` and its ``source`` (``self``,
+    ``draw``, ``discard``; ``None`` for a 天胡 or a win on the dealt hand), the total ``huxi``
+    (胡息) and the ``decomposition`` that explains it.
+    """
+
+    kind: str
+    winner: int | None = None
+    card: int | None = None
+    source: str | None = None
+    huxi: int = 0
+    decomposition: Decomposition | None = None
+
+
+@attrs.frozen(slots=True)
+class GameState:
+    """Everything about one hand at one moment. ``phase`` is ``discard`` (the actor must
+    discard), ``respond`` (the actor answers an exposed card), ``hu_check`` (the actor may win
+    with the hand as it stands) or ``over``. ``options`` are the actor's legal actions."""
+
+    variant: Variant = attrs.field(eq=False, repr=False)
+    dealer: int
+    seats: tuple[SeatState, ...]
+    wall: tuple[int, ...]
+    phase: str
+    actor: int | None
+    options: tuple[Action, ...]
+    pending: Pending | None = None
+    result: Result | None = None
+    turn: int = 0
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def card_count(self) -> int:
+        """All cards in hands, on tables, in discard areas, in the wall and on offer."""
+        n = len(self.wall) + sum(s.held + len(s.discards) for s in self.seats)
+        return n + (1 if self.pending is not None else 0)
