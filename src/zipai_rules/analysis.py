@@ -25,6 +25,7 @@ A non-winning hand is a result with a stable ``reason`` code, never an exception
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 
@@ -209,6 +210,13 @@ def _searcher(variant: Variant) -> _Searcher:
     return s
 
 
+@functools.cache
+def same_meld(kind: MeldKind, card: int) -> Meld:
+    """The (cached) meld of ``kind`` made of copies of one card: 坎, 碰, 偎, 提, 跑, 将."""
+    size = 4 if kind in QUADS else 2 if kind == MeldKind.JIANG else 3
+    return Meld(kind, (card,) * size)
+
+
 # --- placements of the incoming card ---------------------------------------------------------
 
 @attrs.frozen(slots=True)
@@ -240,9 +248,9 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
                                                           MeldKind.PENG)), None)
     if card != KING and hand[card] == 3:
         if own:
-            return [_Placement(table, (Meld(MeldKind.TI, (card,) * 4),), minus(3))]
+            return [_Placement(table, (same_meld(MeldKind.TI, card),), minus(3))]
         if source in variant.pao_on_kan:
-            out.append(_Placement(table, (Meld(MeldKind.PAO, (card,) * 4),), minus(3)))
+            out.append(_Placement(table, (same_meld(MeldKind.PAO, card),), minus(3)))
             if not variant.skip_pao_to_win:
                 return out
         out.append(with_card())
@@ -266,8 +274,8 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
         return out
     if card != KING and hand[card] == 2:
         if own:
-            return [_Placement(table, (Meld(MeldKind.WEI, (card,) * 3),), minus(2))]
-        out.append(_Placement(table, (Meld(MeldKind.PENG, (card,) * 3),), minus(2)))
+            return [_Placement(table, (same_meld(MeldKind.WEI, card),), minus(2))]
+        out.append(_Placement(table, (same_meld(MeldKind.PENG, card),), minus(2)))
     out.append(with_card())
     return out
 
@@ -291,19 +299,33 @@ def analyze(variant: Variant, hand: Sequence, table: Sequence[Meld] = (),
     :class:`~zipai_rules.errors.HandError` for a concealed four of a kind or a missing source,
     and :class:`~zipai_rules.errors.CardError` for more copies than the deck holds.
     """
-    indices = [_card_index(c) for c in hand]
+    counts = [0] * N_KINDS
+    try:
+        for i in hand:
+            counts[i] += 1
+        indices = hand
+    except TypeError:
+        indices = [_card_index(c) for c in hand]
+        counts = [0] * N_KINDS
+        for i in indices:
+            counts[i] += 1
     c = None if card is None else _card_index(card)
     if c is not None and source not in SOURCES:
         raise HandError(f"incoming card {token(c)} needs a source: one of {', '.join(SOURCES)}",
                         code="bad_source")
     table = tuple(table)
-    every = indices + [i for m in table for i in m.cards] + ([c] if c is not None else [])
-    check_copies(every, variant.copies, variant.kings)
-    counts = list(counts_of(indices))
-    for i in range(20):
-        if counts[i] == 4:
-            raise HandError(f"four {token(i)} in the concealed hand must be laid down as 提 "
-                            "(a table meld)", code="concealed_quad")
+    seen = list(counts)
+    for m in table:
+        for i in m.cards:
+            seen[i] += 1
+    if c is not None:
+        seen[c] += 1
+    if max(seen[:20]) > variant.copies or seen[KING] > variant.kings:
+        check_copies(indices_of(seen), variant.copies, variant.kings)
+    if 4 in counts[:20]:
+        i = counts.index(4)
+        raise HandError(f"four {token(i)} in the concealed hand must be laid down as 提 "
+                        "(a table meld)", code="concealed_quad")
     return _analyze_counts(variant, counts, table, c, source, all_decompositions)
 
 
@@ -312,38 +334,41 @@ def _analyze_counts(variant: Variant, counts: list[int], table: tuple[Meld, ...]
     searcher = _searcher(variant)
     kings = counts[KING]
     results: list[Decomposition] = []
+    best_key: tuple[int, tuple[Meld, ...], tuple[Meld, ...], tuple[Meld, ...]] | None = None
     pair_only = False
     for subst in _king_substitutions(kings):
         hand = list(counts)
         hand[KING] = 0
         for i in subst:
             hand[i] += 1
-        if any(n > 3 for n in hand):
+        if subst and max(hand) > 3:
             continue
         for pl in _placements(variant, table, hand, card, source):
-            kans = tuple(Meld(MeldKind.KAN, (i,) * 3) for i in range(20)
-                         if hand[i] == 3 and pl.pool[i] >= 3)
             pool = list(pl.pool)
-            for m in kans:
-                pool[m.cards[0]] -= 3
-            quads = sum(1 for m in pl.table + pl.extra if m.kind in QUADS)
+            kans: tuple[Meld, ...] = ()
+            if 3 in hand:
+                kans = tuple(same_meld(MeldKind.KAN, i) for i in range(20)
+                             if hand[i] == 3 and pool[i] >= 3)
+                for m in kans:
+                    pool[m.cards[0]] -= 3
+            quads = any(m.kind in QUADS for m in pl.table + pl.extra)
             jiang = variant.max_jiang if (quads or not variant.jiang_requires_quad) else 0
             x = encode(pool)
-            fixed = [Group(m, variant.meld_huxi(m), "table") for m in pl.table]
-            fixed += [Group(m, variant.meld_huxi(m), "hand") for m in pl.extra + kans]
-            base = sum(g.huxi for g in fixed)
+            hand_fixed = pl.extra + kans
+            base = sum(map(variant.meld_huxi, pl.table + hand_fixed)) if pl.table or hand_fixed else 0
             if want_all:
                 for melds in searcher.all(x, jiang):
-                    groups = fixed + [Group(m, searcher.huxi_of.get(m, 0)) for m in melds]
-                    results.append(Decomposition(tuple(groups), base + sum(g.huxi for g in groups[len(fixed):])))
+                    results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds))
                 continue
             found = searcher.best(x, jiang)
             if found is None:
                 if not pair_only and jiang < 7 and searcher.best(x, 7) is not None:
                     pair_only = True
                 continue
-            groups = fixed + [Group(m, searcher.huxi_of.get(m, 0)) for m in found[1]]
-            results.append(Decomposition(tuple(groups), base + found[0]))
+            if best_key is None or base + found[0] > best_key[0]:
+                best_key = (base + found[0], pl.table, hand_fixed, found[1])
+    if best_key is not None:
+        results.append(_decomposition(variant, searcher, *best_key[1:]))
     if not results:
         return Analysis(False, "jiang_not_allowed" if pair_only else "incomplete", 0, None)
     results.sort(key=lambda d: -d.huxi)
@@ -355,6 +380,14 @@ def _analyze_counts(variant: Variant, counts: list[int], table: tuple[Meld, ...]
         reason = "below_min_huxi"
     return Analysis(reason is None, reason, best.huxi, best,
                     tuple(_unique(results)) if want_all else ())
+
+
+def _decomposition(variant: Variant, searcher: _Searcher, table: tuple[Meld, ...],
+                   fixed: tuple[Meld, ...], melds: tuple[Meld, ...]) -> Decomposition:
+    groups = [Group(m, variant.meld_huxi(m), "table") for m in table]
+    groups += [Group(m, variant.meld_huxi(m)) for m in fixed]
+    groups += [Group(m, searcher.huxi_of.get(m, 0)) for m in melds]
+    return Decomposition(tuple(groups), sum(g.huxi for g in groups))
 
 
 def _unique(decs: list[Decomposition]) -> Iterator[Decomposition]:

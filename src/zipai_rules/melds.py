@@ -103,8 +103,12 @@ class Meld:
     cards: tuple[int, ...] = attrs.field(converter=lambda cs: tuple(sorted(cs)))
     claimed: int | None = None
     bi: bool = False
+    big: bool = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
+        # big (大字) for 胡息: all cards big, or (绞) two of three
+        object.__setattr__(self, "big", sum(1 for i in self.cards if 10 <= i < 20) * 2
+                           > len(self.cards))
         check = _SHAPE_CHECK.get(self.kind)
         ok = check(self.cards) if check else chi_shape(self.cards) == self.kind
         if not ok:
@@ -116,11 +120,6 @@ class Meld:
     @property
     def card_objects(self) -> tuple[Card, ...]:
         return tuple(INDEX_CARDS[i] for i in self.cards)
-
-    @property
-    def big(self) -> bool:
-        """True when the meld counts as big (大字) for 胡息: all cards big, or (绞) two of three."""
-        return sum(1 for i in self.cards if is_big(i)) * 2 > len(self.cards)
 
     @property
     def is_quad(self) -> bool:

@@ -112,7 +112,7 @@ class Variant:
 
     def meld_huxi(self, meld: Meld) -> int:
         """胡息 of one meld under this variant's table (digest §1.3)."""
-        return self.huxi_table[meld.kind][1 if meld.big else 0]
+        return self.huxi_table[meld.kind][meld.big]
 
     def term(self, canonical: str) -> str:
         """The variant's own word for a canonical term (the term itself when it has none)."""

@@ -1,0 +1,91 @@
+"""Built-in players for simulations and demos: a random legal player and a simple greedy one.
+
+A bot is any callable ``(state, options) -> Action`` choosing one of ``options``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from .analysis import _searcher, encode
+from .engine.actions import Action, ActionKind
+from .engine.claims import locked
+from .engine.state import GameState
+
+Bot = Callable[[GameState, Sequence[Action]], Action]
+
+
+class RandomBot:
+    """Chooses uniformly among the legal actions, from its own seeded generator."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, state: GameState, options: Sequence[Action]) -> Action:
+        return self.rng.choice(list(options))
+
+
+_RANK = {ActionKind.HU: 0, ActionKind.PAO: 1, ActionKind.PENG: 2, ActionKind.CHI: 3,
+         ActionKind.PASS: 4}
+
+
+class GreedyBot:
+    """Always wins when it can, takes 跑/碰 and the 吃 plan worth the most 胡息, and discards
+    the card whose loss keeps the most of the hand in partial melds (ties: the highest card).
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, state: GameState, options: Sequence[Action]) -> Action:
+        opts = list(options)
+        if opts[0].kind == ActionKind.DISCARD:
+            return self._discard(state, opts)
+        v = state.variant
+        def value(a: Action) -> tuple[int, int]:
+            gain = sum(v.meld_huxi(m) for m in a.melds) if a.kind == ActionKind.CHI else 0
+            return (_RANK[a.kind], -gain)
+        best = min(opts, key=value)
+        if best.kind == ActionKind.CHI and not any(
+                v.meld_huxi(m) for m in best.melds) and self.rng.random() < 0.5:
+            return next((o for o in opts if o.kind == ActionKind.PASS), best)
+        return best
+
+    def _discard(self, state: GameState, opts: list[Action]) -> Action:
+        seat = state.seats[state.actor]  # type: ignore[index]
+        searcher = _searcher(state.variant)
+        hand = list(seat.hand)
+        for i in locked(state.variant, hand):
+            hand[i] = 0
+
+        def leftover_after(a: Action) -> tuple[int, int]:
+            h = list(hand)
+            h[a.card] -= 1  # type: ignore[index]
+            found = searcher.best(encode(h), 1, partial=True)
+            left = len(found[2]) if found else 99
+            return (left, -(found[0] if found else 0))
+        return min(opts, key=lambda a: (leftover_after(a), -(a.card or 0)))
+
+
+BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def make_bots(names: Sequence[str], seed: int | None, players: int) -> list[Bot]:
+    """One bot per seat from a list of names (``random``, ``greedy``), repeated to fill the
+    table; each seeded from ``seed`` and its seat."""
+    names = list(names) or ["greedy"]
+    base = 0 if seed is None else seed
+    return [BOTS[names[s % len(names)]](base * 31 + s) for s in range(players)]
+
+
+def play_out(game, bots: Sequence[Bot], max_steps: int = 10_000):  # type: ignore[no-untyped-def]
+    """Let the bots play ``game`` to its end; returns the game."""
+    steps = 0
+    while not game.is_over:
+        state = game.state
+        game.apply(bots[state.actor](state, state.options))
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError(f"game did not end within {max_steps} steps")
+    return game

@@ -1,0 +1,254 @@
+"""The ``zipai`` command line: play, analyze, variants, terms, validate, bench.
+
+Every user error prints one ``error: …`` line (or a list of variant problems) to stderr and
+exits with status 2; nothing prints a traceback for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from .analysis import analyze, waits
+from .cards import format_cards, indices_of, parse_card, parse_indices
+from .errors import VariantError, ZipaiError
+from .melds import parse_meld
+from .presets import find_variant, load_preset, preset_ids
+from .variant import Variant
+
+
+def _variant(name: str) -> Variant:
+    if name.endswith((".yaml", ".yml")):
+        from .loader import load_variant_file
+
+        return load_variant_file(name)
+    return find_variant(name)
+
+
+# --- play -------------------------------------------------------------------------------------
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .bots import make_bots
+    from .engine import Game
+
+    variant = _variant(args.variant)
+    bots = make_bots(args.bots.split(","), args.seed, variant.players)
+    game = Game(variant, seed=args.seed, dealer=args.dealer)
+    zh = args.zh
+    cards = (lambda cs: format_cards(cs, zh=True)) if zh else format_cards
+    print(f"{variant.name} ({variant.id}), seed {args.seed}, dealer seat {game.deal.dealer}, "
+          f"bots: {', '.join(type(b).__name__ for b in bots)}")
+    for s, hand in enumerate(game.deal.hands):
+        print(f"  seat {s} dealt {len(hand):2}: {cards(sorted(hand))}")
+    print(f"  wall {len(game.deal.wall)}")
+    for e in game.events[len(game.deal.hands):]:
+        print(f"      {e.describe(zh)}")
+    step = 0
+    while not game.is_over:
+        state = game.state
+        action = bots[state.actor](state, state.options)  # type: ignore[index]
+        events = game.apply(action)
+        step += 1
+        print(f"{step:4}. {_describe_action(action, zh)}")
+        if events and events[0].kind.value == action.kind.value and events[0].seat == action.seat:
+            events = events[1:]  # the action itself, already printed
+        for e in events:
+            print(f"      {e.describe(zh)}")
+    _print_result(game, zh)
+    return 0
+
+
+def _describe_action(action, zh: bool) -> str:  # type: ignore[no-untyped-def]
+    text = f"seat {action.seat} {action.kind.value}"
+    if action.card is not None:
+        text += " " + format_cards([action.card], zh=zh)
+    if action.melds:
+        text += " " + " ".join(f"{m.kind.value}({format_cards(m.cards, zh=zh)})"
+                               for m in action.melds)
+    return text
+
+
+def _print_result(game, zh: bool) -> None:  # type: ignore[no-untyped-def]
+    r = game.result
+    v = game.variant
+    print("result:", end=" ")
+    if r.kind == "huangzhuang":
+        print(f"{v.term('huangzhuang')} (huangzhuang): the wall is empty and nobody won")
+        return
+    how = {"self": "own draw (自摸)", "draw": "another player's draw",
+           "discard": "a discard", None: "the dealt hand"}[r.source]
+    card = "" if r.card is None else f" on {format_cards([r.card], zh=zh)}"
+    label = v.term("tianhu") + " (tianhu)" if r.kind == "tianhu" else v.term("hu") + " (hu)"
+    print(f"seat {r.winner} wins, {label}{card} from {how}, {r.huxi} {v.term('huxi')}")
+    for g in r.decomposition.groups:
+        print(f"  {v.term(g.meld.kind.value):4} {g.meld.kind.value:10} "
+              f"{format_cards(g.meld.cards, zh=zh):16} {g.huxi:3}  {g.place}")
+    if r.decomposition.leftover:
+        print(f"  leftover {format_cards(r.decomposition.leftover, zh=zh)} (0, shape waived)")
+    print(f"  total {r.huxi} {v.term('huxi')}")
+
+
+# --- analyze ----------------------------------------------------------------------------------
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    variant = _variant(args.variant)
+    hand = parse_indices(args.hand)
+    table = [parse_meld(m) for m in args.meld]
+    card = parse_card(args.card).index if args.card else None
+    if card is not None and args.source is None:
+        raise ZipaiError("--card needs --from self|draw|discard", code="bad_source")
+    result = analyze(variant, hand, table, card, args.source, all_decompositions=args.all)
+    out = result.to_json()
+    if card is None:
+        out["waits"] = [dict(w.to_json(), source=src) for src in ("self", "draw", "discard")
+                        if src in variant.win_sources for w in waits(variant, hand, table, src)]
+    if args.all:
+        out["decompositions"] = [{"huxi": d.huxi, "groups": [g.to_json() for g in d.groups]}
+                                 for d in result.decompositions]
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+        return 0
+    zh = args.zh
+    verdict = "WIN" if result.win else f"no win ({result.reason})"
+    print(f"{variant.name}: {verdict}; best {result.huxi} {variant.term('huxi')}")
+    if result.best:
+        for g in result.best.groups:
+            print(f"  {g.meld.kind.value:10} {format_cards(g.meld.cards, zh=zh):16} {g.huxi:3}  {g.place}")
+    for d in result.decompositions[1:]:
+        print(f"  alternative ({d.huxi}): " + " ".join(f"{g.meld.kind.value}({format_cards(g.meld.cards, zh=zh)})" for g in d.groups))
+    if card is None:
+        if out["waits"]:
+            print("waits (听牌):")
+            for w in out["waits"]:
+                print(f"  {w['card']:4} from {w['source']:7} → {w['huxi']} {variant.term('huxi')}")
+        else:
+            print("waits (听牌): none")
+    return 0
+
+
+# --- variants, terms, validate ---------------------------------------------------------------
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    rows = [("id", "name", "players", "deck", "hands (dealer/others)", "wall", "min 胡息")]
+    for pid in preset_ids():
+        v = load_preset(pid)
+        rows.append((v.id, v.name, str(v.players), str(v.deck_size),
+                     f"{v.dealer_hand}/{v.other_hand}", str(v.wall), str(v.min_huxi)))
+    widths = [max(_width(r[k]) for r in rows) for k in range(len(rows[0]))]
+    for r in rows:
+        print("  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(r, widths)))
+    return 0
+
+
+def _width(text: str) -> int:
+    return sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
+
+
+def cmd_terms(args: argparse.Namespace) -> int:
+    v = _variant(args.variant)
+    print(f"{v.name} ({v.id})")
+    for canonical, word in sorted(v.terminology.items()):
+        print(f"  {canonical:14} {word}")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .loader import load_variant_file
+
+    v = load_variant_file(args.file)
+    print(f"{args.file}: valid variant {v.id} ({v.name}), content hash {v.content_hash[:16]}")
+    if args.simulate:
+        from .bots import make_bots, play_out
+        from .engine import Game
+
+        total = v.deck_size
+        for seed in range(1, args.simulate + 1):
+            game = Game(v, seed=seed)
+            bots = make_bots(["random"], seed, v.players)
+            while not game.is_over:
+                st = game.state
+                game.apply(bots[st.actor](st, st.options))  # type: ignore[index]
+                if game.state.card_count() != total:
+                    print(f"error: seed {seed}: card count {game.state.card_count()} != {total}",
+                          file=sys.stderr)
+                    return 1
+        print(f"simulated {args.simulate} games: every card conserved, every game ended")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import run_bench
+
+    run_bench(args.variant, hands=args.hands, games=args.games, seed=args.seed)
+    return 0
+
+
+# --- entry point ------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="zipai", description="The rules of 字牌 (zipai / 跑胡子).")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play one hand with built-in bots and print the log")
+    play.add_argument("--variant", default="hunan", help="preset id, Chinese name or alias, or a YAML file")
+    play.add_argument("--seed", type=int, default=1, help="shuffle seed (same seed, same game)")
+    play.add_argument("--bots", default="greedy,random,greedy",
+                      help="comma-separated bot names per seat: greedy, random")
+    play.add_argument("--dealer", type=int, default=0, help="dealer seat")
+    play.add_argument("--zh", action="store_true", help="print Chinese card names")
+    play.set_defaults(func=cmd_play)
+
+    an = sub.add_parser("analyze", help="best 胡息 decomposition, win verdict and waits")
+    an.add_argument("--variant", default="hunan")
+    an.add_argument("--hand", required=True, help='concealed cards, e.g. "x1 x2 x3" or "一二三"')
+    an.add_argument("--meld", action="append", default=[],
+                    help='a table meld KIND=CARDS, e.g. "peng=d4 d4 d4" or "chi=x2 x7 x10" (repeatable)')
+    an.add_argument("--card", help="the incoming card")
+    an.add_argument("--from", dest="source", choices=["self", "draw", "discard"],
+                    help="how the incoming card arrives")
+    an.add_argument("--all", action="store_true", help="list every decomposition")
+    an.add_argument("--json", action="store_true", help="print JSON")
+    an.add_argument("--zh", action="store_true", help="print Chinese card names")
+    an.set_defaults(func=cmd_analyze)
+
+    vs = sub.add_parser("variants", help="list the shipped presets")
+    vs.set_defaults(func=cmd_variants)
+
+    tm = sub.add_parser("terms", help="print a variant's terminology map")
+    tm.add_argument("variant")
+    tm.set_defaults(func=cmd_terms)
+
+    va = sub.add_parser("validate", help="check a variant YAML file")
+    va.add_argument("file")
+    va.add_argument("--simulate", type=int, default=0, metavar="N",
+                    help="then play N seeded random games with invariant checks")
+    va.set_defaults(func=cmd_validate)
+
+    be = sub.add_parser("bench", help="measure analyses per second and games per second")
+    be.add_argument("--variant", default="hunan")
+    be.add_argument("--hands", type=int, default=20_000, help="random hands to analyse")
+    be.add_argument("--games", type=int, default=300, help="full games with random bots")
+    be.add_argument("--seed", type=int, default=1)
+    be.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except VariantError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except ZipaiError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
