@@ -1,0 +1,145 @@
+"""Helpers for engine tests: build full 80-card deals from partial specs and drive a Game.
+
+Card lists are written in the library notation (``"x1 x2 d10"``); see
+:func:`zipai_rules.cards.parse_indices`. Indices: small rank r → r-1, big rank r → 9+r.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+from zipai_rules.cards import parse_indices
+from zipai_rules.engine import Action, ActionKind, Deal, Game
+from zipai_rules.melds import Meld, MeldKind
+
+__all__ = ["C", "c", "make_deal", "find", "kinds", "act", "pass_all", "total_counts", "meld"]
+
+
+def C(text: str) -> list[int]:
+    """Card indices of a card list."""
+    return parse_indices(text) if text else []
+
+
+def c(text: str) -> int:
+    """The index of one card."""
+    (i,) = parse_indices(text)
+    return i
+
+
+def meld(kind: str, text: str, claimed: str | None = None, bi: bool = False) -> Meld:
+    return Meld(MeldKind(kind), tuple(C(text)), claimed=None if claimed is None else c(claimed),
+                bi=bi)
+
+
+def _as_list(spec: str | Iterable[int]) -> list[int]:
+    return C(spec) if isinstance(spec, str) else list(spec)
+
+
+def make_deal(hands: Mapping[int, str | Iterable[int]] | None = None,
+              wall: str | Iterable[int] = "", *, dealer: int = 0, liang: str | None = None,
+              avoid: Mapping[int, str | Iterable[int]] | None = None,
+              wall_tail: str | Iterable[int] = "",
+              players: int = 3, copies: int = 4, sizes: tuple[int, int, int] = (21, 20, 19)
+              ) -> Deal:
+    """Complete a deal from partial specs.
+
+    ``hands``: seat → cards that seat must hold (the 亮张 excluded); ``liang``: the dealer's
+    亮张 (their last card); ``wall``: the first wall cards (next draw first); ``wall_tail``: cards
+    placed at the very end of the wall. The other cards of the 80 are spread over the hands
+    (each filler card goes to the kind the seat holds fewest of, so filler rarely forms pairs
+    and never a 坎 unless forced) and then the middle of the wall. ``avoid``: seat → card kinds
+    that filler must not give that seat. Raises ``ValueError`` when the specs use a card more
+    than four times or cannot be completed.
+    """
+    dealer_size, other_size, wall_size = sizes
+    hands = dict(hands or {})
+    avoid_sets = {s: set(_as_list(v)) for s, v in (avoid or {}).items()}
+    chosen: dict[int, list[int]] = {s: _as_list(hands.get(s, "")) for s in range(players)}
+    head = _as_list(wall)
+    tail = _as_list(wall_tail)
+    liang_card = c(liang) if liang is not None else None
+    used = Counter(i for s in chosen.values() for i in s) + Counter(head) + Counter(tail)
+    if liang_card is not None:
+        used[liang_card] += 1
+    for i, n in used.items():
+        if n > copies:
+            raise ValueError(f"card index {i} used {n} times")
+    pool = Counter({i: copies - used.get(i, 0) for i in range(20)})
+    want = {s: (dealer_size - (1 if liang_card is not None else 0) if s == dealer else other_size)
+            for s in range(players)}
+    for s in range(players):
+        if len(chosen[s]) > want[s]:
+            raise ValueError(f"seat {s}: {len(chosen[s])} cards specified, room for {want[s]}")
+    # round-robin so that no seat takes the scarce kinds first
+    while any(len(chosen[s]) < want[s] for s in range(players)):
+        for s in range(players):
+            if len(chosen[s]) >= want[s]:
+                continue
+            have = Counter(chosen[s])
+            cands = [i for i in range(20) if pool[i] > 0 and i not in avoid_sets.get(s, ())
+                     and have[i] < 2]
+            if not cands:
+                raise ValueError(f"cannot complete seat {s}")
+            best = min(cands, key=lambda i: (have[i], -pool[i], i))
+            chosen[s].append(best)
+            pool[best] -= 1
+    middle = [i for i in range(20) for _ in range(pool[i])]
+    wall_cards = head + middle + tail
+    if len(wall_cards) != wall_size:
+        raise ValueError(f"wall has {len(wall_cards)} cards, want {wall_size}")
+    out = []
+    for s in range(players):
+        h = list(chosen[s])
+        if s == dealer and liang_card is not None:
+            h.append(liang_card)
+        out.append(tuple(h))
+    return Deal(tuple(out), tuple(wall_cards), dealer)
+
+
+def kinds(game: Game) -> list[ActionKind]:
+    return [a.kind for a in game.legal_actions()]
+
+
+def find(game: Game, kind: ActionKind | str, card: str | int | None = None,
+         melds: tuple[Meld, ...] | None = None) -> Action:
+    """The unique legal action of that kind (and card / plan); AssertionError if none."""
+    kind = ActionKind(kind)
+    idx = c(card) if isinstance(card, str) else card
+    hits = [a for a in game.legal_actions() if a.kind == kind
+            and (card is None or a.card == idx) and (melds is None or a.melds == melds)]
+    assert hits, f"no legal {kind} {card} in {[str(a) for a in game.legal_actions()]}"
+    assert len(hits) == 1 or melds is not None, f"several {kind}: {[str(a) for a in hits]}"
+    return hits[0]
+
+
+def act(game: Game, kind: ActionKind | str, card: str | int | None = None,
+        melds: tuple[Meld, ...] | None = None):
+    """Apply the legal action of that kind for the current actor; return its events."""
+    return game.apply(find(game, kind, card, melds))
+
+
+def pass_all(game: Game, limit: int = 20) -> list:
+    """PASS while the actor is answering an exposed card; return the events."""
+    events = []
+    for _ in range(limit):
+        if game.state.phase != "respond":
+            break
+        events += game.apply(Action(ActionKind.PASS, game.state.actor))
+    return events
+
+
+def total_counts(state) -> Counter:
+    """How many copies of each card kind are anywhere in the state."""
+    n: Counter = Counter()
+    for i in state.wall:
+        n[i] += 1
+    for seat in state.seats:
+        for i, k in enumerate(seat.hand):
+            n[i] += k
+        for m in seat.melds:
+            n.update(m.cards)
+        n.update(seat.discards)
+    if state.pending is not None:
+        n[state.pending.card] += 1
+    return n
