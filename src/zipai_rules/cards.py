@@ -90,7 +90,9 @@ _TOKENS = tuple([f"x{r}" for r in range(1, 11)] + [f"d{r}" for r in range(1, 11)
 _TOKENS_ZH = tuple(SMALL_ZH) + tuple(BIG_ZH) + (KING_ZH,)
 _BY_TOKEN = {t.lower(): i for i, t in enumerate(_TOKENS)}
 _BY_TOKEN.update({ch: i for i, ch in enumerate(_TOKENS_ZH)})
-_TOKEN_RE = re.compile(r"\s*(?:([xXdD](?:10|[1-9]))|([kK])|([一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾王]))\s*,?")
+# An ASCII token may not run on into a digit: "x11" is one bad token, not x1 and a stray "1".
+_TOKEN_RE = re.compile(r"\s*(?:([xXdD](?:10|[1-9])(?![0-9]))|([kK](?![0-9]))"
+                       r"|([一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾王]))\s*,?")
 
 
 def token(index: int) -> str:
@@ -131,7 +133,8 @@ def parse_indices(text: str) -> list[int]:
     while pos < len(text):
         m = _TOKEN_RE.match(text, pos)
         if m is None or m.end() == pos:
-            bad = re.match(r"\S+", text[pos:].lstrip())
+            # the bad token runs to the next space or comma (a stray comma is its own token)
+            bad = re.match(r",|[^\s,]+", text[pos:].lstrip())
             tok = bad.group(0) if bad else text[pos:]
             raise CardError(f"unknown card token {tok!r} in {text!r}; accepted: {ACCEPTED}",
                             code="unknown_card")

@@ -51,23 +51,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         action = bots[state.actor](state, state.options)  # type: ignore[index]
         events = game.apply(action)
         step += 1
-        print(f"{step:4}. {_describe_action(action, zh)}")
+        print(f"{step:4}. {action.describe(zh)}")
         if events and events[0].kind.value == action.kind.value and events[0].seat == action.seat:
             events = events[1:]  # the action itself, already printed
         for e in events:
             print(f"      {e.describe(zh)}")
     _print_result(game, zh)
     return 0
-
-
-def _describe_action(action, zh: bool) -> str:  # type: ignore[no-untyped-def]
-    text = f"seat {action.seat} {action.kind.value}"
-    if action.card is not None:
-        text += " " + format_cards([action.card], zh=zh)
-    if action.melds:
-        text += " " + " ".join(f"{m.kind.value}({format_cards(m.cards, zh=zh)})"
-                               for m in action.melds)
-    return text
 
 
 def _print_result(game, zh: bool) -> None:  # type: ignore[no-untyped-def]
@@ -117,7 +107,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         for g in result.best.groups:
             print(f"  {g.meld.kind.value:10} {format_cards(g.meld.cards, zh=zh):16} {g.huxi:3}  {g.place}")
     for d in result.decompositions[1:]:
-        print(f"  alternative ({d.huxi}): " + " ".join(f"{g.meld.kind.value}({format_cards(g.meld.cards, zh=zh)})" for g in d.groups))
+        print(f"  alternative ({d.huxi}): " + " ".join(g.meld.describe(zh) for g in d.groups))
     if card is None:
         if out["waits"]:
             print("waits (听牌):")

@@ -131,7 +131,11 @@ class Meld:
         return self.claimed is not None
 
     def __str__(self) -> str:
-        return f"{self.kind.value}({format_cards(self.cards)})"
+        return self.describe()
+
+    def describe(self, zh: bool = False) -> str:
+        """``kind(cards)``, with Chinese card names when ``zh``."""
+        return f"{self.kind.value}({format_cards(self.cards, zh=zh)})"
 
     def to_json(self) -> dict:
         out: dict = {"kind": self.kind.value, "cards": format_cards(self.cards).split()}

@@ -43,11 +43,15 @@ class Action:
     melds: tuple[Meld, ...] = ()
 
     def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self, zh: bool = False) -> str:
+        """``seat N kind card melds``, with Chinese card names when ``zh``."""
         text = f"seat {self.seat} {self.kind.value}"
         if self.card is not None:
-            text += f" {token(self.card)}"
+            text += " " + format_cards([self.card], zh=zh)
         if self.melds:
-            text += " " + " ".join(str(m) for m in self.melds)
+            text += " " + " ".join(m.describe(zh) for m in self.melds)
         return text
 
     def to_json(self) -> dict:
@@ -93,29 +97,17 @@ class Event:
     note: str = ""
 
     def __str__(self) -> str:
-        parts = [self.kind.value]
-        if self.seat is not None:
-            parts.insert(0, f"seat {self.seat}")
-        if self.card is not None:
-            parts.append(token(self.card))
-        if self.melds:
-            parts.append(" ".join(str(m) for m in self.melds))
-        if self.note:
-            parts.append(f"({self.note})")
-        return " ".join(parts)
+        return self.describe()
 
     def describe(self, zh: bool = False) -> str:
         """Human-readable text, with Chinese card names when ``zh``."""
-        if not zh:
-            return str(self)
         parts = [self.kind.value]
         if self.seat is not None:
             parts.insert(0, f"seat {self.seat}")
         if self.card is not None:
-            parts.append(format_cards([self.card], zh=True))
+            parts.append(format_cards([self.card], zh=zh))
         if self.melds:
-            parts.append(" ".join(f"{m.kind.value}({format_cards(m.cards, zh=True)})"
-                                  for m in self.melds))
+            parts.append(" ".join(m.describe(zh) for m in self.melds))
         if self.note:
             parts.append(f"({self.note})")
         return " ".join(parts)
