@@ -91,7 +91,8 @@ Meld = tuple[str, tuple[int, ...]]
 
 def splits(counts: list[int], pairs_left: int) -> Iterator[list[Meld]]:
     """Every way to split ``counts`` (20 counts) into chi-type triples and at most
-    ``pairs_left`` pairs. Yields lists of (kind, cards)."""
+    ``pairs_left`` pairs. Yields lists of (kind, cards); a split whose first card kind lies in
+    several different melds is reached once per order of those melds (no deduplication)."""
     first = next((i for i in range(20) if counts[i]), None)
     if first is None:
         yield []

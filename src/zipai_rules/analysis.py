@@ -141,7 +141,8 @@ class _Searcher:
                 self.cands[i].append(self._cand(variant, Meld(kind, cards)))
             self.pairs.append(self._cand(variant, Meld(MeldKind.JIANG, (i, i))))
         self.memo: dict[tuple[int, int, bool], tuple[int, tuple[Meld, ...], tuple[int, ...]] | None] = {}
-        self.huxi_of = {c.meld: c.huxi for cs in self.cands for c in cs}
+        # every meld the search can return, the 将 included (a variant may score a pair)
+        self.huxi_of = {c.meld: c.huxi for cs in self.cands + [self.pairs] for c in cs}
 
     @staticmethod
     def _cand(variant: Variant, meld: Meld) -> _Cand:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
@@ -94,7 +95,19 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
 def schema_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Every schema violation as ``(yaml path, message)``, sorted by path."""
     validator = jsonschema.Draft202012Validator(variant_schema())
-    found = [(yaml_path(e.absolute_path), e.message) for e in validator.iter_errors(doc)]
+    found = []
+    for e in validator.iter_errors(doc):
+        if e.validator == "additionalProperties" and isinstance(e.instance, Mapping):
+            # point at each unexpected key itself (``win.min_hux``), not at its parent
+            known = e.schema.get("properties", {})
+            patterns = e.schema.get("patternProperties", {})
+            extra = [k for k in e.instance if k not in known
+                     and not any(re.search(p, str(k)) for p in patterns)]
+            if extra:
+                found += [(yaml_path([*e.absolute_path, str(k)]), f"unknown key {k!r}; "
+                           f"allowed: {', '.join(sorted(known))}") for k in extra]
+                continue
+        found.append((yaml_path(e.absolute_path), e.message))
     return sorted(found)
 
 

@@ -90,6 +90,14 @@ _SHAPE_CHECK = {
 }
 
 
+def _kind(value: MeldKind | str) -> MeldKind:
+    try:
+        return MeldKind(value)
+    except ValueError:
+        raise MeldError(f"unknown meld kind {value!r}; accepted: "
+                        + ", ".join(k.value for k in MeldKind)) from None
+
+
 @attrs.frozen(slots=True)
 class Meld:
     """A meld: its ``kind``, its ``cards`` (indices, sorted) and, for a 吃 meld on the table,
@@ -99,7 +107,7 @@ class Meld:
     :class:`MeldError` if the cards do not have the kind's shape.
     """
 
-    kind: MeldKind = attrs.field(converter=MeldKind)
+    kind: MeldKind = attrs.field(converter=_kind)
     cards: tuple[int, ...] = attrs.field(converter=lambda cs: tuple(sorted(cs)))
     claimed: int | None = None
     bi: bool = False

@@ -125,7 +125,9 @@ def step(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     elif state.phase == "hu_check":
         if kind == ActionKind.HU:
             a = win_analysis(b.v, b.seats[action.seat], None, "self")
-            first = state.turn == 0
+            # 天胡 only on the dealt hand: no card drawn from the wall yet (a win checked after
+            # a forced 偎/提 on the first draw, when the dealer owed no discard, is a 自摸)
+            first = state.turn == 0 and len(state.wall) == b.v.wall
             b.emit(EventKind.HU, action.seat, note="天胡" if first else "自摸")
             b.finish(Result("tianhu" if first else "hu", action.seat, None, "self", a.huxi, a.best))
         else:
