@@ -150,6 +150,55 @@ def test_options_non_empty_until_over(hunan, seed, rnd):
         assert game.result.huxi >= (15 if game.result.kind == "hu" else 0)
 
 
+@given(seed=SEEDS, rnd=CHOOSERS)
+def test_card_count_invariant_and_discards_owed(hunan, seed, rnd):
+    """Digest §1.4.0: a player with q 提/跑 rests at 20 + max(q - 1, 0) cards (hand plus table) and
+    discards only when holding one more ("任何吃碰等动作后都要打牌,八块(即跑、提两次及以上)除外", 000
+    §跑胡子玩牌规则). A non-dealer with two dealt 提 holds one fewer until its first take (003)."""
+    def check(game):
+        st_ = game.state
+        for s, seat in enumerate(st_.seats):
+            if seat.dead:
+                continue
+            resting = 20 + max(seat.quads - 1, 0)
+            if st_.phase == "discard" and s == st_.actor:
+                assert seat.held == resting + 1, (s, seat.held, seat.quads)
+            elif st_.phase == "hu_check" and s == st_.actor:
+                assert seat.held in (resting, resting + 1)
+            else:
+                assert seat.held <= resting, (s, seat.held, seat.quads)
+    play(hunan, seed, rnd, check)
+
+
+@given(seed=SEEDS, rnd=CHOOSERS)
+def test_every_pao_has_a_rule_source(hunan, seed, rnd):
+    """000 §跑胡子玩牌规则: 坎 + another's discard or draw ("别家打出一张相同牌叫跑"); 偎 + any card another
+    player discards or draws ("同桌无论谁打出第4张牌或者摸出第4张牌,偎的牌都必跑"); 碰 + a drawn card only
+    ("桌面上碰的牌不能跑任何人手中打出的牌")."""
+    game = Game(hunan, seed=seed)
+    exposed = None
+    for _ in range(MAX_STEPS):
+        if game.is_over:
+            break
+        before = game.state
+        for e in game.apply(choose(rnd, before.options)):
+            if e.kind in (EventKind.DISCARD, EventKind.DRAW):
+                exposed = (e.seat, e.kind, e.card)
+            if e.kind == EventKind.PAO:
+                by, how, card = exposed
+                assert card == e.card
+                seat = before.seats[e.seat]
+                kinds = {m.kind.value for m in seat.melds if m.cards[0] == card}
+                if seat.hand[card] == 3 or kinds & {"wei", "chou_wei"}:
+                    assert by != e.seat
+                else:
+                    assert "peng" in kinds and how == EventKind.DRAW
+            if e.kind in (EventKind.TI, EventKind.WEI, EventKind.CHOU_WEI) and exposed is not None:
+                # own draw only, and never shown first (000 §衡阳六胡抢 "除偎牌与提牌外，其它必须首先明示")
+                assert game.events[game.events.index(e) - 1].kind == EventKind.DRAW_HIDDEN
+    assert game.is_over
+
+
 # --- determinism, undo, clone, replay -------------------------------------------------------------
 
 @given(seed=SEEDS, choice_seed=st.integers(min_value=0, max_value=2**32 - 1))
@@ -231,6 +280,35 @@ def test_chou_cards_never_offered(hunan, seed, rnd):
     play(hunan, seed, rnd, check)
 
 
+@given(seed=SEEDS, rnd=CHOOSERS)
+def test_chou_from_the_log(hunan, seed, rnd):
+    """The same rule, tracked independently from the history: after a seat declined a 碰 (吃) of a
+    card, or discarded it, or left its own draw of it, it is never offered 碰 (吃) of that card
+    again (003 "第二次牌桌上再出现同张牌时，该玩家不得再吃或者碰"; "任何人也不能吃或者碰自己曾经打出过的牌";
+    digest G21)."""
+    game = Game(hunan, seed=seed)
+    declined: dict[tuple[int, ActionKind, int], int] = {}  # → index of the exposing event
+    own: set[tuple[int, int]] = set()
+    for _ in range(MAX_STEPS):
+        if game.is_over:
+            break
+        st_ = game.state
+        here = _exposed_at(game) if st_.phase == "respond" else None
+        for a in st_.options:
+            if a.kind in (A.CHI, A.PENG):
+                assert (a.seat, a.card) not in own, str(a)
+                assert declined.get((a.seat, a.kind, a.card), here) == here, str(a)
+        action = choose(rnd, st_.options)
+        if action.kind == A.PASS and here is not None:
+            for a in st_.options:
+                if a.kind in (A.CHI, A.PENG):
+                    declined.setdefault((a.seat, a.kind, a.card), here)
+        for e in game.apply(action):
+            if e.kind in (EventKind.DISCARD, EventKind.TO_DISCARDS):
+                own.add((e.seat, e.card))
+    assert game.is_over
+
+
 def _exposed_at(game: Game) -> int:
     """Index in ``game.events`` of the event that exposed the pending card."""
     p = game.state.pending
@@ -246,7 +324,9 @@ def _exposed_at(game: Game) -> int:
 @given(seed=SEEDS, rnd=CHOOSERS)
 def test_no_chi_while_a_win_is_unanswered(hunan, seed, rnd):
     """001 "当有人胡牌时，不胡才能碰或吃，当有碰牌时，不碰才能吃"; 003 破跑胡. Whenever a seat is asked
-    about 吃 (or 碰), every seat that could win on the card has already declined it."""
+    about 吃 (or 碰), every seat that could win on the card has already declined it, no seat could
+    still 跑 it (跑 is forced: 000 "比、偎、提、跑是强制规则"), and for 吃, every possible 碰 was
+    declined."""
     def check(game):
         st_ = game.state
         if st_.phase != "respond" or not any(a.kind in (A.CHI, A.PENG) for a in st_.options):
@@ -261,6 +341,16 @@ def test_no_chi_while_a_win_is_unanswered(hunan, seed, rnd):
             if src in hunan.win_sources and win_analysis(hunan, seat, p.card, src).win:
                 # it could win: it declined, now or on an earlier copy at the same 胡息 (臭胡)
                 assert (p.card, table_huxi(hunan, seat)) in seat.chou_hu, s
+        for s, seat in enumerate(st_.seats):  # a 跑 is forced and outranks 碰 and 吃
+            if s == p.by and p.source == "discard":
+                continue
+            own = s == p.by
+            table = {(m.kind.value, m.cards[0]) for m in seat.melds}
+            if not own:  # 000 "手中有三张,别家打出一张相同牌叫跑"; "无论谁打出第4张牌或者摸出第4张牌,偎的牌都必跑"
+                assert seat.hand[p.card] < 3, s
+                assert ("wei", p.card) not in table and ("chou_wei", p.card) not in table, s
+            if p.source == "draw":  # 000 "第4张牌如果是摸出来的牌还可以跑桌面上碰的牌"
+                assert ("peng", p.card) not in table, s
         if any(a.kind == A.CHI for a in st_.options):  # and nobody may still 碰 it
             for s, seat in enumerate(st_.seats):
                 if s == st_.actor or s == p.by:

@@ -55,11 +55,13 @@ class Group:
 @attrs.frozen(slots=True)
 class Decomposition:
     """A full split of table plus hand into melds; ``huxi`` is the total in 胡息.
-    ``leftover`` holds cards in no meld (only for a 天胡 whose shape is waived)."""
+    ``leftover`` holds cards in no meld (only for a 天胡 or special win whose shape is waived);
+    ``special`` names the special win (a hook of :mod:`zipai_rules.special`), if any."""
 
     groups: tuple[Group, ...]
     huxi: int
     leftover: tuple[int, ...] = ()
+    special: str | None = None
 
     def __str__(self) -> str:
         body = " ".join(f"{g.meld}:{g.huxi}" for g in self.groups)

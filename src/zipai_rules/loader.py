@@ -123,8 +123,19 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
                     f"the wall ({deal['wall']}) make {dealt + deal['wall']}"))
     if deal["dealer_hand"] < deal["other_hand"]:
         out.append(("deal.dealer_hand", "the dealer must hold at least as many cards as the others"))
-    if (deal["other_hand"] - 2) % 3 not in (0, 1):
-        pass  # every size can rest; shapes are checked by min_huxi reachability below
+    seats = doc.get("seats", doc["players"])
+    if seats < doc["players"]:
+        out.append(("seats", f"{seats} seats cannot hold {doc['players']} players"))
+    sitting = doc.get("sitting_out", "none")
+    if (seats > doc["players"]) != (sitting != "none"):
+        out.append(("sitting_out", "a seat sits out exactly when there are more seats than "
+                    f"players (seats {seats}, players {doc['players']}, sitting_out {sitting})"))
+    from .special import SPECIAL_WINS
+
+    for k, name in enumerate(doc["win"].get("special", [])):
+        if name not in SPECIAL_WINS:
+            out.append((f"win.special[{k}]", f"unknown hook {name!r}; registered: "
+                        + ", ".join(sorted(SPECIAL_WINS))))
     ranked = [k for tier in doc["claims"]["priority"] for k in tier]
     for kind in ("hu", "pao", "peng", "chi"):
         if ranked.count(kind) != 1:

@@ -64,6 +64,18 @@ class Variant:
     chou_wei_after_declined_peng: bool
     kan_discardable: bool
     repeat_quad_skips_discard: bool
+    seats: int
+    sitting_out: str
+    first_dealer: str
+    huangzhuang_streak: int
+    display: Mapping[str, str]
+    king_discardable: bool
+    king_holder_wins_only_self: bool
+    lianzhang_is_draw: bool
+    dihu: str
+    special_wins: tuple[str, ...]
+    chou_blocks_on: frozenset[str]
+    dealt_double_quad: str
     terminology: Mapping[str, str]
     citations: Mapping[str, str]
     doc: Mapping[str, Any] = attrs.field(eq=False, repr=False)
@@ -101,6 +113,19 @@ class Variant:
             chou_wei_after_declined_peng=chou.get("chou_wei_after_declined_peng", True),
             kan_discardable=discard.get("kan_discardable", False),
             repeat_quad_skips_discard=discard.get("repeat_quad_skips_discard", True),
+            seats=doc.get("seats", doc["players"]),
+            sitting_out=doc.get("sitting_out", "none"),
+            first_dealer=doc.get("dealer", {}).get("first", "random"),
+            huangzhuang_streak=doc.get("dealer", {}).get("huangzhuang_streak", 3),
+            display=MappingProxyType({"wei": "hidden", "chou_wei": "one_up", "ti": "one_up",
+                                      "pao": "all_up", **doc.get("display", {})}),
+            king_discardable=doc["deck"].get("king_rules", {}).get("discardable", False),
+            king_holder_wins_only_self=doc["deck"].get("king_rules", {}).get(
+                "holder_wins_only_self", False),
+            lianzhang_is_draw=doc["deal"].get("lianzhang_is_draw", False),
+            dihu=win.get("dihu", "none"), special_wins=tuple(win.get("special", ())),
+            chou_blocks_on=_frozen_set(chou.get("blocks_on", ("draw", "discard"))),
+            dealt_double_quad=discard.get("dealt_double_quad", "skip_first"),
             terminology=MappingProxyType(dict(doc["terminology"])),
             citations=MappingProxyType(dict(doc["citations"])),
             doc=MappingProxyType(dict(doc)), content_hash=content_hash,

@@ -1,0 +1,69 @@
+"""Special wins that variant data cannot express, registered by name.
+
+A variant lists the names it uses under ``win.special``; the loader rejects unknown names.
+Each hook looks at one seat (concealed counts, table melds, whether it deals) and returns a
+winning :class:`~zipai_rules.analysis.Analysis` or ``None``. The engine asks after the deal and
+after every forced 提/偎 of that seat. Hooks never run user-supplied code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .analysis import Analysis, Decomposition, Group
+from .cards import indices_of
+from .melds import Meld, MeldKind
+from .variant import Variant
+
+SpecialWin = Callable[[Variant, Sequence[int], Sequence[Meld], bool], Analysis | None]
+
+
+def _win(variant: Variant, melds: Sequence[Meld], hand_melds: Sequence[Meld],
+         leftover: Sequence[int], label: str) -> Analysis:
+    groups = tuple([Group(m, variant.meld_huxi(m), "table") for m in melds]
+                   + [Group(m, variant.meld_huxi(m)) for m in hand_melds])
+    total = sum(g.huxi for g in groups)
+    return Analysis(True, None, total, Decomposition(groups, total, tuple(leftover), label))
+
+
+def two_ti(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer: bool
+           ) -> Analysis | None:
+    """碰胡 2 提蛇: two 提 on the table win at once, whatever the other cards
+    ("如果摸上来有2双提蛇的牌 … 一定要放在桌面上，并视为胡牌", ``000_cdb63c032605c9a1.txt §碰胡规则``).
+    The other cards are leftovers."""
+    if sum(1 for m in melds if m.kind == MeldKind.TI) < 2:
+        return None
+    return _win(variant, melds, (), indices_of(hand), "two_ti")
+
+
+def xiao_qi_dui(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer: bool
+                ) -> Analysis | None:
+    """碰胡 小七对: a concealed hand of 7 pairs (a non-dealer's 14 cards) wins at once; the dealer
+    "必须带一个扫": 6 pairs plus one 扫 (偎) or 坎 (``000_cdb63c032605c9a1.txt §碰胡规则`` "摸到7对牌 …
+    庄家摸到7对牌，必须带一个扫"; the dealer's shape is the digest's reading [D, weak])."""
+    pairs = [i for i in range(20) if hand[i] == 2]
+    triples = [i for i in range(20) if hand[i] == 3]
+    wei = [m for m in melds if m.kind in (MeldKind.WEI, MeldKind.KAN)]
+    if any(hand[i] not in (0, 2, 3) for i in range(20)) or hand[20]:
+        return None
+    if not dealer and len(pairs) == 7 and not triples and not melds:
+        hand_melds = [Meld(MeldKind.JIANG, (i, i)) for i in pairs]
+        return _win(variant, (), hand_melds, (), "xiao_qi_dui")
+    if dealer and len(pairs) == 6 and len(triples) + len(wei) == 1 and len(melds) == len(wei):
+        hand_melds = [Meld(MeldKind.JIANG, (i, i)) for i in pairs]
+        hand_melds += [Meld(MeldKind.KAN, (i,) * 3) for i in triples]
+        return _win(variant, melds, hand_melds, (), "xiao_qi_dui")
+    return None
+
+
+SPECIAL_WINS: dict[str, SpecialWin] = {"two_ti": two_ti, "xiao_qi_dui": xiao_qi_dui}
+
+
+def special_win(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer: bool
+                ) -> Analysis | None:
+    """The first of the variant's special wins this seat has, or ``None``."""
+    for name in variant.special_wins:
+        found = SPECIAL_WINS[name](variant, hand, melds, dealer)
+        if found is not None:
+            return found
+    return None
