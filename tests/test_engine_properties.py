@@ -254,7 +254,7 @@ def test_replay_reproduces_final_state(hunan, seed, rnd):
     assert again.events == game.events
     if game.actions:  # a changed history diverges at a named step
         wrong = list(game.actions)
-        wrong[-1] = Action(A.DISCARD, (wrong[-1].seat + 1) % 3, 99)
+        wrong[-1] = Action(A.DISCARD, (wrong[-1].seat + 1) % 3, 19)
         with pytest.raises(IllegalActionError, match=f"step {len(wrong)}"):
             replay(hunan, game.deal, wrong)
 

@@ -31,9 +31,10 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import attrs
 
-from .cards import KING, N_KINDS, check_copies, counts_of, format_cards, indices_of, token
-from .errors import HandError
-from .melds import QUADS, Meld, MeldKind
+from .cards import (KING, N_KINDS, card_index, check_copies, counts_of, format_cards, indices_of,
+                    parse_indices, token)
+from .errors import HandError, MeldError
+from .melds import QUADS, Meld, MeldKind, parse_meld
 from .variant import Variant
 
 SOURCES = ("self", "draw", "discard")
@@ -285,38 +286,73 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
 
 # --- public API -------------------------------------------------------------------------------
 
-def _card_index(card) -> int:  # type: ignore[no-untyped-def]
-    return card if isinstance(card, int) else card.index
+_TABLE_KINDS = frozenset(MeldKind) - {MeldKind.KAN, MeldKind.JIANG}
 
 
-def analyze(variant: Variant, hand: Sequence, table: Sequence[Meld] = (),
+def read_hand(hand: Sequence | str) -> tuple[list[int], list[int]]:  # type: ignore[type-arg]
+    """``(indices, counts)`` of a hand given as card indices, :class:`Card` values, tokens, or
+    one string (``"x1 x2 x3"``). Raises :class:`~zipai_rules.errors.CardError`."""
+    if isinstance(hand, str):
+        indices = parse_indices(hand)
+    elif hand is None:
+        raise HandError("no hand given: pass a list of cards (may be empty)", code="bad_hand")
+    else:
+        indices = list(hand)
+        try:
+            ok = not indices or (min(indices) >= 0 and max(indices) < N_KINDS
+                                 and all(type(i) is int for i in indices))
+        except TypeError:
+            ok = False
+        if not ok:
+            indices = [card_index(c) for c in indices]
+    counts = [0] * N_KINDS
+    for i in indices:
+        counts[i] += 1
+    return indices, counts
+
+
+def read_table(table: Sequence) -> tuple[Meld, ...]:  # type: ignore[type-arg]
+    """Table melds given as :class:`Meld` values or ``KIND=CARDS`` strings. Raises
+    :class:`~zipai_rules.errors.MeldError` for a concealed-only kind (坎, 将) or a non-meld."""
+    out = []
+    for m in table:
+        if isinstance(m, str):
+            m = parse_meld(m)
+        if not isinstance(m, Meld):
+            raise MeldError(f"{m!r} is not a meld: give a Meld or a 'KIND=CARDS' string")
+        if m.kind not in _TABLE_KINDS:
+            raise MeldError(f"{m} cannot lie on the table: a {m.kind.value} stays in the "
+                            "concealed hand (list its cards with the hand)", code="malformed_meld")
+        out.append(m)
+    return tuple(out)
+
+
+def analyze(variant: Variant, hand: Sequence | str, table: Sequence = (),  # type: ignore[type-arg]
             card=None, source: str | None = None, *,  # type: ignore[no-untyped-def]
             all_decompositions: bool = False) -> Analysis:
     """Analyse a situation.
 
-    ``hand``: the concealed cards, as card indices or :class:`~zipai_rules.cards.Card` values;
-    ``table``: the player's exposed melds; ``card``/``source``: the incoming card and how it
-    arrived (``self``, ``draw`` or ``discard``), or ``None`` to judge the hand as it stands.
+    ``hand``: the concealed cards (card indices, :class:`~zipai_rules.cards.Card` values,
+    tokens, or one string such as ``"x1 x2 x3"``); ``table``: the player's exposed melds
+    (:class:`~zipai_rules.melds.Meld` values or ``"peng=d4 d4 d4"`` strings); ``card`` and
+    ``source``: the incoming card and how it arrived (``self``, ``draw`` or ``discard``), or
+    ``None`` to judge the hand as it stands.
 
-    Returns an :class:`Analysis` (total 胡息 includes the table). Raises
-    :class:`~zipai_rules.errors.HandError` for a concealed four of a kind or a missing source,
-    and :class:`~zipai_rules.errors.CardError` for more copies than the deck holds.
+    Returns an :class:`Analysis`; its ``huxi`` is the best total in 胡息 (table melds included)
+    when the cards decompose, else 0. Raises :class:`~zipai_rules.errors.HandError` for a
+    concealed four of a kind, a bad or missing source, or more cards than a player can hold;
+    :class:`~zipai_rules.errors.CardError` for an unknown card or more copies than the deck
+    holds; :class:`~zipai_rules.errors.MeldError` for a bad table meld.
     """
-    counts = [0] * N_KINDS
-    try:
-        for i in hand:
-            counts[i] += 1
-        indices = hand
-    except TypeError:
-        indices = [_card_index(c) for c in hand]
-        counts = [0] * N_KINDS
-        for i in indices:
-            counts[i] += 1
-    c = None if card is None else _card_index(card)
+    indices, counts = read_hand(hand)
+    c = None if card is None else card_index(card)
     if c is not None and source not in SOURCES:
-        raise HandError(f"incoming card {token(c)} needs a source: one of {', '.join(SOURCES)}",
+        what = "needs a source" if source is None else f"has an unknown source {source!r}"
+        raise HandError(f"incoming card {token(c)} {what}: one of {', '.join(SOURCES)}",
                         code="bad_source")
-    table = tuple(table)
+    if c is None and source is not None:
+        raise HandError(f"source {source!r} given without an incoming card", code="bad_source")
+    table = read_table(table)
     seen = list(counts)
     for m in table:
         for i in m.cards:
@@ -329,6 +365,11 @@ def analyze(variant: Variant, hand: Sequence, table: Sequence[Meld] = (),
         i = counts.index(4)
         raise HandError(f"four {token(i)} in the concealed hand must be laid down as 提 "
                         "(a table meld)", code="concealed_quad")
+    quads = sum(1 for m in table if m.kind in QUADS) + (1 if c is not None else 0)
+    limit = variant.dealer_hand + 1 + max(quads - 1, 0)
+    if sum(seen) > limit:
+        raise HandError(f"{sum(seen)} cards in hand, table and incoming card; a player of "
+                        f"{variant.id} holds at most {limit}", code="too_many_cards")
     return _analyze_counts(variant, counts, table, c, source, all_decompositions)
 
 
@@ -412,7 +453,8 @@ def waits(variant: Variant, hand: Sequence, table: Sequence[Meld] = (),
           source: str = "draw") -> list[Wait]:  # type: ignore[type-arg]
     """Every card that would win if it arrived from ``source``, with the 胡息 it gives,
     in card order. Cards the deck has no copy left of are skipped."""
-    indices = [_card_index(c) for c in hand]
+    indices = read_hand(hand)[0]
+    table = read_table(table)
     seen = counts_of(indices + [i for m in table for i in m.cards])
     out = []
     for c in range(20):
@@ -433,7 +475,7 @@ def tianhu(variant: Variant, hand: Sequence, table: Sequence[Meld] = ()) -> Anal
     Its 胡息: the 提 and 坎 plus the best partial decomposition of the rest, leftovers scoring 0
     (digest G5).
     """
-    indices = [_card_index(c) for c in hand]
+    indices = read_hand(hand)[0]
     counts = list(counts_of(indices))
     tis = [m for m in table if m.kind == MeldKind.TI]
     kans = [i for i in range(20) if counts[i] == 3]

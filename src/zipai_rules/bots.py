@@ -12,6 +12,7 @@ from .analysis import _searcher, encode
 from .engine.actions import Action, ActionKind
 from .engine.claims import locked
 from .engine.state import GameState
+from .errors import ZipaiError
 
 Bot = Callable[[GameState, Sequence[Action]], Action]
 
@@ -74,7 +75,13 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "greedy": G
 def make_bots(names: Sequence[str], seed: int | None, players: int) -> list[Bot]:
     """One bot per seat from a list of names (``random``, ``greedy``), repeated to fill the
     table; each seeded from ``seed`` and its seat."""
-    names = list(names) or ["greedy"]
+    names = [n.strip().lower() for n in names]
+    unknown = [n for n in names if n not in BOTS]
+    if not names or unknown:
+        raise ZipaiError(f"unknown bot name {unknown[0] if unknown else ''!r}; known: "
+                         + ", ".join(BOTS), code="unknown_bot")
+    if len(names) > players:
+        raise ZipaiError(f"{len(names)} bots named for {players} players", code="unknown_bot")
     base = 0 if seed is None else seed
     return [BOTS[names[s % len(names)]](base * 31 + s) for s in range(players)]
 

@@ -91,8 +91,9 @@ _TOKENS_ZH = tuple(SMALL_ZH) + tuple(BIG_ZH) + (KING_ZH,)
 _BY_TOKEN = {t.lower(): i for i, t in enumerate(_TOKENS)}
 _BY_TOKEN.update({ch: i for i, ch in enumerate(_TOKENS_ZH)})
 # An ASCII token may not run on into a digit: "x11" is one bad token, not x1 and a stray "1".
+# Separators: spaces, ASCII or full-width commas, and 、.
 _TOKEN_RE = re.compile(r"\s*(?:([xXdD](?:10|[1-9])(?![0-9]))|([kK](?![0-9]))"
-                       r"|([一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾王]))\s*,?")
+                       r"|([一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾王]))\s*[,，、]?")
 
 
 def token(index: int) -> str:
@@ -134,12 +135,12 @@ def parse_indices(text: str) -> list[int]:
         m = _TOKEN_RE.match(text, pos)
         if m is None or m.end() == pos:
             # the bad token runs to the next space or comma (a stray comma is its own token)
-            bad = re.match(r",|[^\s,]+", text[pos:].lstrip())
+            bad = re.match(r"[,，、]|[^\s,，、]+?(?=[\s,，、]|[xXdDkK](?:10|[1-9])|$)|[^\s,，、]+",
+                           text[pos:].lstrip())
             tok = bad.group(0) if bad else text[pos:]
             raise CardError(f"unknown card token {tok!r} in {text!r}; accepted: {ACCEPTED}",
                             code="unknown_card")
-        # a token glued to a following digit (x1 then 0 would be x10) is handled by the regex order
-        out.append(_BY_TOKEN[m.group(0).strip().rstrip(",").strip().lower()])
+        out.append(_BY_TOKEN[next(g for g in m.groups() if g).lower()])
         pos = m.end()
     return out
 
@@ -158,6 +159,19 @@ def format_cards(cards: Iterable[Card | int], *, zh: bool = False) -> str:
     names = _TOKENS_ZH if zh else _TOKENS
     return (" " if not zh else "").join(
         names[c if isinstance(c, int) else c.index] for c in cards)
+
+
+def card_index(card: Card | int | str) -> int:
+    """The index of a card given as a :class:`Card`, an index 0..20 or a token (``"x3"``,
+    ``"三"``). Raises :class:`CardError` for anything else."""
+    if isinstance(card, Card):
+        return card.index
+    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < N_KINDS:
+        return card
+    if isinstance(card, str):
+        return parse_card(card).index
+    raise CardError(f"{card!r} is not a card: give a Card, an index 0..20 or a token ({ACCEPTED})",
+                    code="unknown_card")
 
 
 def counts_of(indices: Iterable[int]) -> tuple[int, ...]:
@@ -182,6 +196,8 @@ def check_copies(indices: Iterable[int], copies: int = 4, kings: int = 0) -> Non
     counts = counts_of(indices)
     for i, n in enumerate(counts):
         limit = kings if i == KING else copies
+        if n and i == KING and not kings:
+            raise CardError("this variant has no 王 (K) card", code="too_many_copies")
         if n > limit:
             raise CardError(f"{n} copies of {token(i)} ({token_zh(i)}), but the deck holds "
                             f"{limit}", code="too_many_copies")

@@ -19,6 +19,19 @@ from .presets import find_variant, load_preset, preset_ids
 from .variant import Variant
 
 
+def _count(minimum: int):  # type: ignore[no-untyped-def]
+    """argparse type: an integer of at least ``minimum``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is below {minimum}")
+        return value
+    return parse
+
+
 def _variant(name: str) -> Variant:
     if name.endswith((".yaml", ".yml")):
         from .loader import load_variant_file
@@ -73,8 +86,8 @@ def _print_result(game, zh: bool) -> None:  # type: ignore[no-untyped-def]
     label = v.term("tianhu") + " (tianhu)" if r.kind == "tianhu" else v.term("hu") + " (hu)"
     print(f"seat {r.winner} wins, {label}{card} from {how}, {r.huxi} {v.term('huxi')}")
     for g in r.decomposition.groups:
-        print(f"  {v.term(g.meld.kind.value):4} {g.meld.kind.value:10} "
-              f"{format_cards(g.meld.cards, zh=zh):16} {g.huxi:3}  {g.place}")
+        print(f"  {_pad(v.term(g.meld.kind.value), 8)}{_pad(g.meld.kind.value, 11)}"
+              f"{_pad(format_cards(g.meld.cards, zh=zh), 16)}{g.huxi:3}  {g.place}")
     if r.decomposition.leftover:
         print(f"  leftover {format_cards(r.decomposition.leftover, zh=zh)} (0, shape waived)")
     print(f"  total {r.huxi} {v.term('huxi')}")
@@ -86,9 +99,13 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     variant = _variant(args.variant)
     hand = parse_indices(args.hand)
     table = [parse_meld(m) for m in args.meld]
+    if args.card is not None and not args.card.strip():
+        raise ZipaiError("--card is empty", code="unknown_card")
     card = parse_card(args.card).index if args.card else None
     if card is not None and args.source is None:
         raise ZipaiError("--card needs --from self|draw|discard", code="bad_source")
+    if card is None and args.source is not None:
+        raise ZipaiError("--from needs --card", code="bad_source")
     result = analyze(variant, hand, table, card, args.source, all_decompositions=args.all)
     out = result.to_json()
     if card is None:
@@ -133,7 +150,12 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 
 def _width(text: str) -> int:
+    """Display width in a terminal: CJK characters take two columns."""
     return sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(width - _width(text), 1)
 
 
 def cmd_terms(args: argparse.Namespace) -> int:
@@ -171,22 +193,25 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import run_bench
 
-    run_bench(args.variant, hands=args.hands, games=args.games, seed=args.seed)
+    run_bench(_variant(args.variant), hands=args.hands, games=args.games, seed=args.seed)
     return 0
 
 
 # --- entry point ------------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     p = argparse.ArgumentParser(prog="zipai", description="The rules of 字牌 (zipai / 跑胡子).")
+    p.add_argument("--version", action="version", version=f"zipai_rules {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play one hand with built-in bots and print the log")
     play.add_argument("--variant", default="hunan", help="preset id, Chinese name or alias, or a YAML file")
-    play.add_argument("--seed", type=int, default=1, help="shuffle seed (same seed, same game)")
+    play.add_argument("--seed", type=_count(0), default=1, help="shuffle seed (same seed, same game)")
     play.add_argument("--bots", default="greedy,random,greedy",
                       help="comma-separated bot names per seat: greedy, random")
-    play.add_argument("--dealer", type=int, default=0, help="dealer seat")
+    play.add_argument("--dealer", type=_count(0), default=0, help="dealer seat")
     play.add_argument("--zh", action="store_true", help="print Chinese card names")
     play.set_defaults(func=cmd_play)
 
@@ -212,15 +237,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     va = sub.add_parser("validate", help="check a variant YAML file")
     va.add_argument("file")
-    va.add_argument("--simulate", type=int, default=0, metavar="N",
+    va.add_argument("--simulate", type=_count(0), default=0, metavar="N",
                     help="then play N seeded random games with invariant checks")
     va.set_defaults(func=cmd_validate)
 
     be = sub.add_parser("bench", help="measure analyses per second and games per second")
     be.add_argument("--variant", default="hunan")
-    be.add_argument("--hands", type=int, default=20_000, help="random hands to analyse")
-    be.add_argument("--games", type=int, default=300, help="full games with random bots")
-    be.add_argument("--seed", type=int, default=1)
+    be.add_argument("--hands", type=_count(1), default=20_000, help="random hands to analyse")
+    be.add_argument("--games", type=_count(1), default=300, help="full games with random bots")
+    be.add_argument("--seed", type=_count(0), default=1)
     be.set_defaults(func=cmd_bench)
     return p
 

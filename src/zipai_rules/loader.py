@@ -40,17 +40,35 @@ def yaml_path(parts: Any) -> str:
     return out or "<root>"
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that rejects a mapping with the same key twice."""
+
+    def construct_mapping(self, node, deep=False):  # type: ignore[no-untyped-def]
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def read_yaml(text: str, origin: str = "<string>") -> dict[str, Any]:
-    """Parse YAML text with ``yaml.safe_load``; the top level must be a mapping."""
+    """Parse YAML text safely (``yaml.SafeLoader``, duplicate keys rejected); the top level
+    must be a mapping."""
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
-        raise VariantError(f"{origin}: not valid YAML: {exc}", [("<root>", str(exc))],
-                           code="yaml_syntax") from None
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise VariantError(f"{origin}: not valid YAML: {where}{problem}",
+                           [("<root>", f"{where}{problem}")], code="yaml_syntax") from None
     if not isinstance(data, dict):
-        raise VariantError(f"{origin}: the top level must be a mapping, got "
-                           f"{type(data).__name__}", [("<root>", "must be a mapping")],
-                           code="not_a_mapping")
+        got = "an empty file" if data is None else f"a {type(data).__name__}"
+        raise VariantError(f"{origin}: the top level must be a mapping of variant keys, got {got}",
+                           [("<root>", "must be a mapping")], code="not_a_mapping")
     return data
 
 

@@ -98,6 +98,18 @@ def _kind(value: MeldKind | str) -> MeldKind:
                         + ", ".join(k.value for k in MeldKind)) from None
 
 
+_SHAPE_HELP = {
+    MeldKind.SHUN: "three consecutive ranks of one case, not starting at 1",
+    MeldKind.YI_ER_SAN: "x1 x2 x3 or d1 d2 d3",
+    MeldKind.ER_QI_SHI: "x2 x7 x10 or d2 d7 d10",
+    MeldKind.JIAO: "two of one case and one of the other, same rank",
+    MeldKind.KAN: "three identical cards", MeldKind.PENG: "three identical cards",
+    MeldKind.WEI: "three identical cards", MeldKind.CHOU_WEI: "three identical cards",
+    MeldKind.TI: "four identical cards", MeldKind.PAO: "four identical cards",
+    MeldKind.JIANG: "two identical cards",
+}
+
+
 @attrs.frozen(slots=True)
 class Meld:
     """A meld: its ``kind``, its ``cards`` (indices, sorted) and, for a 吃 meld on the table,
@@ -120,7 +132,8 @@ class Meld:
         check = _SHAPE_CHECK.get(self.kind)
         ok = check(self.cards) if check else chi_shape(self.cards) == self.kind
         if not ok:
-            raise MeldError(f"{format_cards(self.cards)} is not a {self.kind.value} meld")
+            raise MeldError(f"{format_cards(self.cards)} is not a {self.kind.value} meld "
+                            f"({_SHAPE_HELP[self.kind]})")
         if self.claimed is not None and self.claimed not in self.cards:
             raise MeldError(f"claimed card {INDEX_CARDS[self.claimed]} is not in "
                             f"{format_cards(self.cards)}")
@@ -143,7 +156,8 @@ class Meld:
 
     def describe(self, zh: bool = False) -> str:
         """``kind(cards)``, with Chinese card names when ``zh``."""
-        return f"{self.kind.value}({format_cards(self.cards, zh=zh)})"
+        text = f"{self.kind.value}({format_cards(self.cards, zh=zh)})"
+        return "bi:" + text if self.bi else text
 
     def to_json(self) -> dict:
         out: dict = {"kind": self.kind.value, "cards": format_cards(self.cards).split()}
@@ -173,6 +187,8 @@ def parse_meld(text: str) -> Meld:
         raise MeldError(f"unknown meld kind {kind_text!r} in {text!r}; accepted: "
                         + ", ".join(sorted(_USER_KINDS)), code="malformed_meld")
     cards = parse_indices(cards_text)
+    if not cards:
+        raise MeldError(f"meld {text!r} has no cards", code="malformed_meld")
     kind = _USER_KINDS[kind_text]
     if kind is None:
         shape = chi_shape(cards)

@@ -65,6 +65,8 @@ def find_variant(name: str) -> Variant:
 
     Raises :class:`VariantError` (code ``unknown_variant``) listing the known ids.
     """
+    if not isinstance(name, str):
+        raise VariantError(f"a variant name must be a string, got {name!r}", code="unknown_variant")
     pid = _alias_index().get(name.strip().casefold())
     if pid is None:
         raise VariantError(f"unknown variant {name!r}; known: {', '.join(preset_ids())}",

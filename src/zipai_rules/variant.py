@@ -20,7 +20,7 @@ def _frozen_set(values: Any) -> frozenset[str]:
     return frozenset(values or ())
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class Variant:
     """A resolved, validated variant.
 
@@ -80,6 +80,9 @@ class Variant:
     citations: Mapping[str, str]
     doc: Mapping[str, Any] = attrs.field(eq=False, repr=False)
     content_hash: str = ""
+
+    def __repr__(self) -> str:
+        return f"Variant(id={self.id!r}, name={self.name!r}, hash={self.content_hash[:12]!r})"
 
     @classmethod
     def from_doc(cls, doc: Mapping[str, Any], content_hash: str) -> Variant:

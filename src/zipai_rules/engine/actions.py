@@ -10,7 +10,8 @@ import enum
 
 import attrs
 
-from ..cards import format_cards, token
+from ..cards import Card, card_index, format_cards, token
+from ..errors import IllegalActionError
 from ..melds import Meld
 
 
@@ -28,6 +29,18 @@ class ActionKind(str, enum.Enum):
         return self.value
 
 
+def _action_kind(value: ActionKind | str) -> ActionKind:
+    try:
+        return ActionKind(value)
+    except ValueError:
+        raise IllegalActionError(f"unknown action kind {value!r}; known: "
+                                 + ", ".join(k.value for k in ActionKind)) from None
+
+
+def _optional_card(card: int | str | Card | None) -> int | None:
+    return None if card is None else card_index(card)
+
+
 @attrs.frozen(slots=True)
 class Action:
     """A seat's decision.
@@ -37,10 +50,10 @@ class Action:
     marked), then every 比 meld; for other kinds, empty.
     """
 
-    kind: ActionKind = attrs.field(converter=ActionKind)
+    kind: ActionKind = attrs.field(converter=_action_kind)
     seat: int
-    card: int | None = None
-    melds: tuple[Meld, ...] = ()
+    card: int | None = attrs.field(default=None, converter=_optional_card)
+    melds: tuple[Meld, ...] = attrs.field(default=(), converter=tuple)
 
     def __str__(self) -> str:
         return self.describe()

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import attrs
 
-from ..cards import KING, check_copies, format_cards
-from ..errors import IllegalActionError
+from ..cards import KING, card_index, check_copies, format_cards
+from ..errors import HandError, IllegalActionError
 from ..variant import Variant
 from .actions import Action, Event
 from .state import GameState, Result
@@ -54,8 +54,11 @@ def shuffled_deal(variant: Variant, seed: int | None, dealer: int = 0) -> Deal:
 
 
 def check_deal(variant: Variant, deal: Deal) -> None:
-    """Raise :class:`IllegalActionError` (code ``bad_deal``) if the deal does not fit the
-    variant: seat count, hand sizes, wall size, or card copies."""
+    """Raise :class:`HandError` (code ``bad_deal``) if the deal does not fit the variant: seat
+    count, dealer seat, hand sizes, wall size; :class:`CardError` for bad cards or copies."""
+    for cards in (*deal.hands, deal.wall):
+        for c in cards:
+            card_index(c)
     problems = []
     if len(deal.hands) != variant.players:
         problems.append(f"{len(deal.hands)} hands for {variant.players} players")
@@ -68,7 +71,7 @@ def check_deal(variant: Variant, deal: Deal) -> None:
     if len(deal.wall) != variant.wall:
         problems.append(f"the wall holds {len(deal.wall)} cards, the variant has {variant.wall}")
     if problems:
-        raise IllegalActionError("bad deal: " + "; ".join(problems), code="bad_deal")
+        raise HandError("bad deal: " + "; ".join(problems), code="bad_deal")
     check_copies([i for h in deal.hands for i in h] + list(deal.wall), variant.copies,
                  variant.kings)
 
@@ -82,6 +85,9 @@ class Game:
                  dealer: int = 0) -> None:
         self.variant = variant
         self.seed = seed
+        if deal is None and not (isinstance(dealer, int) and 0 <= dealer < variant.players):
+            raise HandError(f"dealer seat {dealer!r} outside 0..{variant.players - 1}",
+                            code="bad_deal")
         self.deal = deal if deal is not None else shuffled_deal(variant, seed, dealer)
         check_deal(variant, self.deal)
         state, events = start(variant, self.deal.hands, self.deal.wall, self.deal.dealer)

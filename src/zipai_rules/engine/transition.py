@@ -196,7 +196,7 @@ def _take(b: _Builder, action: Action, p: Pending) -> None:
         _after_take(b, s)
 
 
-def _pao(b: _Builder, s: int, c: int, p: Pending) -> None:
+def _pao(b: _Builder, s: int, c: int, p: Pending, forced: bool = False) -> None:
     seat = b.seats[s]
     own = s == p.by
     where = pao_source(b.v, seat, c, p.source, own)
@@ -209,7 +209,8 @@ def _pao(b: _Builder, s: int, c: int, p: Pending) -> None:
         melds[where] = meld
         b.set_seat(s, melds=tuple(melds))
     b.pending = None
-    b.emit(EventKind.PAO, s, c, (meld,), "八块" if b.seats[s].quads > 1 else "")
+    notes = (["forced"] if forced else []) + (["八块"] if b.seats[s].quads > 1 else [])
+    b.emit(EventKind.PAO, s, c, (meld,), ", ".join(notes))
     _after_take(b, s)
 
 
@@ -300,7 +301,7 @@ def _resolve(b: _Builder) -> None:
         if b.v.pao_forced:
             for s, opts in cands:
                 if any(o.kind == ActionKind.PAO for o in opts):
-                    _pao(b, s, p.card, p)
+                    _pao(b, s, p.card, p, forced=True)
                     return
         if cands:
             (s, opts), rest = cands[0], tuple(cands[1:])
