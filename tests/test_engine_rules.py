@@ -108,7 +108,7 @@ def test_E18_three_ti_tianhu_non_dealer(hunan):
     assert (r.kind, r.winner) == ("tianhu", 1)
     assert r.huxi == 9 + 12 + 9  # small 提 9, big 提 12 (digest 1.3c)
     assert sorted(r.decomposition.leftover) == sorted(C("x2 x4 x6 x8 d2 d4 d7 d9"))
-    assert [e.card for e in ev(g.events, E.TI, 1)] == C("x1 x10 d5")
+    assert sorted(e.card for e in ev(g.events, E.TI, 1)) == sorted(C("x1 d5 x10"))
     assert ev(g.events, E.TIANHU, 1)
     assert g.legal_actions() == ()
     assert g.check(Action(A.DISCARD, 0, c("x3"))) is not None
@@ -141,7 +141,7 @@ def test_lianzhang_makes_second_ti_dealer_does_not_discard(hunan):
     """000 §字牌规则说明 "如果庄家原来有一门提牌，亮张构成第二门提牌，则亮张后庄家不用打牌。轮到下家摸牌"."""
     g = new(hunan, hands={0: "x3 x3 x3 x3 d7 d7 d7"}, liang="d7", wall="x10", avoid={1: "x10"})
     assert g.result is None
-    assert [e.card for e in ev(g.events, E.TI, 0)] == C("x3 d7")
+    assert sorted(e.card for e in ev(g.events, E.TI, 0)) == sorted(C("x3 d7"))
     assert not ev(g.events, E.DISCARD)
     first_draw = next(e for e in g.events if e.kind in (E.DRAW, E.DRAW_HIDDEN))
     assert (first_draw.kind, first_draw.seat, first_draw.card) == (E.DRAW, 1, c("x10"))
@@ -155,7 +155,7 @@ def test_E21_lianzhang_makes_third_ti(hunan):
     r = g.result
     assert (r.kind, r.winner) == ("tianhu", 0)
     assert r.huxi == 9 + 12 + 9 == 30
-    assert [e.card for e in ev(g.events, E.TI, 0)] == C("x2 x8 d6")
+    assert sorted(e.card for e in ev(g.events, E.TI, 0)) == sorted(C("x2 d6 x8"))
     # control: any other 亮张 leaves 2 提 + 1 坎, no 天胡, and the dealer does not discard
     g2 = new(hunan, hands={0: base}, liang="x7")
     assert g2.result is None
@@ -201,7 +201,7 @@ def test_non_dealer_two_dealt_ti_first_take_owes_no_discard(hunan):
     as usual (digest §1.4.0: resting size 21 with two quads)."""
     g = new(hunan, hands={0: "d5 x10", 1: "x1 x1 x1 x1 x2 x2 x2 x2 d5 d5 d8 d8"},
             wall="x9 x9 d8", avoid={0: "d8 x9", 2: "d8 x9 d5"})
-    assert [e.card for e in ev(g.events, E.TI, 1)] == C("x1 x2")
+    assert sorted(e.card for e in ev(g.events, E.TI, 1)) == sorted(C("x1 x2"))
     g.apply(Action(A.DISCARD, 0, c("d5")))
     assert (g.state.actor, kinds(g)[0]) == (1, A.PENG)
     events = g.apply(find(g, A.PENG, "d5"))

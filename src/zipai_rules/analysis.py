@@ -375,6 +375,13 @@ def analyze(variant: Variant, hand: Sequence | str, table: Sequence = (),  # typ
 
 def _analyze_counts(variant: Variant, counts: list[int], table: tuple[Meld, ...],
                     card: int | None, source: str | None, want_all: bool) -> Analysis:
+    if card == KING:
+        # a 王 cannot be claimed: only one's own draw of it joins the hand (digest G14)
+        if source != "self":
+            return Analysis(False, "king_not_claimable", 0, None)
+        counts = list(counts)
+        counts[KING] += 1
+        card = None
     searcher = _searcher(variant)
     kings = counts[KING]
     results: list[Decomposition] = []

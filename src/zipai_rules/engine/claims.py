@@ -101,24 +101,34 @@ def hand_after(hand: tuple[int, ...], melds: tuple[Meld, ...], card: int) -> lis
     return out
 
 
+def discardable(variant: Variant, hand: list[int] | tuple[int, ...]) -> list[int]:
+    """Card kinds the player may discard: not a 坎 card unless the variant allows ("不能拆开作
+    其它牌型，也不能打出去", ``004_4a6d8adec4e0ba73.txt`` 第五条4), never a 王 unless the variant
+    allows ("王霸不能打出，只能代替牌", ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``)."""
+    out = [i for i in range(20) if hand[i] and (variant.kan_discardable or hand[i] < 3)]
+    if hand[KING] and variant.king_discardable:
+        out.append(KING)
+    return out
+
+
 def can_discard(variant: Variant, hand: list[int] | tuple[int, ...]) -> bool:
     """Whether the hand holds at least one card the variant lets a player discard."""
-    lock = set() if variant.kan_discardable else locked(variant, hand)
-    return any(hand[i] and i not in lock for i in range(20))
+    return bool(discardable(variant, hand))
 
 
 def discard_options(variant: Variant, seat: int, hand: tuple[int, ...]) -> tuple[Action, ...]:
-    """One discard action per distinct discardable card kind (坎 cards excepted unless the
-    variant allows, "不能拆开作其它牌型，也不能打出去", ``004_4a6d8adec4e0ba73.txt`` 第五条4)."""
-    lock = set() if variant.kan_discardable else locked(variant, hand)
-    return tuple(Action(ActionKind.DISCARD, seat, i) for i in range(20)
-                 if hand[i] and i not in lock)
+    """One discard action per distinct discardable card kind."""
+    return tuple(Action(ActionKind.DISCARD, seat, i) for i in discardable(variant, hand))
 
 
 def owes_discard(variant: Variant, seat: SeatState, extra_cards: int = 0, extra_quads: int = 0
                  ) -> bool:
-    """Whether a player holding ``seat`` plus the given extras owes a discard (digest §1.4.0)."""
-    return seat.held + extra_cards > variant.resting_size(seat.quads + extra_quads)
+    """Whether a player holding ``seat`` plus the given extras owes a discard (digest §1.4.0):
+    more cards than the resting size, or exactly that many while a discard skipped by the
+    ``skip_second`` rule for two dealt 提 is still to be made."""
+    held = seat.held + extra_cards
+    resting = variant.resting_size(seat.quads + extra_quads)
+    return held > resting or (seat.early_discard and held == resting)
 
 
 def win_analysis(variant: Variant, seat: SeatState, card: int | None, source: str | None
@@ -138,6 +148,8 @@ def hu_allowed(variant: Variant, seat: SeatState, card: int | None, source: str,
     (臭胡 included: "能胡而没胡的牌第二次出现时，如果玩家的当前胡息数没发生变化，则玩家不可以胡牌")."""
     if source not in variant.win_sources:
         return None
+    if variant.king_holder_wins_only_self and seat.hand[KING] and source != "self":
+        return None  # "手中有王霸的玩家，只能自摸" (000 §永州双王扯胡子规则)
     if variant.chou_hu and card is not None and (card, table_huxi(variant, seat)) in seat.chou_hu:
         return None
     a = win_analysis(variant, seat, card, source)
@@ -166,6 +178,7 @@ def tier_options(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[st
     """For one claim tier, each seat (in turn order from ``by``) with its options."""
     n = len(seats)
     out: list[tuple[int, tuple[Action, ...]]] = []
+    chou_applies = source in variant.chou_blocks_on
     for step in range(n):
         s = (by + step) % n
         own = s == by
@@ -181,12 +194,12 @@ def tier_options(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[st
             opts.append(Action(ActionKind.PAO, s, card))
         if "peng" in kinds and not own and not seat.dead and card != KING \
                 and seat.hand[card] == 2 and source in variant.peng_on \
-                and card not in seat.chou_peng:
+                and not (chou_applies and card in seat.chou_peng):
             after = list(seat.hand)
             after[card] -= 2
             if not owes_discard(variant, seat, 1) or can_discard(variant, after):
                 opts.append(Action(ActionKind.PENG, s, card))
-        if "chi" in kinds and not seat.dead and card not in seat.chou_chi and (
+        if "chi" in kinds and not seat.dead and not (chou_applies and card in seat.chou_chi) and (
                 (own and "self" in variant.chi_by) or (s == (by + 1) % n and "next" in variant.chi_by)):
             for plan in chi_plans(variant, seat.hand, card):
                 after = hand_after(seat.hand, plan, card)

@@ -17,7 +17,9 @@ class SeatState:
 
     * ``chou_chi`` / ``chou_peng``: card kinds it may no longer 吃 / 碰;
     * ``chou_hu``: ``(card, table 胡息)`` pairs of wins it declined (臭胡);
-    * ``dead``: it owed a discard and had no card it may discard (死手, digest G10).
+    * ``dead``: it owed a discard and had no card it may discard (死手, digest G10);
+    * ``early_discard``: dealt two or more 提 under ``discard.dealt_double_quad: skip_second``,
+      it still owes the discard it makes before skipping one ("起手2提及以上时，需打一张牌").
     """
 
     hand: tuple[int, ...]
@@ -27,6 +29,7 @@ class SeatState:
     chou_peng: frozenset[int] = frozenset()
     chou_hu: tuple[tuple[int, int], ...] = ()
     dead: bool = False
+    early_discard: bool = False
 
     @property
     def quads(self) -> int:
@@ -64,7 +67,8 @@ class Result:
 
     For a win: the ``winner`` seat, the winning ``card`` and its ``source`` (``self``,
     ``draw``, ``discard``; ``None`` for a 天胡 or a win on the dealt hand), the total ``huxi``
-    (胡息) and the ``decomposition`` that explains it.
+    (胡息), the ``decomposition`` that explains it, and ``labels`` naming what the win counts
+    as for scoring: ``zimo`` (自摸), ``tianhu``, ``dihu``, or a special win (``two_ti``, …).
     """
 
     kind: str
@@ -73,6 +77,7 @@ class Result:
     source: str | None = None
     huxi: int = 0
     decomposition: Decomposition | None = None
+    labels: tuple[str, ...] = ()
 
 
 @attrs.frozen(slots=True)

@@ -12,7 +12,9 @@ from collections.abc import Sequence
 import attrs
 
 from ..analysis import tianhu
+from ..cards import KING
 from ..melds import Meld, MeldKind
+from ..special import special_win
 from ..variant import Variant
 from .actions import Action, ActionKind, Event, EventKind
 from .claims import (WEI_KINDS, can_discard, discard_options, hu_allowed, owes_discard,
@@ -89,13 +91,19 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
                 seat = b.seats[s]
                 b.set_seat(s, hand=_hand_minus(seat.hand, i, 4), melds=seat.melds + (meld,))
                 b.emit(EventKind.TI, s, i, (meld,), "dealt, forced")
+        if variant.dealt_double_quad == "skip_second" and b.seats[s].quads >= 2:
+            b.set_seat(s, early_discard=True)  # "起手2提及以上时，需打一张牌" (000 §衡阳六胡抢)
+    for step in range(b.n):
+        s = (dealer + step) % b.n
+        if _special(b, s):
+            return b.freeze(), b.events
     # 天胡 "三提五坎 … 必须天胡" (003)
     for step in range(b.n):
         s = (dealer + step) % b.n
         a = tianhu(variant, _indices(b.seats[s].hand), b.seats[s].melds)
         if a is not None:
             b.emit(EventKind.TIANHU, s, note="forced")
-            b.finish(Result("tianhu", s, None, None, a.huxi, a.best))
+            b.finish(Result("tianhu", s, None, None, a.huxi, a.best, _tianhu_labels(b, s)))
             return b.freeze(), b.events
     if variant.tianhu_optional_dealer and "self" in variant.win_sources:
         a = win_analysis(variant, b.seats[dealer], None, "self")
@@ -104,6 +112,38 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
             return b.freeze(), b.events
     _after_take(b, dealer)
     return b.freeze(), b.events
+
+
+def _tianhu_labels(b: _Builder, s: int) -> tuple[str, ...]:
+    """A dealer's 天胡 made with the 亮张 is also 自摸 where the 亮张 counts as a draw
+    ("如果亮张的牌正好构成第3提或第5坎，则庄家天胡而且自摸", 000 §字牌规则说明)."""
+    return ("tianhu", "zimo") if s == b.dealer and b.v.lianzhang_is_draw else ("tianhu",)
+
+
+def _win_labels(b: _Builder, s: int, source: str | None, by: int | None) -> tuple[str, ...]:
+    """``zimo`` for a win on one's own draw, ``dihu`` per the variant's 地胡 rule."""
+    labels = ("zimo",) if source == "self" else ()
+    if b.v.dihu != "none" and s != b.dealer:
+        first_draw = source in ("self", "draw") and len(b.wall) == b.v.wall - 1
+        first_discard = (source == "discard" and by == b.dealer and len(b.wall) == b.v.wall
+                         and b.v.dihu == "first_discard_or_wall_card")
+        if first_draw or first_discard:
+            labels += ("dihu",)
+    return labels
+
+
+def _special(b: _Builder, s: int) -> bool:
+    """End the hand if seat ``s`` holds one of the variant's special wins (e.g. 碰胡 2 提蛇)."""
+    if not b.v.special_wins:
+        return False
+    seat = b.seats[s]
+    a = special_win(b.v, seat.hand, seat.melds, s == b.dealer)
+    if a is None:
+        return False
+    name = a.best.special if a.best else "special"
+    b.emit(EventKind.HU, s, note=name)
+    b.finish(Result("hu", s, None, None, a.huxi, a.best, (name or "special",)))
+    return True
 
 
 def _indices(hand: tuple[int, ...]) -> list[int]:
@@ -129,7 +169,10 @@ def step(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
             # a forced 偎/提 on the first draw, when the dealer owed no discard, is a 自摸)
             first = state.turn == 0 and len(state.wall) == b.v.wall
             b.emit(EventKind.HU, action.seat, note="天胡" if first else "自摸")
-            b.finish(Result("tianhu" if first else "hu", action.seat, None, "self", a.huxi, a.best))
+            labels = (_tianhu_labels(b, action.seat) if first
+                      else _win_labels(b, action.seat, "self", action.seat))
+            b.finish(Result("tianhu" if first else "hu", action.seat, None, "self", a.huxi,
+                            a.best, labels))
         else:
             b.emit(EventKind.PASS, action.seat)
             _after_take(b, action.seat)
@@ -175,7 +218,7 @@ def _take(b: _Builder, action: Action, p: Pending) -> None:
         a = hu_allowed(b.v, seat, c, source)
         assert a is not None
         b.emit(EventKind.HU, s, c, note=source)
-        b.finish(Result("hu", s, c, source, a.huxi, a.best))
+        b.finish(Result("hu", s, c, source, a.huxi, a.best, _win_labels(b, s, source, p.by)))
         return
     b.pending = None
     if action.kind == ActionKind.PAO:
@@ -233,7 +276,7 @@ def _after_take(b: _Builder, s: int) -> None:
 
 def _discard(b: _Builder, s: int, c: int) -> None:
     seat = b.seats[s]
-    b.set_seat(s, hand=_hand_minus(seat.hand, c, 1))
+    b.set_seat(s, hand=_hand_minus(seat.hand, c, 1), early_discard=False)
     b.emit(EventKind.DISCARD, s, c)
     _mark_own(b, s, c)
     b.pending = Pending(c, "discard", s, 0)
@@ -254,6 +297,15 @@ def _draw(b: _Builder, s: int) -> None:
         return
     c = b.wall.pop(0)
     seat = b.seats[s]
+    if c == KING:
+        # a drawn 王 is shown and kept ("在之后摸牌过程中抓到的王霸需要明示", 000 §永州双王扯胡子规则;
+        # kept in hand: digest G14)
+        hand = list(seat.hand)
+        hand[KING] += 1
+        seat = b.set_seat(s, hand=tuple(hand))
+        b.emit(EventKind.DRAW, s, c, note="kept")
+        _after_own_card(b, s)
+        return
     if c < 20 and (seat.hand[c] >= 2 or seat.table_meld(c, WEI_KINDS) is not None):
         # forced 提/偎/臭偎, the card not shown ("摸牌时，除偎牌与提牌外，其它必须首先明示")
         b.emit(EventKind.DRAW_HIDDEN, s)
@@ -274,18 +326,25 @@ def _draw(b: _Builder, s: int) -> None:
             seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
             kind = EventKind.CHOU_WEI if chou else EventKind.WEI
         b.emit(kind, s, c, (meld,), "forced" + (", 八块" if kind == EventKind.TI and seat.quads > 1 else ""))
-        # "偎完后可胡就自摸胡牌" (000 §衡阳六胡抢字牌规则介绍)
-        if hu_allowed(b.v, seat, None, "self") is not None:
-            opts = (Action(ActionKind.HU, s),)
-            if "self" not in b.v.forced_win_sources:
-                opts += (Action(ActionKind.PASS, s),)
-            b.ask("hu_check", s, opts)
+        if _special(b, s):
             return
-        _after_take(b, s)
+        _after_own_card(b, s)
         return
     b.emit(EventKind.DRAW, s, c)
     b.pending = Pending(c, "draw", s, 0)
     _resolve(b)
+
+
+def _after_own_card(b: _Builder, s: int) -> None:
+    """After a seat took its own draw into hand or a forced meld: it may win (自摸), else on.
+    "偎完后可胡就自摸胡牌" (000 §衡阳六胡抢字牌规则介绍)."""
+    if hu_allowed(b.v, b.seats[s], None, "self") is not None:
+        opts = (Action(ActionKind.HU, s),)
+        if "self" not in b.v.forced_win_sources:
+            opts += (Action(ActionKind.PASS, s),)
+        b.ask("hu_check", s, opts)
+        return
+    _after_take(b, s)
 
 
 def _resolve(b: _Builder) -> None:
