@@ -1,0 +1,39 @@
+"""The variant pages in docs/ are generated from the presets and up to date, and every rule of
+every preset cites its source."""
+
+from pathlib import Path
+
+import pytest
+
+from zipai_rules.presets import load_preset, preset_ids
+from zipai_rules.variant_docs import _flat, _prefixes, index_page, variant_page
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def test_comparison_table_up_to_date():
+    current = (DOCS / "variants.md").read_text("utf-8")
+    assert index_page(current) == current, "run: python -m zipai_rules.variant_docs docs"
+
+
+@pytest.mark.parametrize("pid", preset_ids())
+def test_variant_page_up_to_date(pid):
+    page = (DOCS / "variants" / f"{pid}.md").read_text("utf-8")
+    assert variant_page(load_preset(pid)) == page, "run: python -m zipai_rules.variant_docs docs"
+
+
+@pytest.mark.parametrize("pid", preset_ids())
+def test_every_rule_cites_a_source(pid):
+    doc = dict(load_preset(pid).doc)
+    citations = doc["citations"]
+    rules = _flat({k: v for k, v in doc.items()
+                   if k not in ("id", "name", "aliases", "description", "terminology", "citations")})
+    uncited = [p for p in rules if not any(q in citations for q in _prefixes(p))]
+    assert uncited == []
+    assert all(c.strip() for c in citations.values())
+
+
+def test_table_lists_every_preset_once():
+    table = index_page("")
+    for pid in preset_ids():
+        assert table.count(f"[`{pid}`]") == 1
