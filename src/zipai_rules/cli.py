@@ -172,22 +172,39 @@ def cmd_validate(args: argparse.Namespace) -> int:
     v = load_variant_file(args.file)
     print(f"{args.file}: valid variant {v.id} ({v.name}), content hash {v.content_hash[:16]}")
     if args.simulate:
-        from .bots import make_bots, play_out
-        from .engine import Game
-
-        total = v.deck_size
-        for seed in range(1, args.simulate + 1):
-            game = Game(v, seed=seed)
-            bots = make_bots(["random"], seed, v.players)
-            while not game.is_over:
-                st = game.state
-                game.apply(bots[st.actor](st, st.options))  # type: ignore[index]
-                if game.state.card_count() != total:
-                    print(f"error: seed {seed}: card count {game.state.card_count()} != {total}",
-                          file=sys.stderr)
-                    return 1
-        print(f"simulated {args.simulate} games: every card conserved, every game ended")
+        problem = simulate_check(v, args.simulate)
+        if problem:
+            print(f"error: {args.file}: {problem}", file=sys.stderr)
+            return 1
+        print(f"simulated {args.simulate} games: every card conserved, every offered action "
+              "legal, every game ended")
     return 0
+
+
+def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str | None:
+    """Play ``games`` seeded random games checking the invariants; the first problem or None."""
+    from .bots import make_bots
+    from .engine import Game
+
+    total = variant.deck_size
+    for seed in range(1, games + 1):
+        game = Game(variant, seed=seed)
+        bots = make_bots(["random"], seed, variant.players)
+        for step in range(max_steps):
+            if game.is_over:
+                break
+            st = game.state
+            if not st.options:
+                return f"seed {seed} step {step}: no legal action and the hand is not over"
+            bad = next((a for a in st.options if game.check(a) is not None), None)
+            if bad is not None:
+                return f"seed {seed} step {step}: offered action {bad} is refused"
+            game.apply(bots[st.actor](st, st.options))  # type: ignore[index]
+            if game.state.card_count() != total:
+                return f"seed {seed} step {step}: {game.state.card_count()} cards, not {total}"
+        else:
+            return f"seed {seed}: the hand did not end within {max_steps} steps"
+    return None
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
