@@ -45,31 +45,98 @@ def _variant(name: str) -> Variant:
 def cmd_play(args: argparse.Namespace) -> int:
     from .bots import make_bots
     from .engine import Game
+    from .settlement import settle
 
     variant = _variant(args.variant)
+    if args.hands > 1:
+        return _play_match(args, variant)
     bots = make_bots(args.bots.split(","), args.seed, variant.players)
     game = Game(variant, seed=args.seed, dealer=args.dealer)
+    settlement = None
+    quiet = args.json
     zh = args.zh
     cards = (lambda cs: format_cards(cs, zh=True)) if zh else format_cards
-    print(f"{variant.name} ({variant.id}), seed {args.seed}, dealer seat {game.deal.dealer}, "
-          f"bots: {', '.join(type(b).__name__ for b in bots)}")
+    say = (lambda *a, **k: None) if quiet else print
+    say(f"{variant.name} ({variant.id}), seed {args.seed}, dealer seat {game.deal.dealer}, "
+        f"bots: {', '.join(type(b).__name__ for b in bots)}")
     for s, hand in enumerate(game.deal.hands):
-        print(f"  seat {s} dealt {len(hand):2}: {cards(sorted(hand))}")
-    print(f"  wall {len(game.deal.wall)}")
+        say(f"  seat {s} dealt {len(hand):2}: {cards(sorted(hand))}")
+    say(f"  wall {len(game.deal.wall)}")
     for e in game.events[len(game.deal.hands):]:
-        print(f"      {e.describe(zh)}")
+        say(f"      {e.describe(zh)}")
     step = 0
     while not game.is_over:
         state = game.state
         action = bots[state.actor](state, state.options)  # type: ignore[index]
         events = game.apply(action)
         step += 1
-        print(f"{step:4}. {action.describe(zh)}")
+        say(f"{step:4}. {action.describe(zh)}")
         if events and events[0].kind.value == action.kind.value and events[0].seat == action.seat:
             events = events[1:]  # the action itself, already printed
         for e in events:
-            print(f"      {e.describe(zh)}")
+            say(f"      {e.describe(zh)}")
+    settlement = settle(game.state, variant.seats > variant.players)
+    if args.record:
+        from .records import write_record
+
+        write_record(args.record, game, settlement)
+    if quiet:
+        print(json.dumps({"variant": variant.id, "seed": args.seed, "steps": step,
+                          "result": _result_json(game),
+                          "settlement": settlement.to_json()}, ensure_ascii=False, indent=2))
+        return 0
     _print_result(game, zh)
+    _print_settlement(settlement, variant)
+    return 0
+
+
+def _result_json(game) -> dict:  # type: ignore[no-untyped-def]
+    r = game.result
+    return {"kind": r.kind, "winner": r.winner,
+            "card": None if r.card is None else format_cards([r.card]), "source": r.source,
+            "huxi": r.huxi, "labels": list(r.labels),
+            "groups": [g.to_json() for g in r.decomposition.groups] if r.decomposition else []}
+
+
+def _print_settlement(settlement, variant: Variant) -> None:  # type: ignore[no-untyped-def]
+    print("settlement:")
+    for line in settlement.lines:
+        if line.item == "meld":
+            continue  # already listed with the result
+        print(f"  {_pad(line.term, 10)}{_pad(line.item, 11)}{line.text}")
+    pays = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(settlement.payments))
+    extra = f", sitting out {settlement.sitting_out:+d}" if settlement.sitting_out else ""
+    print(f"  payments ({variant.term(settlement.unit)}): {pays}{extra}")
+
+
+def _play_match(args: argparse.Namespace, variant: Variant) -> int:
+    from .bots import make_bots
+    from .match import Match
+
+    match = Match(variant, seed=args.seed)
+    bots = make_bots(args.bots.split(","), args.seed, variant.seats)
+    unit = variant.term(variant.scoring.unit)
+    rows = []
+    if not args.json:
+        print(f"{variant.name} ({variant.id}), match of {args.hands} hands, seed {args.seed}; "
+              f"scores in {unit}")
+    for _ in range(args.hands):
+        h = match.play_hand(bots)
+        r = h.game.result
+        pays = h.table_payments(variant.seats)
+        rows.append({"hand": h.number, "dealer": h.dealer, "sitting_out": h.sitting_out,
+                     "result": r.kind, "winner": None if r.winner is None else h.seats[r.winner],
+                     "huxi": r.huxi, "payments": pays, "scores": list(match.scores)})
+        if not args.json:
+            who = "荒庄" if r.winner is None else f"seat {h.seats[r.winner]} wins {r.huxi} 胡息"
+            out = "" if h.sitting_out is None else f", seat {h.sitting_out} out"
+            print(f"  hand {h.number:3}: dealer seat {h.dealer}{out}: {who:22} "
+                  f"payments {pays}  scores {match.scores}")
+    if args.json:
+        print(json.dumps({"variant": variant.id, "seed": args.seed, "hands": rows,
+                          "scores": match.scores}, ensure_ascii=False, indent=2))
+    else:
+        print("final scores: " + ", ".join(f"seat {t} {p:+d}" for t, p in enumerate(match.scores)))
     return 0
 
 
@@ -230,6 +297,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="comma-separated bot names per seat: greedy, random")
     play.add_argument("--dealer", type=_count(0), default=0, help="dealer seat")
     play.add_argument("--zh", action="store_true", help="print Chinese card names")
+    play.add_argument("--hands", type=_count(1), default=1,
+                      help="play a match of N hands (dealer rotation, running scores)")
+    play.add_argument("--json", action="store_true", help="print the result and settlement as JSON")
+    play.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
     play.set_defaults(func=cmd_play)
 
     an = sub.add_parser("analyze", help="best 胡息 decomposition, win verdict and waits")

@@ -16,6 +16,50 @@ import attrs
 from .melds import Meld, MeldKind
 
 
+@attrs.frozen(slots=True)
+class Bonus:
+    """A scoring bonus for results carrying ``label``: multiply the 胡息, and/or add units."""
+
+    label: str
+    multiply_huxi: int = 1
+    add_units: int = 0
+
+
+@attrs.frozen(slots=True)
+class Scoring:
+    """Settlement rules: the unit, the 胡息 → unit conversion, bonuses, 醒, who pays."""
+
+    unit: str = "point"
+    offset: int = 0
+    step: int = 1
+    base: int = 0
+    minimum: int = 1
+    fixed: int | None = None
+    bonuses: tuple[Bonus, ...] = ()
+    xing_per_card: int = 0
+    discard_win: str = "discarder_pays_all"
+    sitting_out: str = "none"
+    king_penalty: int = 0
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any]) -> Scoring:
+        conv = doc.get("conversion", {})
+        return cls(unit=doc.get("unit", "point"), offset=conv.get("offset", 0),
+                   step=conv.get("step", 1), base=conv.get("base", 0),
+                   minimum=conv.get("minimum", 1), fixed=conv.get("fixed"),
+                   bonuses=tuple(Bonus(**b) for b in doc.get("bonuses", ())),
+                   xing_per_card=doc.get("xing", {}).get("per_card", 0),
+                   discard_win=doc.get("payment", {}).get("discard_win", "discarder_pays_all"),
+                   sitting_out=doc.get("payment", {}).get("sitting_out", "none"),
+                   king_penalty=doc.get("huangzhuang", {}).get("king_penalty", 0))
+
+    def units(self, huxi: int) -> int:
+        """Score units of a win worth ``huxi`` 胡息 (before unit bonuses)."""
+        if self.fixed is not None:
+            return self.fixed
+        return max((huxi - self.offset) // self.step + self.base, self.minimum)
+
+
 def _frozen_set(values: Any) -> frozenset[str]:
     return frozenset(values or ())
 
@@ -76,6 +120,7 @@ class Variant:
     special_wins: tuple[str, ...]
     chou_blocks_on: frozenset[str]
     dealt_double_quad: str
+    scoring: Scoring
     terminology: Mapping[str, str]
     citations: Mapping[str, str]
     doc: Mapping[str, Any] = attrs.field(eq=False, repr=False)
@@ -129,6 +174,7 @@ class Variant:
             dihu=win.get("dihu", "none"), special_wins=tuple(win.get("special", ())),
             chou_blocks_on=_frozen_set(chou.get("blocks_on", ("draw", "discard"))),
             dealt_double_quad=discard.get("dealt_double_quad", "skip_first"),
+            scoring=Scoring.from_doc(doc.get("scoring", {})),
             terminology=MappingProxyType(dict(doc["terminology"])),
             citations=MappingProxyType(dict(doc["citations"])),
             doc=MappingProxyType(dict(doc)), content_hash=content_hash,

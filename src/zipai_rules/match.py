@@ -1,0 +1,116 @@
+"""A match: several hands with the dealer rotation and running scores per table seat.
+
+* First dealer by the variant's ``dealer.first``: ``random`` (000 §字牌规则说明 "每新局开始随机
+  决定一个玩家成为庄家"), ``highest_card`` (001 "每人拿一张字牌，谁的数字大谁打庄，数字相同的情况下
+  大写>小写，一样的字从左到右，谁先抓到，谁打庄") or ``seat0``.
+* The winner deals next ("上局胡牌的玩家成为庄家"); on 荒庄 the dealer deals again, and after
+  ``dealer.huangzhuang_streak`` (3) in a row the next seat deals ("连续3次荒庄，则由庄家的下家做庄").
+* With more seats than players (数醒), one seat sits out each hand: the seat opposite the dealer
+  (``opposite_dealer``, 000 §碰胡规则) or the dealer's 上家 (``rotate``, an assumption for 大冶).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import attrs
+
+from .bots import Bot, play_out
+from .cards import is_big, rank_of
+from .engine.game import Game, deck
+from .settlement import Settlement, settle
+from .variant import Variant
+
+
+@attrs.frozen(slots=True)
+class HandSummary:
+    """One hand of a match: its ``number`` (1-based), the table ``dealer``, the table seat
+    ``sitting_out`` (or ``None``), ``seats`` mapping game seat → table seat, the hand's
+    ``seed``, the finished ``game`` and its ``settlement`` (payments per game seat)."""
+
+    number: int
+    dealer: int
+    sitting_out: int | None
+    seats: tuple[int, ...]
+    seed: int
+    game: Game = attrs.field(eq=False, repr=False)
+    settlement: Settlement
+
+    def table_payments(self, table_seats: int) -> list[int]:
+        """Payments per table seat, the seat sitting out included."""
+        out = [0] * table_seats
+        for g, t in enumerate(self.seats):
+            out[t] += self.settlement.payments[g]
+        if self.sitting_out is not None:
+            out[self.sitting_out] += self.settlement.sitting_out
+        return out
+
+
+def first_dealer(variant: Variant, rng: random.Random) -> int:
+    """The first dealer's table seat under ``dealer.first``."""
+    if variant.first_dealer == "seat0":
+        return 0
+    if variant.first_dealer == "highest_card":
+        cards = deck(variant)
+        rng.shuffle(cards)
+        drawn = cards[:variant.seats]  # seat order: the first to draw wins a full tie
+
+        def strength(c: int) -> tuple[int, int]:
+            return (rank_of(c), 1 if is_big(c) else 0)
+        best = max(strength(c) for c in drawn)
+        return next(s for s, c in enumerate(drawn) if strength(c) == best)
+    return rng.randrange(variant.seats)
+
+
+class Match:
+    """Several hands of one variant, seeded. ``scores`` holds the running total per table
+    seat (in score units); ``hands`` the summaries."""
+
+    def __init__(self, variant: Variant, seed: int | None = None) -> None:
+        self.variant = variant
+        self.seed = 0 if seed is None else seed
+        self.rng = random.Random(self.seed)
+        self.dealer = first_dealer(variant, self.rng)
+        self.streak = 0
+        self.scores = [0] * variant.seats
+        self.hands: list[HandSummary] = []
+
+    def sitting_out(self) -> int | None:
+        """The table seat sitting out the next hand, if any."""
+        v = self.variant
+        if v.seats == v.players:
+            return None
+        if v.sitting_out == "opposite_dealer":
+            return (self.dealer + v.seats // 2) % v.seats
+        return (self.dealer - 1) % v.seats
+
+    def seating(self) -> tuple[int, ...]:
+        """Table seats of the next hand's players in turn order, the dealer first."""
+        out = self.sitting_out()
+        order = [(self.dealer + k) % self.variant.seats for k in range(self.variant.seats)]
+        return tuple(t for t in order if t != out)
+
+    def play_hand(self, bots: Sequence[Bot]) -> HandSummary:
+        """Play the next hand with one bot per table seat; update scores and the dealer."""
+        seats = self.seating()
+        number = len(self.hands) + 1
+        seed = self.seed * 10_007 + number
+        game = play_out(Game(self.variant, seed=seed, dealer=0), [bots[t] for t in seats])
+        settlement = settle(game.state, self.sitting_out() is not None)
+        summary = HandSummary(number, self.dealer, self.sitting_out(), seats, seed, game,
+                              settlement)
+        for t, amount in enumerate(summary.table_payments(self.variant.seats)):
+            self.scores[t] += amount
+        self.hands.append(summary)
+        result = game.result
+        if result is not None and result.winner is not None:
+            winner = seats[result.winner]
+            self.streak = 0
+            self.dealer = winner
+        else:
+            self.streak += 1
+            if self.streak >= self.variant.huangzhuang_streak:
+                self.streak = 0
+                self.dealer = (self.dealer + 1) % self.variant.seats
+        return summary

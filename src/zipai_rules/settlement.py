@@ -1,0 +1,178 @@
+"""Settlement: a finished hand's score, explained line by line, and the payments.
+
+Units: 胡息 for meld values; the variant's score unit (囤, 舵, …) after conversion. Every line
+carries the variant's own word for what it counts. Payments are per player (game seat) and,
+with a seat sitting out (数醒), for that seat too; they always sum to zero.
+
+Rules (each cited in the variant files under ``scoring``): the 胡息 → unit conversion
+(Guilin "10－14胡为1舵，15-19胡为2舵", ``004_4a6d8adec4e0ba73.txt`` 第七条二)); bonuses by result
+label (Guilin 自摸/天胡/地胡 +1 舵; Shaoyang 天胡/地胡 "胡数*以2", 自摸 +1 囤); Guilin 醒
+(第四条10); who pays (点炮 "就要负担两个输家的币", 第六条3); Yongzhou's 黄庄 penalty per 王霸.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .cards import KING, format_cards, is_big, rank_of, token
+from .engine.state import GameState
+from .variant import Variant
+
+
+@attrs.frozen(slots=True)
+class Line:
+    """One explained item: ``item`` (canonical: ``meld``, ``huxi``, ``multiplier``,
+    ``conversion``, ``bonus``, ``xing``, ``payment``), ``term`` (the variant's word), ``text``
+    and its ``value`` (胡息 for melds and totals, units otherwise)."""
+
+    item: str
+    term: str
+    text: str
+    value: int
+
+    def to_json(self) -> dict:
+        return {"item": self.item, "term": self.term, "text": self.text, "value": self.value}
+
+
+@attrs.frozen(slots=True)
+class Settlement:
+    """The score of one hand: the winner (or ``None`` on 荒庄), the winning 胡息 after
+    multipliers, the ``units`` won from each paying loser, the explained ``lines``, and the
+    ``payments`` per player plus ``sitting_out`` for a seat out of the hand (0 when none)."""
+
+    variant_id: str
+    winner: int | None
+    huxi: int
+    units: int
+    unit: str
+    lines: tuple[Line, ...]
+    payments: tuple[int, ...]
+    sitting_out: int = 0
+
+    def to_json(self) -> dict:
+        return {"winner": self.winner, "huxi": self.huxi, "units": self.units,
+                "unit": self.unit, "lines": [x.to_json() for x in self.lines],
+                "payments": list(self.payments), "sitting_out": self.sitting_out}
+
+
+def xing_cards(flipped: int) -> tuple[int, int] | None:
+    """The 上醒 and 下醒 cards for a flipped wall card: rank − 1 and rank + 1 of the same
+    case, wrapping 一 ↔ 十 (digest G6); ``None`` for a 王."""
+    if flipped == KING:
+        return None
+    base = 10 if is_big(flipped) else 0
+    r = rank_of(flipped)
+    up = base + (r - 2) % 10
+    down = base + r % 10
+    return up, down
+
+
+def settle(state: GameState, has_sitting_out: bool = False) -> Settlement:
+    """Settle a finished hand. ``has_sitting_out``: a seat sat out this hand (数醒).
+
+    Raises ``ValueError`` if the hand is not over.
+    """
+    v: Variant = state.variant
+    r = state.result
+    if r is None:
+        raise ValueError("the hand is not over")
+    sc = v.scoring
+    n = len(state.seats)
+    unit_word = v.term(sc.unit)
+    if r.kind == "huangzhuang":
+        return _huangzhuang(state, unit_word)
+    lines: list[Line] = []
+    dec = r.decomposition
+    if dec is not None:
+        for g in dec.groups:
+            lines.append(Line("meld", v.term(g.meld.kind.value),
+                              f"{g.meld} ({g.place})", g.huxi))
+    huxi = r.huxi
+    lines.append(Line("huxi", v.term("huxi"), f"total {huxi}", huxi))
+    for b in sc.bonuses:
+        if b.label in r.labels and b.multiply_huxi != 1:
+            huxi *= b.multiply_huxi
+            lines.append(Line("multiplier", v.term(b.label), f"{v.term(b.label)} ×{b.multiply_huxi}",
+                              huxi))
+    units = sc.units(huxi)
+    sign = "−" if sc.base < 0 else "+"
+    how = "per win" if sc.fixed is not None else (
+        f"({huxi} − {sc.offset}) // {sc.step} {sign} {abs(sc.base)}" if sc.unit != "huxi"
+        else "胡息")
+    lines.append(Line("conversion", unit_word, f"{huxi} {v.term('huxi')} → {units} {unit_word} "
+                      f"[{how}]", units))
+    for b in sc.bonuses:
+        if b.label in r.labels and b.add_units:
+            units += b.add_units
+            lines.append(Line("bonus", v.term(b.label), f"{v.term(b.label)} +{b.add_units}",
+                              b.add_units))
+    if sc.xing_per_card and state.wall:
+        units += _xing(state, lines, unit_word)
+    payments = [0] * n
+    winner = r.winner if r.winner is not None else 0
+    losers = [s for s in range(n) if s != winner]
+    discarder = state.pending.by if (r.source == "discard" and state.pending) else None
+    if discarder is not None and sc.discard_win == "discarder_pays_all":
+        pay = units * len(losers)
+        payments[discarder] -= pay
+        lines.append(Line("payment", v.term("dianpao"), f"seat {discarder} pays {pay} for "
+                          f"all losers", -pay))
+    else:
+        for s in losers:
+            payments[s] -= units
+            lines.append(Line("payment", unit_word, f"seat {s} pays {units}", -units))
+    payments[winner] += units * len(losers)
+    sitting = 0
+    if has_sitting_out and sc.sitting_out == "mirror":
+        extra = units
+        for s in losers:
+            payments[s] -= extra
+        sitting = extra * len(losers)
+        lines.append(Line("payment", v.term("sit_out"), f"the seat sitting out gains {sitting}, "
+                          f"each loser paying {extra}", sitting))
+    lines.append(Line("payment", unit_word, f"seat {winner} gains {units * len(losers)}",
+                      units * len(losers)))
+    return Settlement(v.id, winner, huxi, units, sc.unit, tuple(lines), tuple(payments), sitting)
+
+
+def _xing(state: GameState, lines: list[Line], unit_word: str) -> int:
+    v = state.variant
+    flipped = state.wall[0]
+    pair = xing_cards(flipped)
+    if pair is None:
+        return 0
+    dec = state.result.decomposition if state.result else None
+    if dec is None:
+        return 0
+    held = [i for g in dec.groups for i in g.meld.cards] + list(dec.leftover)
+    up, down = pair
+    n_up, n_down = held.count(up), held.count(down)
+    per = v.scoring.xing_per_card
+    lines.append(Line("xing", v.term("shang_xing"), f"flipped {token(flipped)}: 上醒 {token(up)} "
+                      f"× {n_up}", n_up * per))
+    lines.append(Line("xing", v.term("xia_xing"), f"flipped {token(flipped)}: 下醒 {token(down)} "
+                      f"× {n_down}", n_down * per))
+    return (n_up + n_down) * per
+
+
+def _huangzhuang(state: GameState, unit_word: str) -> Settlement:
+    v = state.variant
+    n = len(state.seats)
+    payments = [0] * n
+    lines = [Line("huangzhuang", v.term("huangzhuang"), "the wall is empty and nobody won", 0)]
+    per = v.scoring.king_penalty
+    if per:
+        kings = [s.hand[KING] for s in state.seats]
+        for s in range(n):
+            if not kings[s]:
+                continue
+            for t in range(n):
+                if kings[t]:
+                    continue
+                amount = per * kings[s]
+                payments[s] -= amount
+                payments[t] += amount
+                lines.append(Line("payment", v.term("king"), f"seat {s} holds {kings[s]} "
+                                  f"{format_cards([KING] * kings[s])}: pays seat {t} {amount}",
+                                  amount))
+    return Settlement(v.id, None, 0, 0, v.scoring.unit, tuple(lines), tuple(payments))
