@@ -104,13 +104,16 @@ class Match:
             self.scores[t] += amount
         self.hands.append(summary)
         result = game.result
-        if result is not None and result.winner is not None:
-            winner = seats[result.winner]
+        self.advance(None if result is None or result.winner is None else seats[result.winner])
+        return summary
+
+    def advance(self, winner: int | None) -> None:
+        """Move the deal after a hand won by table seat ``winner`` (``None``: 荒庄)."""
+        if winner is not None:
             self.streak = 0
             self.dealer = winner
-        else:
-            self.streak += 1
-            if self.streak >= self.variant.huangzhuang_streak:
-                self.streak = 0
-                self.dealer = (self.dealer + 1) % self.variant.seats
-        return summary
+            return
+        self.streak += 1
+        if self.streak >= self.variant.huangzhuang_streak:
+            self.streak = 0
+            self.dealer = (self.dealer + 1) % self.variant.seats

@@ -1,0 +1,94 @@
+"""Settlement against hand-worked tables (tests/data/scoring.yaml) and payment invariants."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zipai_rules import analyze, find_variant
+from zipai_rules.analysis import Decomposition
+from zipai_rules.bots import make_bots, play_out
+from zipai_rules.cards import counts_of, parse_card
+from zipai_rules.engine import Game, GameState, Pending, Result, SeatState
+from zipai_rules.presets import preset_ids
+from zipai_rules.settlement import settle, xing_cards
+
+DATA = yaml.safe_load((Path(__file__).parent / "data" / "scoring.yaml").read_text("utf-8"))
+
+
+def card(token):
+    return parse_card(token).index
+
+
+@pytest.mark.parametrize("pid, huxi, units", DATA["conversion"])
+def test_conversion(pid, huxi, units):
+    assert find_variant(pid).scoring.units(huxi) == units
+
+
+@pytest.mark.parametrize("flipped, up, down", DATA["xing"])
+def test_xing_cards(flipped, up, down):
+    assert xing_cards(card(flipped)) == (card(up), card(down))
+
+
+def _state(v, result, wall=(), pending=None, kings=(0, 0, 0)):
+    seats = tuple(SeatState(counts_of([20] * k)) for k in kings)
+    return GameState(v, 0, seats, tuple(wall), "over", None, (), pending, result)
+
+
+def _e7_decomposition(v):
+    a = analyze(v, "x1 x2 x3 x7 x8 x9 d7 d8 d9 x10",
+                ["peng=d3 d3 d3", "chi=d1 d2 d3", "pao=x6 x6 x6 x6"], "x10", "draw")
+    assert a.win and a.huxi == 18
+    return a.best
+
+
+@pytest.mark.parametrize("case", DATA["wins"], ids=lambda c: c["name"])
+def test_win_settlement(case):
+    v = find_variant(case["variant"])
+    dec = _e7_decomposition(v) if case.get("e7_hand") else Decomposition((), case["huxi"])
+    result = Result("hu", case["winner"], None, case["source"], case["huxi"], dec,
+                    tuple(case["labels"]))
+    pending = Pending(0, "discard", case["discarder"], 0) if case["source"] == "discard" else None
+    wall = (card(case["wall_top"]),) if case["wall_top"] else ()
+    s = settle(_state(v, result, wall, pending))
+    assert s.units == case["units"]
+    assert list(s.payments) == case["payments"]
+    assert sum(s.payments) == 0
+    assert all(line.term for line in s.lines)
+
+
+@pytest.mark.parametrize("case", DATA["huangzhuang"], ids=lambda c: c["name"])
+def test_huangzhuang_settlement(case):
+    v = find_variant(case["variant"])
+    s = settle(_state(v, Result("huangzhuang"), kings=tuple(case["kings"])))
+    assert list(s.payments) == case["payments"]
+    assert s.winner is None
+
+
+def test_sitting_out_mirrors_the_winner():
+    """碰胡 数醒: the seat out gains as the winner gains (000 §湖南字牌技巧 "因为你在数醒而进钱";
+    amount: digest G16)."""
+    v = find_variant("penghu")
+    s = settle(_state(v, Result("hu", 1, None, "draw", 0, None)), has_sitting_out=True)
+    assert list(s.payments) == [-2, 2, -2] and s.sitting_out == 2
+
+
+def test_settlement_lines_use_variant_terms():
+    v = find_variant("guilin")
+    s = settle(_state(v, Result("hu", 0, None, "self", 24, Decomposition((), 24), ("zimo",))))
+    terms = [(line.item, line.term) for line in s.lines]
+    assert ("conversion", "舵") in terms and ("bonus", "自摸") in terms
+
+
+@pytest.mark.parametrize("pid", preset_ids())
+@settings(max_examples=8)
+@given(seed=st.integers(min_value=0, max_value=10_000))
+def test_payments_sum_to_zero(pid, seed):
+    v = find_variant(pid)
+    game = play_out(Game(v, seed=seed), make_bots(["greedy", "random"], seed, v.players))
+    s = settle(game.state, v.seats > v.players)
+    assert sum(s.payments) + s.sitting_out == 0
+    if game.result.winner is not None:
+        assert s.payments[game.result.winner] > 0 or v.scoring.units(0) == 0
