@@ -103,33 +103,33 @@ class Wait:
 
 
 # --- the concealed-hand search --------------------------------------------------------------
-# A pool of concealed cards is an int: 2 bits per kind (counts 0..3), kind i at bits 2i.
+# A pool of concealed cards is an int with a 3-bit field per kind (kind i at bits 3i, counts
+# 0..3). Bit 2 of every field is a guard: with every guard set, subtracting a meld borrows from
+# a guard exactly when some count is too small, so one subtraction tests and removes a meld.
 
-_BITS = 2
-_MASK = 3
+_BITS = 3
+_FIELD = 7
+_GUARD = sum(4 << (_BITS * i) for i in range(20))
 
 
 def encode(counts: Sequence[int]) -> int:
+    """Pack the counts of the 20 ordinary kinds into a search pool."""
     x = 0
     for i in range(20):
         x |= counts[i] << (_BITS * i)
     return x
 
 
-@attrs.frozen(slots=True)
-class _Cand:
-    meld: Meld
-    huxi: int
-    delta: int
-    needs: tuple[tuple[int, int], ...]
+def _delta(cards: Sequence[int]) -> int:
+    return sum(1 << (_BITS * i) for i in cards)
 
 
 class _Searcher:
     """Memoised exact search over one variant's 胡息 table (lowest card first)."""
 
     def __init__(self, variant: Variant) -> None:
-        self.cands: list[list[_Cand]] = [[] for _ in range(20)]
-        self.pairs: list[_Cand] = []
+        self.cands: list[list[tuple[int, int, Meld]]] = [[] for _ in range(20)]
+        self.pairs: list[tuple[int, int, Meld]] = []
         for i in range(20):
             r, big = i % 10 + 1, i >= 10
             shapes: list[tuple[MeldKind, tuple[int, ...]]] = []
@@ -141,48 +141,45 @@ class _Searcher:
                 shapes.append((MeldKind.JIAO, (i, i, i + 10)))
                 shapes.append((MeldKind.JIAO, (i, i + 10, i + 10)))
             for kind, cards in shapes:
-                self.cands[i].append(self._cand(variant, Meld(kind, cards)))
-            self.pairs.append(self._cand(variant, Meld(MeldKind.JIANG, (i, i))))
-        self.memo: dict[tuple[int, int, bool], tuple[int, tuple[Meld, ...], tuple[int, ...]] | None] = {}
+                meld = Meld(kind, cards)
+                self.cands[i].append((_delta(cards), variant.meld_huxi(meld), meld))
+            pair = Meld(MeldKind.JIANG, (i, i))
+            self.pairs.append((_delta(pair.cards), variant.meld_huxi(pair), pair))
+        self.memo: dict[int, tuple[int, tuple[Meld, ...], tuple[int, ...]] | None] = {}
         # every meld the search can return, the 将 included (a variant may score a pair)
-        self.huxi_of = {c.meld: c.huxi for cs in self.cands + [self.pairs] for c in cs}
-
-    @staticmethod
-    def _cand(variant: Variant, meld: Meld) -> _Cand:
-        delta = sum(1 << (_BITS * i) for i in meld.cards)
-        needs = tuple((i, meld.cards.count(i)) for i in sorted(set(meld.cards)))
-        return _Cand(meld, variant.meld_huxi(meld), delta, needs)
+        self.huxi_of = {m: h for cs in self.cands + [self.pairs] for _, h, m in cs}
 
     def best(self, x: int, jiang: int, partial: bool = False
              ) -> tuple[int, tuple[Meld, ...], tuple[int, ...]] | None:
         """Best ``(huxi, melds, leftover)`` covering pool ``x`` with at most ``jiang`` pairs;
         ``partial`` lets cards stay out of every meld (scoring 0). ``None`` if impossible."""
         if x == 0:
-            return (0, (), ())
-        key = (x, jiang, partial)
+            return _EMPTY
+        key = (x << 4) | (jiang << 1) | partial
         memo = self.memo
-        if key in memo:
-            return memo[key]
+        found = memo.get(key, _MISSING)
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]
         low = ((x & -x).bit_length() - 1) // _BITS
         res = None
         res_h = -1
-        for c in self.cands[low]:
-            for p, n in c.needs:
-                if (x >> (_BITS * p)) & _MASK < n:
-                    break
-            else:
-                sub = self.best(x - c.delta, jiang, partial)
-                if sub is not None and sub[0] + c.huxi > res_h:
-                    res_h = sub[0] + c.huxi
-                    res = (res_h, (c.meld,) + sub[1], sub[2])
-        if jiang and (x >> (_BITS * low)) & _MASK >= 2:
-            c = self.pairs[low]
-            sub = self.best(x - c.delta, jiang - 1, partial)
-            if sub is not None and sub[0] + c.huxi > res_h:
-                res_h = sub[0] + c.huxi
-                res = (res_h, (c.meld,) + sub[1], sub[2])
+        guarded = x | _GUARD
+        best = self.best
+        for delta, huxi, meld in self.cands[low]:
+            y = guarded - delta
+            if y & _GUARD == _GUARD:
+                sub = best(y ^ _GUARD, jiang, partial)
+                if sub is not None and sub[0] + huxi > res_h:
+                    res_h = sub[0] + huxi
+                    res = (res_h, (meld,) + sub[1], sub[2])
+        if jiang and (x >> (_BITS * low)) & _FIELD >= 2:
+            delta, huxi, meld = self.pairs[low]
+            sub = best(x - delta, jiang - 1, partial)
+            if sub is not None and sub[0] + huxi > res_h:
+                res_h = sub[0] + huxi
+                res = (res_h, (meld,) + sub[1], sub[2])
         if partial:
-            sub = self.best(x - (1 << (_BITS * low)), jiang, partial)
+            sub = best(x - (1 << (_BITS * low)), jiang, partial)
             if sub is not None and sub[0] > res_h:
                 res = (sub[0], sub[1], (low,) + sub[2])
         memo[key] = res
@@ -194,14 +191,19 @@ class _Searcher:
             yield ()
             return
         low = ((x & -x).bit_length() - 1) // _BITS
-        for c in self.cands[low]:
-            if all((x >> (_BITS * p)) & _MASK >= n for p, n in c.needs):
-                for rest in self.all(x - c.delta, jiang):
-                    yield (c.meld,) + rest
-        if jiang and (x >> (_BITS * low)) & _MASK >= 2:
-            for rest in self.all(x - self.pairs[low].delta, jiang - 1):
-                yield (self.pairs[low].meld,) + rest
+        for delta, _, meld in self.cands[low]:
+            y = (x | _GUARD) - delta
+            if y & _GUARD == _GUARD:
+                for rest in self.all(y ^ _GUARD, jiang):
+                    yield (meld,) + rest
+        if jiang and (x >> (_BITS * low)) & _FIELD >= 2:
+            delta, _, meld = self.pairs[low]
+            for rest in self.all(x - delta, jiang - 1):
+                yield (meld,) + rest
 
+
+_MISSING = object()
+_EMPTY: tuple[int, tuple[Meld, ...], tuple[int, ...]] = (0, (), ())
 
 _SEARCHERS: dict[str, _Searcher] = {}
 
