@@ -165,6 +165,8 @@ def test_card_count_invariant_and_discards_owed(hunan, seed, rnd):
                 assert seat.held == resting + 1, (s, seat.held, seat.quads)
             elif st_.phase == "hu_check" and s == st_.actor:
                 assert seat.held in (resting, resting + 1)
+            elif st_.is_over and s == st_.result.winner:  # won after a forced 偎/提, say
+                assert seat.held <= resting + 1, (s, seat.held, seat.quads)
             else:
                 assert seat.held <= resting, (s, seat.held, seat.quads)
     play(hunan, seed, rnd, check)
@@ -181,21 +183,29 @@ def test_every_pao_has_a_rule_source(hunan, seed, rnd):
         if game.is_over:
             break
         before = game.state
-        for e in game.apply(choose(rnd, before.options)):
+        # each seat's table meld kind per card, followed through the events of this step
+        table = [{m.cards[0]: m.kind.value for m in seat.melds} for seat in before.seats]
+        kan = [{i for i in range(20) if seat.hand[i] == 3} for seat in before.seats]
+        batch = game.apply(choose(rnd, before.options))
+        for k, e in enumerate(batch):
             if e.kind in (EventKind.DISCARD, EventKind.DRAW):
                 exposed = (e.seat, e.kind, e.card)
             if e.kind == EventKind.PAO:
                 by, how, card = exposed
                 assert card == e.card
-                seat = before.seats[e.seat]
-                kinds = {m.kind.value for m in seat.melds if m.cards[0] == card}
-                if seat.hand[card] == 3 or kinds & {"wei", "chou_wei"}:
+                prior = table[e.seat].get(card)
+                if card in kan[e.seat] or prior in ("wei", "chou_wei"):
                     assert by != e.seat
                 else:
-                    assert "peng" in kinds and how == EventKind.DRAW
-            if e.kind in (EventKind.TI, EventKind.WEI, EventKind.CHOU_WEI) and exposed is not None:
+                    assert prior == "peng" and how == EventKind.DRAW, (prior, how)
+            if e.kind in (EventKind.TI, EventKind.WEI, EventKind.CHOU_WEI):
                 # own draw only, and never shown first (000 §衡阳六胡抢 "除偎牌与提牌外，其它必须首先明示")
-                assert game.events[game.events.index(e) - 1].kind == EventKind.DRAW_HIDDEN
+                assert k > 0 and batch[k - 1].kind == EventKind.DRAW_HIDDEN
+                assert batch[k - 1].seat == e.seat
+            if e.kind in (EventKind.TI, EventKind.WEI, EventKind.CHOU_WEI, EventKind.PENG,
+                          EventKind.PAO):
+                table[e.seat][e.card] = e.kind.value
+                kan[e.seat].discard(e.card)
     assert game.is_over
 
 
@@ -444,3 +454,35 @@ def test_chi_plans_match_brute_force(hunan, situation):
     got = chi_plans(hunan, hand, card)
     assert len(set(got)) == len(got)
     assert set(got) == reference_chi_plans(hand, card)
+
+
+# --- every preset ----------------------------------------------------------------------------------
+
+def _preset_ids():
+    from zipai_rules import preset_ids
+
+    return preset_ids()
+
+
+@pytest.mark.parametrize("preset", _preset_ids())
+def test_every_preset_plays_to_the_end_conserving_cards(preset):
+    """The engine invariants hold under every preset, not only Hunan: all cards of the deck stay
+    accounted for (王 included), an actor always has an option until the end, every hand ends,
+    and replay reproduces it."""
+    from zipai_rules import load_preset
+
+    variant = load_preset(preset)
+    want = Counter({i: variant.copies for i in range(20)})
+    if variant.kings:
+        want[20] = variant.kings
+
+    def check(game):
+        st_ = game.state
+        assert st_.card_count() == variant.deck_size
+        assert +total_counts(st_) == want
+        assert bool(st_.options) != st_.is_over
+
+    for seed in range(1, 11):
+        game = play(variant, seed, random.Random(seed), check)
+        assert game.result.kind in ("hu", "tianhu", "huangzhuang")
+        assert replay(variant, game.deal, game.actions).state == game.state

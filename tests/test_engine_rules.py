@@ -155,6 +155,7 @@ def test_E21_lianzhang_makes_third_ti(hunan):
     r = g.result
     assert (r.kind, r.winner) == ("tianhu", 0)
     assert r.huxi == 9 + 12 + 9 == 30
+    assert {"tianhu", "zimo"} <= set(r.labels)  # "天胡而且自摸"
     assert sorted(e.card for e in ev(g.events, E.TI, 0)) == sorted(C("x2 d6 x8"))
     # control: any other 亮张 leaves 2 提 + 1 坎, no 天胡, and the dealer does not discard
     g2 = new(hunan, hands={0: base}, liang="x7")
@@ -172,6 +173,7 @@ def test_dealer_optional_tianhu_on_complete_21(hunan):
     g.apply(find(g, A.HU))
     r = g.result
     assert (r.kind, r.winner, r.source, r.huxi) == ("tianhu", 0, "self", 18)
+    assert "tianhu" in r.labels
     # declining it: the dealer discards as usual (the 坎 x9 stays whole)
     g2 = new(hunan, hands={0: hand}, liang="x5")
     g2.apply(Action(A.PASS, 0))
@@ -194,6 +196,7 @@ def test_win_after_forced_wei_on_first_draw_is_zimo_not_tianhu(hunan):
     r = g.result
     assert (r.kind, r.winner, r.source, r.huxi) == ("hu", 1, "self", 18)
     assert ev(g.events, E.HU, 1)[0].note != "天胡"
+    assert "tianhu" not in r.labels and "zimo" in r.labels
 
 
 def test_non_dealer_two_dealt_ti_first_take_owes_no_discard(hunan):
@@ -646,6 +649,7 @@ def test_drawer_hu_offered_first_then_next_seat(hunan):
     g.apply(find(g, A.HU))
     r = g.result
     assert (r.kind, r.winner, r.card, r.source, r.huxi) == ("hu", 2, c("x5"), "draw", 15)
+    assert "zimo" not in r.labels  # G25: 自摸 only on one's own draw
 
 
 def test_drawer_self_win_source_is_self(hunan):
@@ -656,6 +660,7 @@ def test_drawer_self_win_source_is_self(hunan):
         g.apply(Action(A.PASS, g.state.actor))
     g.apply(find(g, A.HU))
     assert (g.result.kind, g.result.winner, g.result.source, g.result.huxi) == ("hu", 1, "self", 15)
+    assert "zimo" in g.result.labels
 
 
 def test_next_seat_hu_first_when_two_others_win(hunan):

@@ -136,6 +136,12 @@ BROKEN = [
     ("not_a_mapping.yaml", "not_a_mapping", "<root>"),
     ("yaml_syntax.yaml", "yaml_syntax", "<root>"),
     ("unknown_parent.yaml", "unknown_parent", "extends"),
+    ("unknown_special_hook.yaml", "semantic", "win.special[0]"),
+    ("seats_fewer_than_players.yaml", "semantic", "seats"),
+    ("sitting_out_without_extra_seat.yaml", "semantic", "sitting_out"),
+    ("extra_seat_without_sitting_out.yaml", "semantic", "sitting_out"),
+    ("win_sources_empty.yaml", "schema", "win.sources"),
+    ("duplicate_key.yaml", "yaml_syntax", "<root>"),
 ]
 
 
@@ -180,3 +186,46 @@ def test_all_problems_reported_at_once():
         build_variant(raw, raw_preset, "two problems")
     assert info.value.code == "schema"
     assert {"players", "deck.copies"} <= {p for p, _ in info.value.problems}
+
+
+def test_messages_of_the_new_broken_files():
+    """The unknown hook names the registered ones; the duplicate key names the key and its line;
+    the seat checks give the numbers."""
+    def message(name):
+        with pytest.raises(VariantError) as info:
+            load_variant_file(BAD / name)
+        return str(info.value)
+
+    msg = message("unknown_special_hook.yaml")
+    assert "'nope'" in msg and "two_ti" in msg and "xiao_qi_dui" in msg
+    msg = message("duplicate_key.yaml")
+    assert "duplicate key 'min_huxi'" in msg and "line 6" in msg
+    assert "2 seats cannot hold 3 players" in message("seats_fewer_than_players.yaml")
+    assert "seats 3, players 3" in message("sitting_out_without_extra_seat.yaml")
+
+
+# --- zipai validate -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("pid", sorted(p.stem for p in variants_dir().glob("*.yaml")))
+def test_cli_validate_accepts_every_preset(pid, capsys):
+    from zipai_rules.cli import main
+
+    code = main(["validate", str(variants_dir() / f"{pid}.yaml")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert f"valid variant {pid}" in out and err == ""
+
+
+@pytest.mark.parametrize("name, code, path", BROKEN)
+def test_cli_validate_rejects_every_broken_file(name, code, path, capsys):
+    """Exit 2, nothing on stdout, and stderr names the file and the YAML path of the problem."""
+    from zipai_rules.cli import main
+
+    status = main(["validate", str(BAD / name)])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert out == ""
+    assert err.startswith("error: ") and "Traceback" not in err
+    assert name in err
+    if path != "<root>":
+        assert path in err

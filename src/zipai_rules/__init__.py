@@ -2,8 +2,8 @@
 
 from .analysis import Analysis, Decomposition, Group, Wait, analyze, tianhu, waits
 from .cards import Card, format_cards, parse_card, parse_cards
-from .errors import (CardError, HandError, IllegalActionError, MeldError, VariantError,
-                     ZipaiError)
+from .errors import (CardError, HandError, IllegalActionError, MeldError, RecordError,
+                     ReplayError, VariantError, ZipaiError)
 from .loader import load_variant_file
 from .melds import Meld, MeldKind, parse_meld
 from .presets import find_variant, load_preset, preset_ids
@@ -13,7 +13,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Analysis", "Card", "CardError", "Decomposition", "Group", "HandError",
-    "IllegalActionError", "Meld", "MeldError", "MeldKind", "Variant", "VariantError", "Wait",
+    "IllegalActionError", "Meld", "MeldError", "MeldKind", "RecordError", "ReplayError",
+    "Variant", "VariantError", "Wait",
     "ZipaiError", "analyze", "find_variant", "format_cards", "load_preset",
     "load_variant_file", "parse_card", "parse_cards", "parse_meld", "preset_ids", "tianhu",
     "waits",

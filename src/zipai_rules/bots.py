@@ -86,6 +86,13 @@ def make_bots(names: Sequence[str], seed: int | None, players: int) -> list[Bot]
     return [BOTS[names[s % len(names)]](base * 31 + s) for s in range(players)]
 
 
+def seat_bot_names(names: Sequence[str], players: int) -> list[str]:
+    """The bot name of each seat, as :func:`make_bots` assigns them (repeated to fill the
+    table)."""
+    names = [n.strip().lower() for n in names]
+    return [names[s % len(names)] for s in range(players)]
+
+
 def play_out(game, bots: Sequence[Bot], max_steps: int = 10_000):  # type: ignore[no-untyped-def]
     """Let the bots play ``game`` to its end; returns the game."""
     steps = 0

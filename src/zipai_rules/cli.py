@@ -1,4 +1,5 @@
-"""The ``zipai`` command line: play, analyze, variants, terms, validate, bench.
+"""The ``zipai`` command line: play, analyze, variants, terms, validate, bench, replay,
+simulate.
 
 Every user error prints one ``error: …`` line (or a list of variant problems) to stderr and
 exits with status 2; nothing prints a traceback for bad input.
@@ -49,6 +50,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     variant = _variant(args.variant)
     if args.hands > 1:
+        if args.record:
+            raise ZipaiError("--record writes the record of one hand; it cannot be combined "
+                             "with --hands", code="bad_option")
         return _play_match(args, variant)
     bots = make_bots(args.bots.split(","), args.seed, variant.players)
     game = Game(variant, seed=args.seed, dealer=args.dealer)
@@ -77,9 +81,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             say(f"      {e.describe(zh)}")
     settlement = settle(game.state, variant.seats > variant.players)
     if args.record:
+        from .bots import seat_bot_names
         from .records import write_record
 
-        write_record(args.record, game, settlement)
+        write_record(args.record, game, settlement,
+                     bots=seat_bot_names(args.bots.split(","), variant.players))
     if quiet:
         print(json.dumps({"variant": variant.id, "seed": args.seed, "steps": step,
                           "result": _result_json(game),
@@ -335,6 +341,12 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--games", type=_count(1), default=300, help="full games with random bots")
     be.add_argument("--seed", type=_count(0), default=1)
     be.set_defaults(func=cmd_bench)
+
+    from .records import add_replay_parser
+    from .simulate import add_simulate_parser
+
+    add_replay_parser(sub)
+    add_simulate_parser(sub)
     return p
 
 

@@ -56,3 +56,32 @@ class IllegalActionError(ZipaiError):
     """An action that is not legal in the current game state. The state is left unchanged."""
 
     code = "illegal_action"
+
+
+class RecordError(ZipaiError, ValueError):
+    """A game record file that cannot be read: not JSON, or not a ``zipai-log/1`` record.
+
+    ``path`` names the offending place in the JSON document (``actions[3].card``, ``<root>``).
+    """
+
+    code = "bad_record"
+
+    def __init__(self, message: str, path: str = "<root>", *, code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.path = path
+
+
+class ReplayError(ZipaiError):
+    """A game record that does not replay to what it claims.
+
+    ``step`` is the 1-based number of the action concerned: 0 for the record's header (the
+    variant or the deal), ``len(actions) + 1`` when the record stops before the hand is over.
+    Codes: ``variant_changed``, ``unknown_variant``, ``bad_deal``, ``replay_diverged`` (an
+    action refused), ``record_incomplete``, ``result_differs``.
+    """
+
+    code = "replay_diverged"
+
+    def __init__(self, message: str, step: int, *, code: str | None = None) -> None:
+        super().__init__(f"step {step}: {message}", code=code)
+        self.step = step

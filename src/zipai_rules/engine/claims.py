@@ -192,14 +192,18 @@ def tier_options(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[st
                 opts.append(Action(ActionKind.HU, s, card))
         if "pao" in kinds and pao_source(variant, seat, card, source, own) is not None:
             opts.append(Action(ActionKind.PAO, s, card))
+        # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰了",
+        # 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001): ``chou.blocks_on``
+        # limits only the 吃 block (digest C8)
         if "peng" in kinds and not own and not seat.dead and card != KING \
                 and seat.hand[card] == 2 and source in variant.peng_on \
-                and not (chou_applies and card in seat.chou_peng):
+                and card not in seat.chou_peng:
             after = list(seat.hand)
             after[card] -= 2
             if not owes_discard(variant, seat, 1) or can_discard(variant, after):
                 opts.append(Action(ActionKind.PENG, s, card))
-        if "chi" in kinds and not seat.dead and not (chou_applies and card in seat.chou_chi) and (
+        if "chi" in kinds and not seat.dead and card not in seat.own_chou \
+                and not (chou_applies and card in seat.chou_chi) and (
                 (own and "self" in variant.chi_by) or (s == (by + 1) % n and "next" in variant.chi_by)):
             for plan in chi_plans(variant, seat.hand, card):
                 after = hand_after(seat.hand, plan, card)

@@ -16,6 +16,9 @@ class SeatState:
     in its discard area, unclaimed own draws included), and its 臭 sets:
 
     * ``chou_chi`` / ``chou_peng``: card kinds it may no longer 吃 / 碰;
+    * ``own_chou``: card kinds it discarded (or drew and left) itself, never 吃'd or 碰'd by it
+      on any source ("任何人也不能吃自己曾经打出过的牌", 000 §衡阳十胡抢牌型规则), whatever
+      ``chou.blocks_on`` says about declined cards;
     * ``chou_hu``: ``(card, table 胡息)`` pairs of wins it declined (臭胡);
     * ``dead``: it owed a discard and had no card it may discard (死手, digest G10);
     * ``early_discard``: dealt two or more 提 under ``discard.dealt_double_quad: skip_second``,
@@ -28,6 +31,7 @@ class SeatState:
     chou_chi: frozenset[int] = frozenset()
     chou_peng: frozenset[int] = frozenset()
     chou_hu: tuple[tuple[int, int], ...] = ()
+    own_chou: frozenset[int] = frozenset()
     dead: bool = False
     early_discard: bool = False
 

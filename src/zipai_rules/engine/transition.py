@@ -287,7 +287,8 @@ def _mark_own(b: _Builder, s: int, c: int) -> None:
     """A card a player discards (or leaves from their own draw) is 臭 for them."""
     if b.v.chou_own_discards:
         seat = b.seats[s]
-        b.set_seat(s, chou_chi=seat.chou_chi | {c}, chou_peng=seat.chou_peng | {c})
+        b.set_seat(s, chou_chi=seat.chou_chi | {c}, chou_peng=seat.chou_peng | {c},
+                   own_chou=seat.own_chou | {c})
 
 
 def _draw(b: _Builder, s: int) -> None:

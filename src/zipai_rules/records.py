@@ -1,0 +1,440 @@
+"""Game records: one hand as a versioned JSON document (``"format": "zipai-log/1"``) that
+replays exactly.
+
+A record holds the variant (``id``, ``content_hash`` and, for a variant that is not a shipped
+preset, the full resolved ``doc``), the ``seed`` that shuffled the deal (``null`` for a deal
+given explicitly), the explicit ``deal`` (dealer, hands and wall as ASCII card strings), every
+seat decision in ``actions`` (the :meth:`Action.to_json` shape), the ``result`` and the
+``settlement`` (:meth:`Settlement.to_json`). The schema is
+``zipai_rules/schema/record.schema.json`` (JSON Schema draft 2020-12); docs/records.md
+describes the format.
+
+:func:`replay_record` is strict: the variant must still hash to the recorded content hash,
+every action must be legal when its turn comes, and the replayed result and settlement must
+equal the recorded ones. Every failure is a :class:`~zipai_rules.errors.ReplayError` naming
+the 1-based step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from .cards import parse_indices, token
+from .engine.actions import Action
+from .engine.game import Deal, Game, shuffled_deal
+from .engine.state import Result
+from .errors import RecordError, ReplayError, VariantError, ZipaiError
+from .loader import build_variant, content_hash, yaml_path
+from .melds import Meld
+from .presets import load_preset, preset_ids, raw_preset
+from .settlement import Settlement, settle
+from .variant import Variant
+
+RECORD_FORMAT = "zipai-log/1"
+
+__all__ = ["RECORD_FORMAT", "action_from_json", "deal_from_json", "dumps_record",
+           "game_record", "is_preset", "read_record", "record_schema", "record_variant",
+           "replay_file", "replay_record", "result_json", "validate_record", "write_record"]
+
+
+@cache
+def record_schema() -> dict[str, Any]:
+    """The record JSON Schema (draft 2020-12) shipped in the package."""
+    text = resources.files("zipai_rules").joinpath("schema/record.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    # the schema's local "$ref"s inlined once: the same checks, several times faster
+    schema = record_schema()
+    defs = schema.get("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            out = {k: inline(v) for k, v in node.items() if k != "$ref"}
+            if ref.startswith("#/$defs/"):
+                return {**inline(defs[ref.removeprefix("#/$defs/")]), **out}
+            return {k: inline(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [inline(v) for v in node]
+        return node
+    return jsonschema.Draft202012Validator(inline(schema))
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+def is_preset(variant: Variant) -> bool:
+    """Whether ``variant`` is a shipped preset exactly (same id and same content hash)."""
+    return variant.id in preset_ids() and load_preset(variant.id).content_hash == \
+        variant.content_hash
+
+
+def result_json(result: Result) -> dict[str, Any]:
+    """``{kind, winner, card, source, huxi, labels}`` of a result; the card as its token."""
+    return {"kind": result.kind, "winner": result.winner,
+            "card": None if result.card is None else token(result.card),
+            "source": result.source, "huxi": result.huxi, "labels": list(result.labels)}
+
+
+def game_record(game: Game, settlement: Settlement, *, sitting_out: bool | None = None,
+                bots: Sequence[str] | None = None) -> dict[str, Any]:
+    """The record of a finished hand as a JSON-ready dict (see the module docstring).
+
+    ``sitting_out``: whether a seat sat out the hand (数醒), as passed to
+    :func:`~zipai_rules.settlement.settle`; by default, whether the variant has more seats
+    than players. ``bots``: optional names of the players, stored for information.
+    The ``seed`` is stored only when it is the seed that shuffled this deal.
+
+    Raises :class:`~zipai_rules.errors.ZipaiError` (code ``hand_not_over``) for a hand that
+    has not ended.
+    """
+    v = game.variant
+    if game.result is None:
+        raise ZipaiError("only a finished hand can be recorded; this one is still being played",
+                         code="hand_not_over")
+    variant: dict[str, Any] = {"id": v.id, "content_hash": v.content_hash}
+    if not is_preset(v):
+        variant["doc"] = _plain(v.doc)
+    seed = game.seed
+    if seed is not None and shuffled_deal(v, seed, game.deal.dealer) != game.deal:
+        seed = None
+    if sitting_out is None:
+        sitting_out = v.seats > v.players
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT, "variant": variant, "seed": seed,
+        "sitting_out": bool(sitting_out), "deal": game.deal.to_json(),
+        "actions": [a.to_json() for a in game.actions],
+        "result": result_json(game.result), "settlement": settlement.to_json(),
+    }
+    if bots is not None:
+        record["bots"] = [str(b) for b in bots]
+    return record
+
+
+def _plain(value: Any) -> Any:
+    """A deep copy made of dicts, lists and scalars (read-only mappings become dicts)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def dumps_record(record: Mapping[str, Any], width: int = 100) -> str:
+    """The record as JSON text: keys sorted, one line per action, settlement line and other
+    object in a list, other values on one line when they fit in ``width`` columns, and a
+    final newline. Same record, same bytes."""
+    return _dump(record, 0, width) + "\n"
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _dump(value: Any, indent: int, width: int) -> str:
+    compact = _compact(value)
+    if not isinstance(value, (Mapping, list, tuple)) or not value \
+            or indent + len(compact) <= width:
+        return compact
+    pad = " " * (indent + 2)
+    if isinstance(value, Mapping):
+        items = [f"{pad}{json.dumps(str(k), ensure_ascii=False)}: "
+                 f"{_dump(value[k], indent + 2, width)}" for k in sorted(value)]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + (_compact(v) if isinstance(v, Mapping) else _dump(v, indent + 2, width))
+             for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def write_record(path: str | Path, game: Game, settlement: Settlement, **options: Any) -> None:
+    """Write the record of a finished hand to ``path`` (UTF-8, :func:`dumps_record`);
+    ``options`` go to :func:`game_record`. Raises :class:`RecordError` (code ``unwritable``)
+    if the file cannot be written."""
+    text = dumps_record(game_record(game, settlement, **options))
+    try:
+        Path(path).write_text(text, "utf-8")
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot write: {exc}", code="unwritable") from None
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+def validate_record(data: Any, origin: str = "<record>") -> dict[str, Any]:
+    """Check a parsed document against the record schema; returns it.
+
+    Raises :class:`RecordError` (code ``bad_format`` for a missing or other ``format``,
+    ``schema`` otherwise) whose message and ``path`` name the offending JSON path, e.g.
+    ``actions[3].card``.
+    """
+    if not isinstance(data, dict):
+        raise RecordError(f"{origin}: <root>: not a game record: expected a JSON object, got "
+                          f"{_json_type(data)}", code="bad_format")
+    fmt = data.get("format")
+    if fmt != RECORD_FORMAT:
+        got = "no format" if "format" not in data else f"format {fmt!r}"
+        raise RecordError(f"{origin}: format: not a {RECORD_FORMAT} game record ({got})",
+                          "format", code="bad_format")
+    errors = sorted(_validator().iter_errors(data),
+                    key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    if errors:
+        # report the deepest error first: it names the field itself, not its container
+        e = max(errors, key=lambda e: len(e.absolute_path))
+        path = yaml_path(e.absolute_path)
+        same = [x for x in errors if x.validator == e.validator
+                and list(x.absolute_path) == list(e.absolute_path)]
+        if e.validator == "required":
+            missing = sorted({m for x in same for m in x.validator_value
+                              if isinstance(x.instance, dict) and m not in x.instance})
+            text = (f"missing required key{'s' if len(missing) > 1 else ''} "
+                    + ", ".join(repr(m) for m in missing))
+        else:
+            same = [e]
+            text = _short(e)
+        rest = len(errors) - len(same)
+        more = f" (and {rest} more problem{'s' if rest > 1 else ''})" if rest else ""
+        raise RecordError(f"{origin}: {path}: {text}{more}", path, code="schema")
+    return data
+
+
+def _json_type(value: Any) -> str:
+    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+            int: "a number", float: "a number", type(None): "null"}.get(type(value), "?")
+
+
+def _short(error: jsonschema.ValidationError) -> str:
+    text = error.message
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def read_record(path: str | Path) -> dict[str, Any]:
+    """Read and validate a record file.
+
+    Raises :class:`RecordError`: code ``unreadable`` (missing file, not UTF-8),
+    ``bad_json`` (with line and column), ``bad_format`` or ``schema`` (with the JSON path).
+    """
+    return validate_record(_load_json(path), str(path))
+
+
+def _load_json(path: str | Path) -> Any:
+    try:
+        text = Path(path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot read: {exc}", code="unreadable") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path}: not valid JSON: line {exc.lineno}, column {exc.colno}: "
+                          f"{exc.msg}", code="bad_json") from None
+
+
+def action_from_json(data: Mapping[str, Any]) -> Action:
+    """The :class:`Action` of one ``Action.to_json()`` dict (``kind``, ``seat``, optional
+    ``card`` and ``melds`` with ``kind``/``cards``/``claimed``/``bi``).
+
+    Raises :class:`~zipai_rules.errors.ZipaiError` subclasses for unknown kinds, bad card
+    tokens and melds of the wrong shape; :class:`RecordError` (code ``bad_action``) for a
+    missing key or a value of the wrong type.
+    """
+    try:
+        melds = tuple(Meld(m["kind"], tuple(parse_indices(" ".join(m["cards"]))),
+                           claimed=_card(m.get("claimed")), bi=bool(m.get("bi", False)))
+                      for m in data.get("melds", ()))
+        return Action(data["kind"], data["seat"], _card(data.get("card")), melds)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise RecordError(f"malformed action {data!r}: {exc!r}",
+                          code="bad_action") from None
+
+
+def _card(text: str | None) -> int | None:
+    if text is None:
+        return None
+    found = parse_indices(text)
+    if len(found) != 1:
+        raise RecordError(f"expected one card token, got {text!r}", code="bad_action")
+    return found[0]
+
+
+def deal_from_json(data: Mapping[str, Any]) -> Deal:
+    """The :class:`Deal` of a ``Deal.to_json()`` dict. Raises
+    :class:`~zipai_rules.errors.CardError` for bad tokens (the deal's fit to a variant is
+    checked when a :class:`Game` is built from it)."""
+    return Deal(tuple(tuple(parse_indices(h)) for h in data["hands"]),
+                tuple(parse_indices(data["wall"])), data["dealer"])
+
+
+# --- replaying --------------------------------------------------------------------------------
+
+_DOC_VARIANTS: dict[str, Variant] = {}
+
+
+def record_variant(record: Mapping[str, Any]) -> Variant:
+    """The variant a record was made with: built from its embedded document, or else the
+    shipped preset of that id. Raises :class:`ReplayError` at step 0: code
+    ``unknown_variant``, or ``variant_changed`` when the content hash differs."""
+    info = record["variant"]
+    vid, want = info["id"], info["content_hash"]
+    doc = info.get("doc")
+    if doc is not None:
+        if doc.get("id") != vid:
+            raise ReplayError(f"variant changed: the record names {vid!r} but its variant "
+                              f"document is {doc.get('id')!r}", 0, code="variant_changed")
+        key = content_hash(doc)
+        variant = _DOC_VARIANTS.get(key)  # type: ignore[assignment]
+        if variant is None:
+            try:
+                variant = build_variant(doc, raw_preset, f"the variant document of {vid!r}")
+            except VariantError as exc:
+                raise ReplayError(f"the recorded variant document no longer loads: {exc}", 0,
+                                  code="variant_changed") from None
+            if len(_DOC_VARIANTS) < 64:
+                _DOC_VARIANTS[key] = variant
+    elif vid in preset_ids():
+        variant = load_preset(vid)
+    else:
+        raise ReplayError(f"unknown variant {vid!r}: not a shipped preset, and the record "
+                          f"holds no variant document; presets: {', '.join(preset_ids())}",
+                          0, code="unknown_variant")
+    if variant.content_hash != want:
+        raise ReplayError(f"variant changed: {vid} now has content hash "
+                          f"{variant.content_hash[:16]}…, the record was made under "
+                          f"{want[:16]}…", 0, code="variant_changed")
+    return variant
+
+
+def replay_file(path: str | Path) -> tuple[Game, Settlement]:
+    """Read a record file and replay it (:func:`read_record` then :func:`replay_record`,
+    validating once). Raises :class:`RecordError` and :class:`ReplayError` as they do."""
+    return _replay(validate_record(_load_json(path), str(path)))
+
+
+def replay_record(record: Mapping[str, Any]) -> tuple[Game, Settlement]:
+    """Replay a record strictly; returns the finished game and its settlement.
+
+    The record is validated against the schema (:class:`RecordError`), the variant found and
+    its content hash compared, the deal rebuilt (and, when a seed is given, compared with the
+    deal that seed shuffles), then every action is checked with :meth:`Game.check` before it
+    is applied. Raises :class:`ReplayError` with ``step``:
+
+    * 0, ``unknown_variant`` / ``variant_changed`` / ``bad_deal``: the header;
+    * k, ``replay_diverged``: action k is malformed or refused (the message names the action
+      and the reason);
+    * ``len(actions) + 1``, ``record_incomplete``: the actions end before the hand does;
+    * ``len(actions)``, ``result_differs``: the replayed result or settlement is not the
+      recorded one (the message names the first differing field).
+    """
+    return _replay(validate_record(dict(record) if isinstance(record, Mapping) else record))
+
+
+def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
+    """:func:`replay_record` of a record that has passed the schema."""
+    variant = record_variant(record)
+    try:
+        deal = deal_from_json(record["deal"])
+        seed = record["seed"]
+        if seed is not None and shuffled_deal(variant, seed, deal.dealer) != deal:
+            raise ReplayError(f"bad deal: it is not the deal seed {seed} shuffles", 0,
+                              code="bad_deal")
+        game = Game(variant, seed=seed, deal=deal)
+    except ReplayError:
+        raise
+    except ZipaiError as exc:
+        raise ReplayError(f"bad deal: {exc}", 0, code="bad_deal") from None
+    actions = record["actions"]
+    for k, data in enumerate(actions, 1):
+        try:
+            action = action_from_json(data)
+        except ZipaiError as exc:
+            raise ReplayError(f"malformed action {_brief(data)}: {exc}", k) from None
+        problem = game.check(action)
+        if problem is not None:
+            said = problem if problem.startswith(str(action)) else f"{action} refused: {problem}"
+            raise ReplayError(said, k)
+        game.apply(action)
+    if not game.is_over:
+        state = game.state
+        raise ReplayError(f"the record ends after {len(actions)} actions but the hand is not "
+                          f"over: seat {state.actor} is to act", len(actions) + 1,
+                          code="record_incomplete")
+    settlement = settle(game.state, record.get("sitting_out", variant.seats > variant.players))
+    for name, got in (("result", result_json(game.result)),  # type: ignore[arg-type]
+                      ("settlement", settlement.to_json())):
+        where = _first_difference(record[name], got)
+        if where is not None:
+            path, stored, replayed = where
+            raise ReplayError(f"result differs: {name}{path} recorded {stored}, replayed "
+                              f"{replayed}", len(actions), code="result_differs")
+    return game, settlement
+
+
+def _brief(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True)
+
+
+def _first_difference(stored: Any, got: Any, path: str = "") -> tuple[str, str, str] | None:
+    """``(path, stored, replayed)`` of the first place two JSON values differ, or None."""
+    if isinstance(stored, dict) and isinstance(got, dict):
+        for key in sorted(set(stored) | set(got)):
+            if key not in stored or key not in got:
+                return (f"{path}.{key}", _brief(stored.get(key, "(missing)")),
+                        _brief(got.get(key, "(missing)")))
+            found = _first_difference(stored[key], got[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(stored, list) and isinstance(got, list):
+        for k, (a, b) in enumerate(zip(stored, got)):
+            found = _first_difference(a, b, f"{path}[{k}]")
+            if found:
+                return found
+        if len(stored) != len(got):
+            return (path, f"{len(stored)} entries", f"{len(got)} entries")
+        return None
+    if stored != got or type(stored) is not type(got):
+        return (path, _brief(stored), _brief(got))
+    return None
+
+
+# --- zipai replay -----------------------------------------------------------------------------
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``zipai replay FILE...``: replay each record strictly; exit 2 if any fails."""
+    import sys
+
+    several = len(args.files) > 1
+    failed = 0
+    for name in args.files:
+        prefix = f"{name}: " if several else ""
+        try:
+            game, _ = replay_file(name)
+        except RecordError as exc:
+            # the message already names the file
+            print(f"error: {exc}", file=sys.stderr)
+            failed += 1
+            continue
+        except ZipaiError as exc:
+            print(f"error: {prefix}{exc}", file=sys.stderr)
+            failed += 1
+            continue
+        print(f"{prefix}replayed {len(game.actions)} actions: result and settlement confirmed")
+    if several:
+        print(f"{len(args.files) - failed} of {len(args.files)} records confirmed")
+    return 2 if failed else 0
+
+
+def add_replay_parser(sub: Any) -> None:
+    """Register ``zipai replay`` on an argparse subparsers object."""
+    p = sub.add_parser("replay", help="replay game records strictly and confirm their results",
+                       description="Replay zipai-log/1 game records: the variant must be "
+                       "unchanged, every action legal, and the result and settlement equal.")
+    p.add_argument("files", nargs="+", metavar="FILE", help="a game record (JSON)")
+    p.set_defaults(func=cmd_replay)

@@ -1,0 +1,158 @@
+"""zipai simulate: many seeded games, their statistics, records and worker processes."""
+
+import io
+import json
+
+import pytest
+
+from zipai_rules.cli import main
+from zipai_rules.loader import load_variant_file
+from zipai_rules.presets import load_preset
+from zipai_rules.records import read_record, replay_record
+from zipai_rules.simulate import (GameSummary, _histogram, _ProgressBar, format_stats, simulate,
+                                  summarize)
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def stats_of(capsys, *argv):
+    code, out, err = run(capsys, "simulate", *argv, "--json")
+    assert code == 0 and err == ""
+    return json.loads(out)
+
+
+def test_summarize_known_values(hunan):
+    games = [GameSummary(1, 1, "hu", 0, 15, 1, 2, 20),
+             GameSummary(2, 2, "huangzhuang", None, 0, 0, 0, 30),
+             GameSummary(3, 3, "hu", 2, 21, 3, 6, 25),
+             GameSummary(4, 4, "tianhu", 0, 30, 6, 12, 1)]
+    stats = summarize(hunan, games, seed=1, bots=["greedy", "random"], jobs=1, seconds=2.0)
+    assert stats["games"] == 4 and stats["bots"] == ["greedy", "random", "greedy"]
+    assert stats["wins"] == [2, 0, 1] and stats["win_rate"] == [0.5, 0.0, 0.25]
+    assert stats["huangzhuang"] == 1 and stats["huangzhuang_rate"] == 0.25
+    assert stats["kinds"] == {"huangzhuang": 1, "hu": 2, "tianhu": 1}
+    huxi = stats["huxi"]
+    assert (huxi["count"], huxi["mean"], huxi["min"], huxi["q1"], huxi["median"], huxi["q3"],
+            huxi["max"]) == (3, 22.0, 15, 18.0, 21.0, 25.5, 30)
+    assert [(b["from"], b["to"], b["count"]) for b in huxi["histogram"] if b["count"]] == [
+        (14, 15, 1), (20, 21, 1), (30, 31, 1)]
+    assert len(huxi["histogram"]) == 9
+    assert stats["units"]["mean"] == pytest.approx(10 / 3, abs=0.001)
+    assert stats["gain"]["max"] == 12
+    length = stats["length"]
+    assert (length["count"], length["mean"], length["q1"], length["median"], length["q3"]) == (
+        4, 19.0, 15.25, 22.5, 26.25)
+    assert stats["timing"] == {"jobs": 1, "seconds": 2.0, "games_per_second": 2.0}
+    table = format_stats(stats, hunan)
+    assert table.splitlines()[0] == ("湖南跑胡子 (hunan): 4 games, seeds 1..4, bots "
+                                     "greedy,random,greedy, seat 0 deals")
+    assert "  seat 0 wins                   2    50.0%" in table
+    assert "  荒庄 (huangzhuang)            1    25.0%" in table
+    assert "speed: 4 games in 2.00 s with 1 job: 2.0 games/s" in table
+
+
+def test_histogram_widths():
+    assert _histogram([3, 3, 5]) == [{"from": 3, "to": 3, "count": 2},
+                                     {"from": 4, "to": 4, "count": 0},
+                                     {"from": 5, "to": 5, "count": 1}]
+    wide = _histogram(list(range(10, 95)))
+    assert [b["from"] for b in wide] == [10, 20, 30, 40, 50, 60, 70, 80, 90]
+    assert sum(b["count"] for b in wide) == 85
+
+
+def test_summarize_no_wins(hunan):
+    stats = summarize(hunan, [GameSummary(1, 9, "huangzhuang", None, 0, 0, 0, 40)], seed=9,
+                      bots=["random"])
+    assert stats["huangzhuang_rate"] == 1.0 and stats["huxi"]["count"] == 0
+    assert stats["length"]["median"] == 40.0
+    assert "winning 胡息" in format_stats(stats, hunan)
+
+
+def test_progress_bar():
+    stream = io.StringIO()
+    bar = _ProgressBar(stream, width=10)
+    bar(5, 10)
+    assert stream.getvalue() == "\r[#####.....] 5/10 games"
+    bar(10, 10)
+    assert stream.getvalue().endswith("\r")
+
+
+def test_simulate_json_consistent(capsys, tmp_path):
+    out = tmp_path / "recs"
+    stats = stats_of(capsys, "--variant", "hunan", "--games", 12, "--seed", 3, "--out", out)
+    assert stats["games"] == 12 and stats["seed"] == 3 and stats["variant"] == "hunan"
+    assert sum(stats["wins"]) + stats["huangzhuang"] == 12
+    assert sum(stats["win_rate"]) + stats["huangzhuang_rate"] == pytest.approx(1.0)
+    assert sum(stats["kinds"].values()) == 12
+    assert stats["huxi"]["count"] == sum(stats["wins"]) == stats["units"]["count"]
+    assert stats["length"]["count"] == 12
+    for name in ("huxi", "units", "gain", "length"):
+        d = stats[name]
+        if d["count"]:
+            assert sum(b["count"] for b in d["histogram"]) == d["count"]
+            assert d["min"] <= d["q1"] <= d["median"] <= d["q3"] <= d["max"]
+    if stats["huxi"]["count"]:
+        assert stats["huxi"]["min"] >= load_preset("hunan").min_huxi
+    assert set(stats["timing"]) == {"jobs", "seconds", "games_per_second"}
+
+    # the records agree with the statistics, and each is the `zipai play` game of its seed
+    files = sorted(p.name for p in out.iterdir())
+    assert files == [f"game-{k:05d}.json" for k in range(1, 13)]
+    records = [read_record(out / f) for f in files]
+    assert [r["seed"] for r in records] == list(range(3, 15))
+    winners = [r["result"]["winner"] for r in records]
+    assert [winners.count(s) for s in range(3)] == stats["wins"]
+    assert sum(len(r["actions"]) for r in records) / 12 == pytest.approx(
+        stats["length"]["mean"], abs=0.001)
+    for r in records:
+        replay_record(r)
+    played = tmp_path / "played.json"
+    assert run(capsys, "play", "--seed", 3, "--record", played)[0] == 0
+    assert played.read_bytes() == (out / "game-00001.json").read_bytes()
+
+
+def test_jobs_2_equals_jobs_1(capsys):
+    one = stats_of(capsys, "--variant", "guilin", "--games", 30, "--seed", 5)
+    two = stats_of(capsys, "--variant", "guilin", "--games", 30, "--seed", 5, "--jobs", 2)
+    assert one.pop("timing")["jobs"] == 1 and two.pop("timing")["jobs"] == 2
+    assert one == two
+
+
+def test_jobs_with_a_variant_file(tmp_path):
+    path = tmp_path / "mine.yaml"
+    path.write_text("extends: hunan\nid: mine\nname: 我的\nwin:\n  min_huxi: 10\n", "utf-8")
+    v = load_variant_file(path)
+    one = simulate(v, 8, seed=2, jobs=1)
+    two = simulate(v, 8, seed=2, jobs=2, out=tmp_path / "recs")
+    assert one == two
+    assert [g.number for g in two] == list(range(1, 9))
+    assert [g.seed for g in two] == list(range(2, 10))
+    record = read_record(tmp_path / "recs" / "game-00008.json")
+    assert record["variant"]["doc"]["win"]["min_huxi"] == 10
+    game, settlement = replay_record(record)
+    assert len(game.actions) == two[-1].actions
+    assert settlement.units == two[-1].units
+
+
+def test_simulate_table(capsys):
+    code, out, err = run(capsys, "simulate", "--variant", "penghu", "--games", 5, "--seed", 1,
+                         "--bots", "random")
+    assert code == 0 and err == ""  # no progress bar when stderr is not a terminal
+    lines = out.splitlines()
+    assert lines[0] == "碰胡 (penghu): 5 games, seeds 1..5, bots random,random,random, seat 0 deals"
+    assert lines[1] == "results"
+    assert sum(1 for x in lines if x.startswith("  seat ") and " wins " in x) == 3
+    assert any(x.startswith("  荒庄 (huangzhuang)") for x in lines)
+    assert lines[-1].startswith("speed: 5 games in ") and lines[-1].endswith(" games/s")
+
+
+def test_simulate_bad_input(capsys):
+    code, out, err = run(capsys, "simulate", "--games", 2, "--bots", "smart")
+    assert code == 2 and out == ""
+    assert err == "error: unknown bot name 'smart'; known: random, greedy\n"
+    code, _, err = run(capsys, "simulate", "--variant", "atlantis", "--games", 2)
+    assert code == 2 and err.startswith("error: unknown variant 'atlantis'")
