@@ -2,6 +2,7 @@
 
 import copy
 import json
+import pickle
 
 import pytest
 from hypothesis import given, settings
@@ -279,6 +280,21 @@ def test_changed_deal(seven):
         r["seed"] = None
     err = replay_error(tampered(seven, extra_copy))
     assert err.step == 0 and "5 copies of x9" in str(err)
+
+
+def test_dealer_outside_the_table(seven):
+    err = replay_error(tampered(seven, lambda r: r["deal"].update(dealer=5)))
+    assert (err.step, err.code) == (0, "bad_deal")
+    assert "dealer seat 5 outside 0..2" in str(err)
+
+
+def test_replay_error_survives_pickling():
+    err = pickle.loads(pickle.dumps(ReplayError("result differs: x", 15,
+                                                code="result_differs")))
+    assert (str(err), err.step, err.code) == ("step 15: result differs: x", 15,
+                                              "result_differs")
+    rec = pickle.loads(pickle.dumps(RecordError("bad", "actions[1]", code="schema")))
+    assert (rec.path, rec.code) == ("actions[1]", "schema")
 
 
 def test_wrong_format_string(seven):

@@ -389,15 +389,22 @@ def _analyze_counts(variant: Variant, counts: list[int], table: tuple[Meld, ...]
     results: list[Decomposition] = []
     best_key: tuple[int, tuple[Meld, ...], tuple[Meld, ...], tuple[Meld, ...]] | None = None
     pair_only = False
-    for subst in _king_substitutions(kings):
-        hand = list(counts)
-        hand[KING] = 0
-        for i in subst:
-            hand[i] += 1
-        if subst and max(hand) > 3:
-            continue
-        for pl in _placements(variant, table, hand, card, source):
+    real = list(counts)
+    real[KING] = 0
+    # the incoming card is placed on the real cards first: a forced 偎/提 or a 跑 uses real
+    # copies only, the 王 never joins a claimed meld (digest G14); then each 王 takes every
+    # identity in the remaining concealed cards
+    for pl in _placements(variant, table, real, card, source):
+        for subst in _king_substitutions(kings):
             pool = list(pl.pool)
+            hand = list(real)
+            if source == "self" and card is not None and pool[card] > real[card]:
+                hand[card] += 1  # one's own draw joins the concealed cards
+            for i in subst:
+                pool[i] += 1
+                hand[i] += 1
+            if subst and (max(hand) > 3 or max(pool) > 3):
+                continue
             kans: tuple[Meld, ...] = ()
             if 3 in hand:
                 kans = tuple(same_meld(MeldKind.KAN, i) for i in range(20)

@@ -85,3 +85,7 @@ class ReplayError(ZipaiError):
     def __init__(self, message: str, step: int, *, code: str | None = None) -> None:
         super().__init__(f"step {step}: {message}", code=code)
         self.step = step
+        self.reason = message
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (type(self), (self.reason, self.step), dict(self.__dict__))
