@@ -300,13 +300,15 @@ def read_hand(hand: Sequence | str) -> tuple[list[int], list[int]]:  # type: ign
         raise HandError("no hand given: pass a list of cards (may be empty)", code="bad_hand")
     else:
         indices = list(hand)
-        try:
-            ok = not indices or (min(indices) >= 0 and max(indices) < N_KINDS
-                                 and all(type(i) is int for i in indices))
+        counts = [0] * N_KINDS
+        try:  # fast path: card indices (a non-integer fails on indexing)
+            if not indices or (min(indices) >= 0 and max(indices) < N_KINDS):
+                for i in indices:
+                    counts[i] += 1
+                return indices, counts
         except TypeError:
-            ok = False
-        if not ok:
-            indices = [card_index(c) for c in indices]
+            pass
+        indices = [card_index(c) for c in indices]
     counts = [0] * N_KINDS
     for i in indices:
         counts[i] += 1
