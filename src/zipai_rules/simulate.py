@@ -66,7 +66,8 @@ def play_game(variant: Variant, number: int, seed: int, bots: Sequence[str],
 
         write_record(Path(out) / f"game-{number:05d}.json", game, settlement, bots=names)
     r = game.result
-    assert r is not None
+    if r is None:  # play_out only returns finished games
+        raise RuntimeError("internal error: a simulated game did not finish")
     won = r.winner is not None
     return GameSummary(number, seed, r.kind, r.winner, r.huxi if won else 0,
                        settlement.units if won else 0,

@@ -61,6 +61,13 @@ class _Builder:
         self.phase, self.actor, self.options, self.result = "over", None, (), result
 
 
+def _pending(p: Pending | None) -> Pending:
+    """The card on offer; its absence in a claim phase is a bug of the engine, not of input."""
+    if p is None:
+        raise RuntimeError("internal error: no card on offer in a claim phase")
+    return p
+
+
 def _hand_minus(hand: tuple[int, ...], card: int, n: int) -> tuple[int, ...]:
     h = list(hand)
     h[card] -= n
@@ -177,8 +184,7 @@ def step(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
             b.emit(EventKind.PASS, action.seat)
             _after_take(b, action.seat)
     else:  # respond
-        p = state.pending
-        assert p is not None
+        p = _pending(state.pending)
         if kind == ActionKind.PASS:
             _decline(b, action.seat, state.options)
             if p.queue:
@@ -194,8 +200,7 @@ def step(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
 
 
 def _decline(b: _Builder, s: int, options: tuple[Action, ...]) -> None:
-    p = b.pending
-    assert p is not None
+    p = _pending(b.pending)
     b.emit(EventKind.PASS, s, p.card)
     seat = b.seats[s]
     kinds = {o.kind for o in options}
@@ -216,7 +221,8 @@ def _take(b: _Builder, action: Action, p: Pending) -> None:
     if action.kind == ActionKind.HU:
         source = "self" if (s == p.by and p.source == "draw") else p.source
         a = hu_allowed(b.v, seat, c, source)
-        assert a is not None
+        if a is None:  # the option was offered, so the win was allowed
+            raise RuntimeError(f"internal error: seat {s} was offered 胡 but cannot win")
         b.emit(EventKind.HU, s, c, note=source)
         b.finish(Result("hu", s, c, source, a.huxi, a.best, _win_labels(b, s, source, p.by)))
         return
@@ -247,7 +253,8 @@ def _pao(b: _Builder, s: int, c: int, p: Pending, forced: bool = False) -> None:
     if where == -1:
         b.set_seat(s, hand=_hand_minus(seat.hand, c, 3), melds=seat.melds + (meld,))
     else:
-        assert where is not None
+        if where is None:  # the option was offered, so a 坎/偎/碰 takes the card
+            raise RuntimeError(f"internal error: seat {s} was offered 跑 without a meld")
         melds = list(seat.melds)
         melds[where] = meld
         b.set_seat(s, melds=tuple(melds))
@@ -351,8 +358,7 @@ def _after_own_card(b: _Builder, s: int) -> None:
 def _resolve(b: _Builder) -> None:
     """Offer the pending card tier by tier; a forced 跑 happens as soon as its tier is reached;
     an unclaimed card goes to the exposer's discard area and the next seat draws."""
-    p = b.pending
-    assert p is not None
+    p = _pending(b.pending)
     tiers = b.v.priority
     tier = p.tier
     while tier < len(tiers):
