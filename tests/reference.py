@@ -13,13 +13,17 @@ full combination list is indexed by the cards it contains.
 Rules applied (digest §1.2, §1.5):
 
 * three identical concealed cards are a 坎 and stay whole;
-* a 将 (pair) only when the player has a 提 or 跑 on the table, and then at most one.
+* a 将 (pair) only when the player has a 提 or 跑 on the table, and then at most one
+  (``pairs_allowed`` overrides this for variants with other 将 rules);
+* a wild 王 (index 20, Yongzhou 双王, digest §2.6) stands for any ordinary card: every
+  identity is tried for each 王 (an identity that would make a concealed four is no hand);
+  the 王 then counts as that card, 坎 included.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 
 # 胡息 per kind as (small, big), digest §1.3 (c):
 # 碰 1/3; 坎, 偎, 臭偎 3/6; 跑 6/9; 提 9/12; 一二三 / 二七十 3/6; everything else 0.
@@ -147,3 +151,35 @@ def best_huxi(hand: Iterable[int], table: Sequence[Meld] = (),
     """The most 胡息 of any decomposition, or ``None`` when the hand has none."""
     found = all_decompositions(hand, table, pairs_allowed)
     return max(h for h, _ in found) if found else None
+
+
+# --- the wild 王 ---------------------------------------------------------------------------------
+
+WILD = 20  # the card index of the 王
+
+
+def identities(hand: Iterable[int]) -> list[list[int]]:
+    """Every hand the 王 in ``hand`` can stand for: each 王 replaced by each of the 20
+    ordinary cards in turn (all combinations), without the hands holding four of a card.
+    A hand without 王 is its own single identity."""
+    hand = list(hand)
+    real = [c for c in hand if c != WILD]
+    wild = len(hand) - len(real)
+    seen = set()
+    out = []
+    for ids in product(range(20), repeat=wild):
+        h = sorted(real + list(ids))
+        if tuple(h) in seen or any(n > 3 for n in _counts(h)):
+            continue
+        seen.add(tuple(h))
+        out.append(h)
+    return out
+
+
+def best_huxi_wild(hand: Iterable[int], table: Sequence[Meld] = (),
+                   pairs_allowed: int | None = None) -> int | None:
+    """:func:`best_huxi` over every identity of the 王 in ``hand``; ``None`` when no
+    identity decomposes."""
+    found = [best_huxi(h, table, pairs_allowed) for h in identities(hand)]
+    found = [h for h in found if h is not None]
+    return max(found) if found else None

@@ -41,12 +41,19 @@ def yaml_path(parts: Any) -> str:
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that rejects a mapping with the same key twice."""
+    """``yaml.SafeLoader`` that rejects a mapping with the same key twice, and keys that are
+    not text (``1:``, ``[a]:``, ``on:`` read as a boolean): every variant key is a name."""
 
     def construct_mapping(self, node, deep=False):  # type: ignore[no-untyped-def]
         seen = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, str):
+                what = (f"mapping key {key!r} is not text (quote it)"
+                        if isinstance(key_node, yaml.ScalarNode)
+                        else f"a {'list' if isinstance(key, list) else 'mapping'} is used as a "
+                        "mapping key; keys are names")
+                raise yaml.constructor.ConstructorError(None, None, what, key_node.start_mark)
             if key in seen:
                 raise yaml.constructor.ConstructorError(
                     None, None, f"duplicate key {key!r}", key_node.start_mark)
@@ -59,6 +66,9 @@ def read_yaml(text: str, origin: str = "<string>") -> dict[str, Any]:
     must be a mapping."""
     try:
         data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+    except RecursionError:
+        raise VariantError(f"{origin}: not valid YAML: nested too deeply",
+                           [("<root>", "nested too deeply")], code="yaml_syntax") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
@@ -110,8 +120,30 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
     return merge(base, child)
 
 
+def _key_problems(node: Any, path: list[Any], depth: int = 0) -> list[tuple[str, str]]:
+    """Mapping keys that are not strings (a mapping built in Python, not read from YAML).
+    The schema allows no deep nesting, so the search stops at a few levels (also for
+    recursive YAML aliases)."""
+    out: list[tuple[str, str]] = []
+    if depth > 8:
+        return out
+    if isinstance(node, Mapping):
+        for k, v in node.items():
+            if not isinstance(k, str):
+                out.append((yaml_path([*path, str(k)]), f"key {k!r} is not a string"))
+            else:
+                out += _key_problems(v, [*path, k], depth + 1)
+    elif isinstance(node, (list, tuple)):
+        for k, v in enumerate(node):
+            out += _key_problems(v, [*path, k], depth + 1)
+    return out
+
+
 def schema_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Every schema violation as ``(yaml path, message)``, sorted by path."""
+    keys = _key_problems(doc, [])
+    if keys:
+        return sorted(keys)
     validator = jsonschema.Draft202012Validator(variant_schema())
     found = []
     for e in validator.iter_errors(doc):

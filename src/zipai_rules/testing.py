@@ -1,22 +1,23 @@
 """Hypothesis strategies and a reusable stateful test for code built on zipai_rules.
 
 Import needs the optional ``hypothesis`` dependency (``pip install "zipai-rules[testing]"``);
-nothing else in the package imports this module.
+nothing else in the package imports this module. docs/testing.md is the guide.
 
 Strategies (each takes the :class:`~zipai_rules.variant.Variant` whose rules it respects):
 
-* :func:`cards`, :func:`hands`, :func:`melds`, :func:`winning_hands`, :func:`situations`;
+* :func:`cards`, :func:`hands`, :func:`melds`, :func:`situations`, :func:`winning_hands`;
 * :func:`games` (legal mid-game states reached by seeded play), :func:`action_sequences`;
 * :func:`variant_documents` (schema-valid variant mappings, for fuzzing tooling).
 
 :class:`ZipaiMachine` is a ``RuleBasedStateMachine`` over one variant; subclass it and set
 ``variant`` (and optionally override :meth:`ZipaiMachine.check_external` to compare your own
-view of the game, e.g. a server's, after every step).
+view of the game, e.g. a server's, after every step), or build one with :func:`machine_for`.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -27,8 +28,9 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from .analysis import Analysis, analyze
 from .cards import KING
 from .engine.actions import Action, ActionKind
-from .engine.claims import _shapes_with
+from .engine.claims import _shapes_with, hu_allowed, tier_options
 from .engine.game import Game, deck, replay
+from .engine.state import GameState
 from .errors import IllegalActionError
 from .melds import CHI_SHAPES, Meld, MeldKind, chi_shape
 from .presets import raw_preset
@@ -38,18 +40,18 @@ SOURCES = ("self", "draw", "discard")
 
 
 def cards(variant: Variant) -> st.SearchStrategy[int]:
-    """One card index of the variant's deck (the 王 only where the deck has one). Shrinks
-    towards ``x1``."""
+    """One card index of the variant's deck: ``0..19``, plus the 王 (``20``) only where the
+    deck has one. Shrinks towards ``x1`` (index 0)."""
     kinds = list(range(20)) + ([KING] if variant.kings else [])
     return st.sampled_from(kinds)
 
 
 def hands(variant: Variant, size: int | None = None, min_size: int = 0,
           max_size: int | None = None) -> st.SearchStrategy[list[int]]:
-    """A sorted list of card indices drawn from one deck, so no card appears more often than
-    the deck holds (王 included). ``size`` fixes the length; otherwise it lies in
-    ``min_size..max_size`` (default: up to the dealer's hand). Shrinks towards fewer, lower
-    cards."""
+    """A sorted list of card indices dealt from one deck of the variant, so no card appears
+    more often than the deck holds (``copies`` of each ordinary card, ``kings`` 王). ``size``
+    fixes the length; otherwise it lies in ``min_size..max_size`` (default: up to the dealer's
+    hand). Any cards: four of a kind included. Shrinks towards fewer, lower cards."""
     pool = deck(variant)
     lo = size if size is not None else min_size
     hi = size if size is not None else (max_size if max_size is not None else variant.dealer_hand)
@@ -59,24 +61,29 @@ def hands(variant: Variant, size: int | None = None, min_size: int = 0,
 
 _SAME = {MeldKind.KAN: 3, MeldKind.PENG: 3, MeldKind.WEI: 3, MeldKind.CHOU_WEI: 3,
          MeldKind.TI: 4, MeldKind.PAO: 4, MeldKind.JIANG: 2}
+_TABLE_SAME = frozenset({MeldKind.PENG, MeldKind.WEI, MeldKind.TI, MeldKind.PAO})
 
 
 def melds(variant: Variant, kinds: frozenset[MeldKind] | None = None
           ) -> st.SearchStrategy[Meld]:
-    """A valid meld of one of ``kinds`` (default: every kind). Chi-type melds are drawn from
-    every three-card shape; a ``claimed`` card is marked on about half of them. Shrinks towards
-    small, low melds."""
-    allowed = kinds or frozenset(MeldKind)
+    """A valid meld of one of ``kinds`` (default: every kind) that the variant's deck can
+    hold (no more than ``copies`` of a card). Chi-type melds are drawn from every three-card
+    shape; a ``claimed`` card is marked on about half of them. No meld holds a 王. Shrinks
+    towards the first kind in ``MeldKind`` value order, low cards and no claimed card."""
+    allowed = sorted((k for k in (kinds or frozenset(MeldKind))
+                      if _SAME.get(k, 2) <= variant.copies), key=lambda k: k.value)
+    shapes_of = {k: sorted({s for c in range(20) for s in _shapes_with(c)
+                            if chi_shape(s) == k and max(map(s.count, s)) <= variant.copies})
+                 for k in CHI_SHAPES}
 
     @st.composite
     def draw(data: Any) -> Meld:
-        kind = data(st.sampled_from(sorted(allowed, key=lambda k: k.value)))
+        kind = data(st.sampled_from(allowed))
         if kind in _SAME:
             c = data(st.integers(0, 19))
             return Meld(kind, (c,) * _SAME[kind])
-        shapes = sorted({s for c in range(20) for s in _shapes_with(c) if chi_shape(s) == kind})
-        shape = data(st.sampled_from(shapes))
-        claimed = data(st.sampled_from((None,) + tuple(sorted(set(shape)))))
+        shape = data(st.sampled_from(shapes_of[kind]))
+        claimed = data(st.sampled_from(sorted(set(shape)))) if data(st.booleans()) else None
         return Meld(kind, shape, claimed=claimed)
     return draw()
 
@@ -91,57 +98,95 @@ def _fits(counts: list[int], meld: Meld, variant: Variant) -> bool:
 @st.composite
 def situations(draw: Any, variant: Variant, complete: bool = False) -> tuple[
         list[Meld], list[int], int | None, str | None]:
-    """``(table, hand, card, source)``: table melds (碰/偎/臭偎/提/跑 and 吃), a concealed hand
-    (chi-type triples, 坎 and loose cards) and an incoming card with its source, or ``None``
-    for both. With ``complete`` the hand is built only from melds plus, after a quad, a pair.
-    Copies never exceed the deck. Shrinks towards fewer table melds and smaller hands."""
+    """``(table, hand, card, source)`` for one player.
+
+    * ``table``: up to four table melds (碰/偎/提/跑 and 吃 melds with their claimed card);
+    * ``hand``: a sorted concealed hand made of chi-type triples and 坎 (the only concealed
+      triples: a chi-type meld is added only when no card of the hand reaches three copies,
+      a 坎 only of a card the hand does not hold yet), plus a pair when the table holds a
+      提/跑, plus (unless ``complete``) a few loose cards. It holds no card of a table
+      碰/偎/提/跑 and never four of a kind (those lie on the table as 提). For a variant with
+      王, up to ``kings`` of them: with ``complete`` each replaces a card of a hand meld
+      (the 王 can stand for it), otherwise they are loose cards;
+    * ``card`` and ``source``: an incoming card and how it arrives (a 王 only as one's own
+      draw, ``self``), or ``None`` for both; always ``None`` with ``complete``.
+
+    With ``complete`` the hand therefore always decomposes (the win still depends on the
+    threshold). Copies never exceed the deck, table and incoming card included, and the hand
+    plus the table hold at most the resting size (``other_hand``, plus one per 提/跑 after
+    the first: 八块). Shrinks towards fewer table melds, smaller hands and no incoming card.
+    """
     counts = [0] * 21
     table: list[Meld] = []
-    for m in draw(st.lists(melds(variant, frozenset({MeldKind.PENG, MeldKind.WEI, MeldKind.TI,
-                                                      MeldKind.PAO}) | CHI_SHAPES), max_size=4)):
-        if _fits(counts, m, variant) and len(table) < 4:
+
+    def size(ms: list[Meld]) -> int:
+        return sum(len(m.cards) for m in ms)
+
+    def resting(ms: list[Meld]) -> int:
+        return variant.resting_size(sum(1 for m in ms if m.kind in (MeldKind.TI, MeldKind.PAO)))
+
+    for m in draw(st.lists(melds(variant, _TABLE_SAME | CHI_SHAPES), max_size=4)):
+        if _fits(counts, m, variant) and size(table) + len(m.cards) <= resting(table + [m]):
             if m.kind in CHI_SHAPES and m.claimed is None:
                 m = Meld(m.kind, m.cards, claimed=m.cards[0])
             table.append(m)
             for i in m.cards:
                 counts[i] += 1
+    blocked = {m.cards[0] for m in table if m.kind in _TABLE_SAME}
+    held = [0] * 21
     hand: list[int] = []
-    room = variant.other_hand - sum(len(m.cards) for m in table)
+    room = resting(table) - size(table)
+
+    def take(cs: tuple[int, ...] | list[int]) -> None:
+        for i in cs:
+            hand.append(i)
+            held[i] += 1
+            counts[i] += 1
+
     for m in draw(st.lists(melds(variant, CHI_SHAPES | {MeldKind.KAN}), max_size=7)):
-        if len(hand) + 3 <= room and _fits(counts, m, variant):
-            hand.extend(m.cards)
-            for i in m.cards:
-                counts[i] += 1
+        if len(hand) + 3 > room or not _fits(counts, m, variant) or blocked & set(m.cards):
+            continue
+        if m.kind == MeldKind.KAN:
+            ok = held[m.cards[0]] == 0
+        else:
+            ok = all(held[i] + m.cards.count(i) <= 2 for i in m.cards)
+        if ok:
+            take(m.cards)
     if any(m.kind in (MeldKind.TI, MeldKind.PAO) for m in table) and len(hand) + 2 <= room:
         c = draw(st.integers(0, 19))
-        if counts[c] + 2 <= variant.copies:
-            hand += [c, c]
-            counts[c] += 2
+        if counts[c] + 2 <= variant.copies and held[c] == 0 and c not in blocked:
+            take([c, c])
     if not complete:
         for c in draw(st.lists(st.integers(0, 19), max_size=3)):
-            if counts[c] < variant.copies and len(hand) < room:
-                hand.append(c)
-                counts[c] += 1
-    counts_hand = [hand.count(i) for i in range(20)]
-    if 4 in counts_hand:  # a concealed four is always a 提 on the table
-        c = counts_hand.index(4)
-        hand = [i for i in hand if i != c]
+            if counts[c] < variant.copies and held[c] < 3 and c not in blocked \
+                    and len(hand) < room:
+                take([c])
+    for _ in range(draw(st.integers(0, variant.kings))):
+        if complete and hand:
+            k = draw(st.integers(0, len(hand) - 1))
+            held[hand[k]] -= 1
+            counts[hand[k]] -= 1
+            hand[k] = KING
+            held[KING] += 1
+            counts[KING] += 1
+        elif not complete and len(hand) < room:
+            take([KING])
     if complete or not draw(st.booleans()):
         return table, sorted(hand), None, None
     free = [c for c in range(20) if counts[c] < variant.copies]
-    if not free:
-        return table, sorted(hand), None, None
+    if counts[KING] < variant.kings:
+        free.append(KING)
     card = draw(st.sampled_from(free))
-    source = draw(st.sampled_from(SOURCES))
+    source = "self" if card == KING else draw(st.sampled_from(SOURCES))
     return table, sorted(hand), card, source
 
 
 def winning_hands(variant: Variant, min_huxi: int | None = None, max_huxi: int = 200
                   ) -> st.SearchStrategy[tuple[list[Meld], list[int], Analysis]]:
-    """``(table, hand, analysis)`` for concealed hands that win as they stand under the
-    variant, with ``min_huxi`` (default: the threshold) ≤ 胡息 ≤ ``max_huxi``. Built from
-    valid melds and filtered, so tight ranges are slow to find. Shrinks like
-    :func:`situations`."""
+    """``(table, hand, analysis)``: a complete :func:`situations` hand that wins as it
+    stands under the variant (``analysis`` is its :func:`~zipai_rules.analysis.analyze`
+    verdict), with ``min_huxi`` (default: the variant's threshold) ≤ 胡息 ≤ ``max_huxi``.
+    Filtered, so a tight range is slow to find. Shrinks like :func:`situations`."""
     low = variant.min_huxi if min_huxi is None else min_huxi
 
     def judged(sit: tuple[list[Meld], list[int], Any, Any]) -> tuple[list[Meld], list[int],
@@ -153,8 +198,10 @@ def winning_hands(variant: Variant, min_huxi: int | None = None, max_huxi: int =
 
 
 def games(variant: Variant, max_steps: int = 120) -> st.SearchStrategy[Game]:
-    """A legal mid-game (or finished) :class:`Game`: a seeded shuffle, then up to
-    ``max_steps`` random legal actions. Shrinks towards seed 0 and fewer steps."""
+    """A legal mid-game (or finished) :class:`~zipai_rules.engine.Game`: a shuffle seed
+    (seat 0 deals), then up to ``max_steps`` actions, each chosen uniformly among the legal
+    ones by a ``random.Random`` seeded from a drawn integer (winning included, so many games
+    end early). Shrinks towards seed 0, fewer steps and chooser seed 0."""
     @st.composite
     def draw(data: Any) -> Game:
         seed = data(st.integers(0, 2**31 - 1))
@@ -171,8 +218,11 @@ def games(variant: Variant, max_steps: int = 120) -> st.SearchStrategy[Game]:
 
 def action_sequences(variant: Variant, max_steps: int = 400
                      ) -> st.SearchStrategy[tuple[int, list[Action]]]:
-    """``(seed, actions)``: a shuffle seed and a legal sequence of actions from the deal, as
-    played by a random chooser (to the end of the hand or ``max_steps``)."""
+    """``(seed, actions)``: a shuffle seed and the legal actions of one hand from the deal
+    ``Game(variant, seed=seed)`` (seat 0 deals), each chosen uniformly among the legal ones
+    by a ``random.Random`` seeded from a drawn integer, to the end of the hand or
+    ``max_steps`` actions. ``replay(variant, shuffled_deal(variant, seed), actions)``
+    plays them again. Shrinks towards seed 0 and chooser seed 0."""
     @st.composite
     def draw(data: Any) -> tuple[int, list[Action]]:
         seed = data(st.integers(0, 2**31 - 1))
@@ -185,23 +235,38 @@ def action_sequences(variant: Variant, max_steps: int = 400
 
 
 def variant_documents(base: str = "hunan") -> st.SearchStrategy[dict[str, Any]]:
-    """Schema-valid variant mappings (``extends`` resolved): the ``base`` preset with rule
-    values redrawn — thresholds, win sources, claim priorities, 跑 sources, 臭 rules, hand
-    sizes — including combinations that are odd or semantically invalid (for fuzzing tools
-    that read variant files). Shrinks towards the base preset."""
+    """Schema-valid variant mappings (``extends`` resolved, ``id`` ``fuzz``): the ``base``
+    preset with rule values redrawn: players and 王 count, hand sizes (the wall then fills
+    the deck, or misses it by one card), threshold, win sources and forced sources, 将 rules,
+    天胡 counts, claim priorities, who may 吃, 碰 and 跑 sources, 臭 rules, discard rules and
+    meld display. The combinations include odd ones and semantically invalid ones (a wall
+    that does not fill the deck, seats fewer than players, an unreachable threshold), for
+    fuzzing tools that read variant files. Shrinks towards small values and the first
+    choices, not towards the base preset itself."""
     from .loader import resolve
 
     doc = resolve(raw_preset(base), raw_preset, base)
     subsets = lambda items: st.lists(st.sampled_from(items), unique=True)  # noqa: E731
+    shows = ["hidden", "one_up", "all_up"]
 
     @st.composite
     def draw(data: Any) -> dict[str, Any]:
         d = copy.deepcopy(doc)
         d["id"] = "fuzz"
+        d["players"] = data(st.sampled_from([doc["players"]] * 3 + [2, 4]))
+        d["deck"]["kings"] = data(st.sampled_from([doc["deck"]["kings"]] * 3 + [0, 1, 2]))
+        if d["deck"]["kings"]:
+            d["deck"]["king_rules"] = {"discardable": data(st.booleans()),
+                                       "holder_wins_only_self": data(st.booleans())}
         d["win"]["min_huxi"] = data(st.integers(0, 40))
         d["win"]["sources"] = data(subsets(list(SOURCES)).filter(bool))
         d["win"]["forced_sources"] = data(subsets(d["win"]["sources"]))
         d["win"]["chou_hu"] = data(st.booleans())
+        d["win"]["jiang_requires_quad"] = data(st.booleans())
+        d["win"]["max_jiang"] = data(st.integers(0, 2))
+        d["win"]["tianhu"] = {"ti": data(st.integers(0, 4)), "kan": data(st.integers(0, 6)),
+                              "ti_counts_as_kan": data(st.booleans()),
+                              "optional_dealer_win": data(st.booleans())}
         tiers = data(st.permutations(["hu", "pao", "peng", "chi"]))
         cut = data(st.integers(1, 4))
         d["claims"]["priority"] = [list(tiers[:cut])] + ([list(tiers[cut:])] if cut < 4 else [])
@@ -213,132 +278,331 @@ def variant_documents(base: str = "hunan") -> st.SearchStrategy[dict[str, Any]]:
         d["claims"]["chi_by"] = data(subsets(["self", "next"]))
         for key in ("chi", "peng", "own_discards", "chou_wei_after_declined_peng"):
             d["chou"][key] = data(st.booleans())
+        d["chou"]["blocks_on"] = data(subsets(["draw", "discard"]))
         d["discard"]["dealt_double_quad"] = data(st.sampled_from(["skip_first", "skip_second"]))
         d["discard"]["kan_discardable"] = data(st.booleans())
+        d["discard"]["repeat_quad_skips_discard"] = data(st.booleans())
+        d["display"] = {k: data(st.sampled_from(shows)) for k in ("wei", "chou_wei", "ti", "pao")}
         other = data(st.integers(8, 20))
         d["deal"]["other_hand"] = other
         d["deal"]["dealer_hand"] = other + 1
-        d["deal"]["wall"] = 80 - (other + 1) - 2 * other + data(st.sampled_from([0, 0, 0, 1, -1]))
+        cards_ = 20 * d["deck"]["copies"] + d["deck"]["kings"]
+        wall = cards_ - (other + 1) - other * (d["players"] - 1)
+        d["deal"]["wall"] = max(0, wall + data(st.sampled_from([0, 0, 0, 1, -1])))
         return d
     return draw()
 
 
-class ZipaiMachine(RuleBasedStateMachine):
-    """A stateful test of one hand: random legal actions, illegal ones, undo and clone, with
-    the engine's invariants checked after every step.
+# --- the stateful test ----------------------------------------------------------------------
 
-    Subclass and set ``variant`` (a :class:`Variant`); override :meth:`check_external` to
-    compare your own code's view with ``self.game`` after each step. ``seed`` may be fixed.
+def _kind_counts(state: GameState) -> list[int]:
+    """Copies of each card kind anywhere in the state (hands, tables, discards, wall, offer)."""
+    n = [0] * 21
+    for i in state.wall:
+        n[i] += 1
+    for seat in state.seats:
+        for i, k in enumerate(seat.hand):
+            n[i] += k
+        for m in seat.melds:
+            for i in m.cards:
+                n[i] += 1
+        for i in seat.discards:
+            n[i] += 1
+    if state.pending is not None:
+        n[state.pending.card] += 1
+    return n
+
+
+def _same_offer(a: GameState, b: GameState) -> bool:
+    p, q = a.pending, b.pending
+    return p is not None and q is not None and (p.card, p.source, p.by) == (q.card, q.source,
+                                                                             q.by)
+
+
+class ZipaiMachine(RuleBasedStateMachine):
+    """A stateful test of hands of one variant: random legal actions, illegal ones, undo and
+    clone, with the engine's invariants checked after every action.
+
+    Rules: ``deal`` (a new hand from a seed of ``seed_strategy``, again once a hand is over),
+    ``act`` (one to eight legal actions), ``illegal`` (an action that is not legal must raise
+    :class:`~zipai_rules.errors.IllegalActionError` with code ``illegal_action`` and change
+    nothing), ``undo_redo`` and ``clone_is_independent``.
+
+    Invariants, after every action: every card of the deck is somewhere, exactly once, and
+    no concealed hand holds four of a kind; exactly one seat acts and it has at least one
+    legal action until the hand is over; discards are of held cards (no 坎 card or 王
+    unless the variant allows); no 吃 or 碰 of a card in the claimant's 臭 sets (``own_chou``,
+    ``chou_peng``, and ``chou_chi`` on the sources in ``chou.blocks_on``); a declined
+    胡/碰/吃 and one's own discard are marked 臭 as the variant says, and the 臭 sets only
+    grow; no claim of a lower tier is offered while a seat that could claim in a higher tier
+    (or earlier in the same tier) has not passed; a win offered on the hand as it stands is
+    a win; every 25 actions and at the end the actions replay to the same state; at the end
+    a 荒庄 has an empty wall, the settlement's payments sum to zero and (``check_records``)
+    the game record replays to the same state and settlement.
+
+    Subclass and set ``variant`` (a :class:`~zipai_rules.variant.Variant`); override
+    :meth:`check_external` to compare your own code's view with ``self.game``; set
+    ``seed_strategy`` (e.g. ``st.just(7)``) to fix the deal. Run it with
+    ``MyMachine.TestCase`` (pytest or unittest) and bound it with
+    ``MyMachine.TestCase.settings = settings(max_examples=…, stateful_step_count=…)``.
+    To drive it by hand, call :meth:`start` and then the rules (``act([pick, …])``,
+    ``undo_redo()``, ``clone_is_independent()``) on an instance.
     """
 
     variant: Variant | None = None
-    seed_strategy = st.integers(0, 2**31 - 1)
+    seed_strategy: st.SearchStrategy[int] = st.integers(0, 2**31 - 1)
+    check_records: bool = True
 
     def __init__(self) -> None:
         super().__init__()
         if self.variant is None:
             raise TypeError("set ZipaiMachine.variant in a subclass")
         self.game: Game | None = None
+        self._states: list[GameState] = []
+        self._passes: set[tuple[int, int]] = set()
+        self._ended: int | None = None
 
     # -- hooks ---------------------------------------------------------------------------------
     def check_external(self, game: Game) -> None:
-        """Called after every applied action; compare your own view of the game here."""
+        """Called after the deal and after every applied action (``game.state`` is the new
+        state, ``game.actions[-1]`` the action, ``game.events`` the history); compare your
+        own view of the game here and raise ``AssertionError`` on a difference."""
 
     # -- rules ---------------------------------------------------------------------------------
-    @precondition(lambda self: self.game is None)
-    @rule(seed=st.integers(0, 2**31 - 1))
-    def deal(self, seed: int) -> None:
+    @precondition(lambda self: self.game is None or self.game.is_over)
+    @rule(data=st.data())
+    def deal(self, data: st.DataObject) -> None:
+        self.start(data.draw(self.seed_strategy, label="seed"))
+
+    def start(self, seed: int) -> Game:
+        """Begin a new hand from the shuffle ``seed`` (seat 0 deals), check it and return
+        it: what the ``deal`` rule does, for driving the machine by hand."""
         self.game = Game(self.variant, seed=seed)  # type: ignore[arg-type]
+        self._states = [self.game.state]
+        self._passes = set()
+        self._ended = None
+        self.check_game(self.game)
+        self.check_external(self.game)
+        return self.game
 
     @precondition(lambda self: self.game is not None and not self.game.is_over)
-    @rule(pick=st.integers(0, 10_000))
-    def act(self, pick: int) -> None:
+    @rule(picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=8))
+    def act(self, picks: list[int]) -> None:
         game = self.game
         assert game is not None
-        options = game.legal_actions()
-        game.apply(options[pick % len(options)])
-        self.check_external(game)
+        for pick in picks:
+            if game.is_over:
+                break
+            before = game.state
+            options = game.legal_actions()
+            action = options[pick % len(options)]
+            game.apply(action)
+            self._track(before, action, game.state)
+            self._states.append(game.state)
+            self.check_game(game)
+            self.check_external(game)
 
     @precondition(lambda self: self.game is not None)
-    @rule(card=st.integers(0, 20), seat=st.integers(0, 3), kind=st.sampled_from(list(ActionKind)))
-    def illegal(self, card: int, seat: int, kind: ActionKind) -> None:
+    @rule(data=st.data())
+    def illegal(self, data: st.DataObject) -> None:
         game = self.game
         assert game is not None
-        action = Action(kind, seat, card if kind != ActionKind.PASS else None)
-        if action in game.legal_actions():
+        legal = game.legal_actions()
+        seats = st.integers(0, self.variant.players)  # type: ignore[union-attr]
+        anything = st.builds(Action, st.sampled_from(list(ActionKind)), seats,
+                             st.none() | st.integers(0, 20))
+        choices = [anything]
+        if legal:
+            pick = st.sampled_from(legal)
+            choices.append(st.builds(lambda a, s: Action(a.kind, s, a.card, a.melds), pick, seats))
+            choices.append(st.builds(lambda a, c: Action(a.kind, a.seat, c, a.melds), pick,
+                                     st.none() | st.integers(0, 20)))
+        action = data.draw(st.one_of(choices), label="action")
+        if action in legal:
             return
-        before, n = game.state, len(game.actions)
+        before, n_actions, n_events = game.state, len(game.actions), len(game.events)
+        assert game.check(action), f"{action} passes Game.check but is not legal"
         try:
             game.apply(action)
         except IllegalActionError as exc:
-            assert exc.code == "illegal_action"
+            assert exc.code == "illegal_action", exc.code
         else:
             raise AssertionError(f"{action} was accepted but is not among the legal actions")
-        assert game.state == before and len(game.actions) == n
+        assert game.state == before and len(game.actions) == n_actions
+        assert len(game.events) == n_events
 
-    @precondition(lambda self: self.game is not None and bool(self.game.actions))
+    @precondition(lambda self: self.game is not None)
     @rule()
     def undo_redo(self) -> None:
         game = self.game
         assert game is not None
-        after = game.state
+        if not game.actions:
+            before = game.state
+            try:
+                game.undo()
+            except IllegalActionError as exc:
+                assert exc.code == "nothing_to_undo", exc.code
+            else:
+                raise AssertionError("undo at the start of the hand did not raise")
+            assert game.state == before
+            return
+        after, events = game.state, game.events
         action = game.undo()
+        assert game.state == self._states[-2], "undo did not restore the previous state"
         game.apply(action)
-        assert game.state == after
+        assert game.state == after and game.events == events
+        self.check_external(game)
 
     @precondition(lambda self: self.game is not None)
     @rule()
     def clone_is_independent(self) -> None:
         game = self.game
         assert game is not None
+        state, n = game.state, len(game.actions)
         other = game.clone()
-        assert other.state == game.state
+        assert other.state == state and other.actions == game.actions
+        assert other.events == game.events and other.deal == game.deal
         if not other.is_over:
             other.apply(other.legal_actions()[0])
-            assert len(game.actions) == len(other.actions) - 1
+            assert len(other.actions) == n + 1
+        elif other.actions:
+            other.undo()
+        assert game.state == state and len(game.actions) == n
 
     # -- invariants ----------------------------------------------------------------------------
     @invariant()
-    def cards_conserved(self) -> None:
+    def engine_invariants(self) -> None:
         if self.game is not None:
-            assert self.game.state.card_count() == self.variant.deck_size  # type: ignore[union-attr]
+            self.check_game(self.game)
 
-    @invariant()
-    def one_actor_or_over(self) -> None:
-        game = self.game
-        if game is None:
-            return
+    def check_game(self, game: Game) -> None:
+        """Every invariant of the current state (see the class docstring)."""
+        v = game.variant
+        state = game.state
+        counts = _kind_counts(state)
+        assert counts[:20] == [v.copies] * 20 and counts[KING] == v.kings, counts
+        assert state.card_count() == v.deck_size
+        for seat in state.seats:
+            assert all(0 <= k <= 3 for k in seat.hand[:20]), seat.hand  # a 4th is a 提
         if game.is_over:
-            assert game.actor is None and not game.legal_actions()
+            assert state.actor is None and not game.legal_actions()
+            self._check_end(game)
         else:
+            assert state.actor in range(v.players), state.actor
             options = game.legal_actions()
-            assert options and all(a.seat == game.actor for a in options)
+            assert options, "no legal action but the hand is not over"
+            assert all(a.seat == state.actor for a in options), "more than one seat acts"
+            assert len(set(options)) == len(options), "an option is listed twice"
+            check = {"discard": self._check_discard, "respond": self._check_respond,
+                     "hu_check": self._check_hu}.get(state.phase)
+            assert check is not None, f"unknown phase {state.phase!r}"
+            check(state)
+        if game.actions and (game.is_over or len(game.actions) % 25 == 0):
+            again = replay(v, game.deal, game.actions)
+            assert again.state == state and again.events == game.events
 
-    @invariant()
-    def no_chou_claims(self) -> None:
-        game = self.game
-        if game is None or game.is_over:
-            return
-        st_ = game.state
-        seat = st_.seats[st_.actor]  # type: ignore[index]
-        for a in game.legal_actions():
+    def _check_discard(self, state: GameState) -> None:
+        v, seat = state.variant, state.seats[state.actor]  # type: ignore[index]
+        for a in state.options:
+            assert a.kind == ActionKind.DISCARD and a.card is not None, str(a)
+            assert seat.hand[a.card] >= 1, f"{a}: card not held"
+            if a.card == KING:
+                assert v.king_discardable, f"{a}: a 王 may not be discarded"
+            elif seat.hand[a.card] == 3:
+                assert v.kan_discardable, f"{a}: a 坎 card may not be discarded"
+
+    def _check_hu(self, state: GameState) -> None:
+        seat = state.seats[state.actor]  # type: ignore[index]
+        kinds = [a.kind for a in state.options]
+        assert ActionKind.HU in kinds and set(kinds) <= {ActionKind.HU, ActionKind.PASS}
+        assert hu_allowed(state.variant, seat, None, "self") is not None, "a win is offered " \
+            "on a hand that does not win"
+
+    def _check_respond(self, state: GameState) -> None:
+        v, p, actor = state.variant, state.pending, state.actor
+        assert p is not None and actor is not None
+        seat = state.seats[actor]
+        for a in state.options:
+            assert a.kind == ActionKind.PASS or a.card == p.card, f"{a} is not about {p.card}"
+            if a.kind in (ActionKind.CHI, ActionKind.PENG):
+                assert a.card not in seat.own_chou, f"{a}: a card it discarded itself (臭)"
             if a.kind == ActionKind.PENG:
-                assert a.card not in seat.chou_peng
-            if a.kind == ActionKind.CHI:
-                assert a.card not in seat.own_chou
+                assert a.card not in seat.chou_peng, f"{a}: a declined 碰 (臭)"
+            if a.kind == ActionKind.CHI and p.source in v.chou_blocks_on:
+                assert a.card not in seat.chou_chi, f"{a}: a declined 吃 (臭)"
+        # claim order: every seat that can claim in a higher tier, or earlier in this tier,
+        # has passed this card; the actor's options are exactly its options in this tier
+        for t in range(p.tier + 1):
+            cands = tier_options(v, state.seats, v.priority[t], p.card, p.source, p.by)
+            seats = [s for s, _ in cands]
+            if t == p.tier:
+                assert actor in seats, f"seat {actor} is asked but has no claim in tier {t}"
+                k = seats.index(actor)
+                assert set(cands[k][1]) == set(state.options), "options differ from the tier's"
+                assert tuple(cands[k + 1:]) == p.queue, "the queue differs from the tier's"
+                cands = cands[:k]
+            for s, opts in cands:
+                assert (s, t) in self._passes, (
+                    f"seat {actor} is asked in tier {p.tier} ({state.options}) while seat {s} "
+                    f"has not answered {opts} in tier {t}")
 
-    @invariant()
-    def replays(self) -> None:
-        game = self.game
-        if game is not None and (game.is_over or len(game.actions) % 25 == 0):
-            again = replay(game.variant, game.deal, game.actions)
-            assert again.state == game.state
+    def _track(self, before: GameState, action: Action, after: GameState) -> None:
+        """Remember who passed the card now on offer; check that a declined 胡/碰/吃 and
+        one's own discard are marked 臭 as the variant says, and that 臭 sets only grow."""
+        v, s = before.variant, action.seat
+        if before.phase == "respond" and action.kind == ActionKind.PASS \
+                and after.phase == "respond" and _same_offer(before, after):
+            self._passes.add((s, before.pending.tier))  # type: ignore[union-attr]
+        else:
+            self._passes = set()
+        seat = after.seats[s]
+        if before.phase == "respond" and action.kind == ActionKind.PASS:
+            card = before.pending.card  # type: ignore[union-attr]
+            declined = {a.kind for a in before.options}
+            if ActionKind.PENG in declined and v.chou_peng:
+                assert card in seat.chou_peng, f"seat {s} declined 碰 {card}: not marked 臭"
+            if ActionKind.CHI in declined and v.chou_chi:
+                assert card in seat.chou_chi, f"seat {s} declined 吃 {card}: not marked 臭"
+            if ActionKind.HU in declined and v.chou_hu:
+                assert any(c == card for c, _ in seat.chou_hu), \
+                    f"seat {s} declined 胡 on {card}: not marked 臭胡"
+        if action.kind == ActionKind.DISCARD and v.chou_own_discards:
+            assert action.card in seat.own_chou, f"seat {s} discarded {action.card}: not 臭"
+        for s, (a, b) in enumerate(zip(before.seats, after.seats)):
+            for name in ("chou_chi", "chou_peng", "own_chou"):
+                assert getattr(a, name) <= getattr(b, name), f"seat {s} {name} shrank"
+            assert set(a.chou_hu) <= set(b.chou_hu), f"seat {s} chou_hu shrank"
+
+    def _check_end(self, game: Game) -> None:
+        if self._ended == len(game.actions):
+            return
+        from .settlement import settle
+
+        v, state = game.variant, game.state
+        result = state.result
+        assert result is not None and result.kind in ("hu", "tianhu", "huangzhuang")
+        if result.kind == "huangzhuang":
+            assert not state.wall and result.winner is None
+        else:
+            assert result.winner in range(v.players)
+        settlement = settle(state, v.seats > v.players)
+        assert sum(settlement.payments) + settlement.sitting_out == 0, (
+            f"payments {settlement.payments} and sitting out {settlement.sitting_out} do not "
+            "sum to zero")
+        if self.check_records:
+            from .records import game_record, replay_record
+
+            record = json.loads(json.dumps(game_record(game, settlement)))
+            again, resettled = replay_record(record)
+            assert again.state == state and resettled == settlement
+        self._ended = len(game.actions)
 
 
 def machine_for(variant: Variant, check: Callable[[Game], None] | None = None
                 ) -> type[ZipaiMachine]:
-    """A :class:`ZipaiMachine` subclass bound to ``variant`` (and an optional per-step
-    ``check`` of your own); use its ``TestCase`` attribute with pytest or unittest."""
+    """A :class:`ZipaiMachine` subclass bound to ``variant``, with an optional ``check``
+    called as :meth:`ZipaiMachine.check_external`; run it with its ``TestCase`` attribute
+    (pytest or unittest)."""
     attrs_: dict[str, Any] = {"variant": variant}
     if check is not None:
         attrs_["check_external"] = lambda self, game: check(game)

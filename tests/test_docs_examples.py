@@ -1,0 +1,42 @@
+"""Every ```python block of docs/testing.md runs as written.
+
+Each block runs on its own (the page promises they can be copied one by one); then every
+``test_*`` function it defines is called and every ``unittest.TestCase`` class it defines is
+run, as pytest would collect them. A block may register and load hypothesis profiles, so the
+suite's profile is restored afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unittest
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "testing.md"
+BLOCKS = re.findall(r"^```python\n(.*?)^```$", DOC.read_text("utf-8"), re.S | re.M)
+
+
+def test_the_page_has_blocks():
+    assert len(BLOCKS) >= 5
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.strip().splitlines()[-1][:40])
+def test_block_runs(block):
+    namespace: dict = {"__name__": "docs_testing_block"}
+    try:
+        exec(compile(block, str(DOC), "exec"), namespace)  # noqa: S102 - our own docs
+        for name, value in list(namespace.items()):
+            if name.startswith("test_") and callable(value):
+                value()
+            elif name.startswith("Test") and isinstance(value, type) \
+                    and issubclass(value, unittest.TestCase):
+                result = unittest.TestResult()
+                unittest.defaultTestLoader.loadTestsFromTestCase(value).run(result)
+                assert result.wasSuccessful() and result.testsRun, (result.errors,
+                                                                     result.failures)
+    finally:
+        settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -1,0 +1,152 @@
+"""The stateful test of zipai_rules.testing (``ZipaiMachine``) over every shipped preset.
+
+Each preset runs ``machine_for(variant).TestCase`` with ``EXAMPLES`` runs of
+``stateful_step_count`` rule steps each (the profile's value: 4 runs of 40 steps on ``ci``,
+100 runs of 150 steps on ``dev``; tests/conftest.py). A rule step is a deal, one to eight
+actions, an illegal action, an undo/redo or a clone.
+
+The second half shows the machine's invariants are not vacuous: the machine driven by hand
+over a deliberately broken engine (a declined 碰 not marked 臭, no 胡 offered on exposed
+cards, a broken undo, payments that do not sum to zero, a failing external check) must fail.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import Phase, settings
+from hypothesis import strategies as st
+
+from zipai_rules import load_preset, preset_ids
+from zipai_rules.engine import ActionKind, Game, transition
+from zipai_rules.testing import ZipaiMachine, machine_for
+
+EXAMPLES = max(4, settings.default.max_examples // 20)
+STEPS = settings.default.stateful_step_count
+
+
+def bounded(machine: type[ZipaiMachine]) -> type[ZipaiMachine]:
+    machine.TestCase.settings = settings(settings.default, max_examples=EXAMPLES,
+                                         stateful_step_count=STEPS)
+    return machine
+
+
+@pytest.mark.parametrize("preset", preset_ids())
+def test_machine_over_every_preset(preset):
+    seen = {"actions": 0, "finished": 0}
+
+    def count(game: Game) -> None:
+        if game.actions:
+            seen["actions"] += 1
+        if game.is_over:
+            seen["finished"] += 1
+
+    machine = bounded(machine_for(load_preset(preset), count))
+    machine.TestCase("runTest").runTest()
+    # the bounded run is not vacuous: actions were played and some hand reached its end, so
+    # the end-of-hand invariants (settlement, record replay) ran
+    assert seen["actions"] >= EXAMPLES
+    assert seen["finished"] >= 1
+
+
+def test_machine_needs_a_variant():
+    with pytest.raises(TypeError, match="variant"):
+        ZipaiMachine()
+
+
+def test_fixed_seed_strategy(hunan):
+    """``seed_strategy`` fixes the deal (it was ignored before: the deal rule drew its own)."""
+    deals = set()
+
+    class Fixed(ZipaiMachine):
+        variant = hunan
+        seed_strategy = st.just(7)
+
+        def check_external(self, game):
+            deals.add(game.deal)
+
+    bounded(Fixed).TestCase("runTest").runTest()
+    assert deals == {Game(hunan, seed=7).deal}
+
+
+def test_subclass_check_external_failure_is_reported(hunan):
+    class Server(ZipaiMachine):
+        variant = hunan
+
+        def check_external(self, game):
+            assert len(game.actions) < 3, "the server disagrees"
+
+    Server.TestCase.settings = settings(settings.default, max_examples=EXAMPLES,
+                                        stateful_step_count=STEPS, phases=[Phase.generate])
+    with pytest.raises(AssertionError, match="the server disagrees"):
+        Server.TestCase("runTest").runTest()
+
+
+# --- the invariants can fail -------------------------------------------------------------------
+
+def drive(variant, seeds=range(60)) -> AssertionError | None:
+    """Play seeded random hands through the machine's own rules; the first invariant failure,
+    or ``None``."""
+    machine = machine_for(variant)()
+    for seed in seeds:
+        rng = random.Random(seed)
+        try:
+            game = machine.start(seed)
+            while not game.is_over:
+                machine.act([rng.randrange(10_000)])
+                if rng.random() < 0.2:
+                    machine.undo_redo()
+                    machine.clone_is_independent()
+        except AssertionError as exc:
+            return exc
+    return None
+
+
+def test_drive_passes_on_the_real_engine():
+    assert drive(load_preset("hunan"), range(25)) is None
+    assert drive(load_preset("guilin"), range(25)) is None
+
+
+def test_declined_peng_not_marked_is_caught(monkeypatch):
+    real = transition._decline
+
+    def forgetful(b, s, options):  # drop the 臭 marks of a declined 碰
+        real(b, s, tuple(o for o in options if o.kind != ActionKind.PENG))
+    monkeypatch.setattr(transition, "_decline", forgetful)
+    failure = drive(load_preset("hunan"))
+    assert failure is not None and "declined 碰" in str(failure)
+
+
+def test_skipped_claim_tier_is_caught(monkeypatch):
+    real = transition.tier_options
+
+    def no_hu(variant, seats, kinds, card, source, by):  # the engine never offers 胡 on a card
+        return real(variant, seats, tuple(k for k in kinds if k != "hu"), card, source, by)
+    monkeypatch.setattr(transition, "tier_options", no_hu)
+    failure = drive(load_preset("guilin"))
+    assert failure is not None and "has not answered" in str(failure)
+
+
+def test_broken_undo_is_caught(monkeypatch):
+    def undo(self):  # takes back the action but not its state
+        self._events.pop()
+        return self.actions.pop()
+    monkeypatch.setattr(Game, "undo", undo)
+    failure = drive(load_preset("hunan"))
+    assert failure is not None and "undo did not restore" in str(failure)
+
+
+def test_payments_not_summing_to_zero_are_caught(monkeypatch):
+    import attrs
+
+    from zipai_rules import settlement
+
+    real = settlement.settle
+
+    def generous(state, has_sitting_out=False):
+        s = real(state, has_sitting_out)
+        return attrs.evolve(s, payments=(s.payments[0] + 1,) + s.payments[1:])
+    monkeypatch.setattr(settlement, "settle", generous)
+    failure = drive(load_preset("hunan"))
+    assert failure is not None and "do not sum to zero" in str(failure)
