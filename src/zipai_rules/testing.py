@@ -61,7 +61,8 @@ def hands(variant: Variant, size: int | None = None, min_size: int = 0,
 
 _SAME = {MeldKind.KAN: 3, MeldKind.PENG: 3, MeldKind.WEI: 3, MeldKind.CHOU_WEI: 3,
          MeldKind.TI: 4, MeldKind.PAO: 4, MeldKind.JIANG: 2}
-_TABLE_SAME = frozenset({MeldKind.PENG, MeldKind.WEI, MeldKind.TI, MeldKind.PAO})
+_TABLE_SAME = frozenset({MeldKind.PENG, MeldKind.WEI, MeldKind.CHOU_WEI, MeldKind.TI,
+                         MeldKind.PAO})
 
 
 def melds(variant: Variant, kinds: frozenset[MeldKind] | None = None
@@ -100,12 +101,13 @@ def situations(draw: Any, variant: Variant, complete: bool = False) -> tuple[
         list[Meld], list[int], int | None, str | None]:
     """``(table, hand, card, source)`` for one player.
 
-    * ``table``: up to four table melds (碰/偎/提/跑 and 吃 melds with their claimed card);
+    * ``table``: up to four table melds (碰/偎/臭偎/提/跑 and 吃 melds with their claimed
+      card);
     * ``hand``: a sorted concealed hand made of chi-type triples and 坎 (the only concealed
       triples: a chi-type meld is added only when no card of the hand reaches three copies,
       a 坎 only of a card the hand does not hold yet), plus a pair when the table holds a
       提/跑, plus (unless ``complete``) a few loose cards. It holds no card of a table
-      碰/偎/提/跑 and never four of a kind (those lie on the table as 提). For a variant with
+      碰/偎/臭偎/提/跑 and never four of a kind (those lie on the table as 提). For a variant with
       王, up to ``kings`` of them: with ``complete`` each replaces a card of a hand meld
       (the 王 can stand for it), otherwise they are loose cards;
     * ``card`` and ``source``: an incoming card and how it arrives (a 王 only as one's own
