@@ -45,7 +45,8 @@ def random_meld_hand(variant: Variant, rng: random.Random, size: int = 21) -> li
 def bench_analysis(variant: Variant, hands: int, seed: int) -> tuple[float, float, int]:
     """(cold analyses/s, warm analyses/s, wins) over ``hands`` random meld-built hands."""
     rng = random.Random(seed)
-    sample = [random_meld_hand(variant, rng) for _ in range(hands)]
+    size = variant.dealer_hand // 3 * 3  # 21 for the 80-card games, 15 for the 14/15 ones
+    sample = [random_meld_hand(variant, rng, size) for _ in range(hands)]
     _SEARCHERS.clear()
     t0 = time.perf_counter()
     wins = sum(analyze(variant, h).win for h in sample)
@@ -71,7 +72,7 @@ def bench_games(variant: Variant, games: int, seed: int) -> tuple[float, dict[st
 def run_bench(variant: Variant, hands: int, games: int, seed: int) -> None:
     """Print both measurements for one variant."""
     cold, warm, wins = bench_analysis(variant, hands, seed)
-    print(f"analysis  {variant.id}: {hands} random 21-card meld hands")
+    print(f"analysis  {variant.id}: {hands} random {variant.dealer_hand // 3 * 3}-card meld hands")
     print(f"  cold memo {cold:12,.0f} analyses/s")
     print(f"  warm memo {warm:12,.0f} analyses/s   ({wins} of them reach {variant.min_huxi} 胡息)")
     rate, counts = bench_games(variant, games, seed)
