@@ -191,3 +191,14 @@ def test_the_real_records_replay():
         assert expected_step(json.loads(real_record(preset))) is None
         code, out, err = run_replay(real_record(preset))
         assert code == 0 and "replayed" in out and not err
+
+
+def test_deeply_nested_json_is_an_error_not_a_crash(tmp_path, capsys):
+    """Regression: 100,000 opening brackets used to raise RecursionError from json.loads."""
+    from zipai_rules.cli import main
+
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000, encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "Traceback" not in err

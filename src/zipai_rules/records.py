@@ -235,6 +235,9 @@ def _load_json(path: str | Path) -> Any:
     except json.JSONDecodeError as exc:
         raise RecordError(f"{path}: not valid JSON: line {exc.lineno}, column {exc.colno}: "
                           f"{exc.msg}", code="bad_json") from None
+    except RecursionError:
+        raise RecordError(f"{path}: not a game record: JSON nested too deeply",
+                          code="bad_json") from None
 
 
 def action_from_json(data: Mapping[str, Any]) -> Action:
