@@ -2,7 +2,7 @@
 digest's per-variant tables (§2.1–§2.10, §5); 200 seeded random games each with card
 conservation; and ``zipai play`` for every preset and seeds 1..100.
 
-Every expected value below was read from the digest (``/work/shared/rules/digest.md``), not
+Every expected value below was read from the digest (the rules digest), not
 from the YAML files: [S] values from the seed quoted in the digest, [D]/[A] values from the
 digest's derivation or recommended default (gap number given).
 
