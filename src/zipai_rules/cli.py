@@ -13,9 +13,10 @@ import sys
 from collections.abc import Sequence
 
 from .analysis import analyze, waits
-from .cards import format_cards, indices_of, parse_card, parse_indices
+from .cards import format_cards, parse_card, parse_indices
 from .errors import VariantError, ZipaiError
 from .melds import parse_meld
+from .terminal import pad, width
 from .presets import find_variant, load_preset, preset_ids
 from .variant import Variant
 
@@ -98,9 +99,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _result_json(game) -> dict:  # type: ignore[no-untyped-def]
     r = game.result
-    return {"kind": r.kind, "winner": r.winner,
-            "card": None if r.card is None else format_cards([r.card]), "source": r.source,
-            "huxi": r.huxi, "labels": list(r.labels),
+    return {**r.to_json(),
             "groups": [g.to_json() for g in r.decomposition.groups] if r.decomposition else []}
 
 
@@ -109,7 +108,7 @@ def _print_settlement(settlement, variant: Variant) -> None:  # type: ignore[no-
     for line in settlement.lines:
         if line.item == "meld":
             continue  # already listed with the result
-        print(f"  {_pad(line.term, 10)}{_pad(line.item, 11)}{line.text}")
+        print(f"  {pad(line.term, 10)}{pad(line.item, 11)}{line.text}")
     pays = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(settlement.payments))
     extra = f", sitting out {settlement.sitting_out:+d}" if settlement.sitting_out else ""
     print(f"  payments ({variant.term(settlement.unit)}): {pays}{extra}")
@@ -159,8 +158,8 @@ def _print_result(game, zh: bool) -> None:  # type: ignore[no-untyped-def]
     label = v.term("tianhu") + " (tianhu)" if r.kind == "tianhu" else v.term("hu") + " (hu)"
     print(f"seat {r.winner} wins, {label}{card} from {how}, {r.huxi} {v.term('huxi')}")
     for g in r.decomposition.groups:
-        print(f"  {_pad(v.term(g.meld.kind.value), 8)}{_pad(g.meld.kind.value, 11)}"
-              f"{_pad(format_cards(g.meld.cards, zh=zh), 16)}{g.huxi:3}  {g.place}")
+        print(f"  {pad(v.term(g.meld.kind.value), 8)}{pad(g.meld.kind.value, 11)}"
+              f"{pad(format_cards(g.meld.cards, zh=zh), 16)}{g.huxi:3}  {g.place}")
     if r.decomposition.leftover:
         print(f"  leftover {format_cards(r.decomposition.leftover, zh=zh)} (0, shape waived)")
     print(f"  total {r.huxi} {v.term('huxi')}")
@@ -216,19 +215,10 @@ def cmd_variants(args: argparse.Namespace) -> int:
         v = load_preset(pid)
         rows.append((v.id, v.name, str(v.players), str(v.deck_size),
                      f"{v.dealer_hand}/{v.other_hand}", str(v.wall), str(v.min_huxi)))
-    widths = [max(_width(r[k]) for r in rows) for k in range(len(rows[0]))]
+    widths = [max(width(r[k]) for r in rows) for k in range(len(rows[0]))]
     for r in rows:
-        print("  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(r, widths)))
+        print("  ".join(cell + " " * (w - width(cell)) for cell, w in zip(r, widths)))
     return 0
-
-
-def _width(text: str) -> int:
-    """Display width in a terminal: CJK characters take two columns."""
-    return sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(width - _width(text), 1)
 
 
 def cmd_terms(args: argparse.Namespace) -> int:

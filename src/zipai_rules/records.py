@@ -27,7 +27,7 @@ from typing import Any
 
 import jsonschema
 
-from .cards import parse_indices, token
+from .cards import parse_indices
 from .engine.actions import Action
 from .engine.game import Deal, Game, shuffled_deal
 from .engine.state import Result
@@ -81,9 +81,7 @@ def is_preset(variant: Variant) -> bool:
 
 def result_json(result: Result) -> dict[str, Any]:
     """``{kind, winner, card, source, huxi, labels}`` of a result; the card as its token."""
-    return {"kind": result.kind, "winner": result.winner,
-            "card": None if result.card is None else token(result.card),
-            "source": result.source, "huxi": result.huxi, "labels": list(result.labels)}
+    return result.to_json()
 
 
 def game_record(game: Game, settlement: Settlement, *, sitting_out: bool | None = None,

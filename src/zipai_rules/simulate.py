@@ -27,6 +27,7 @@ import attrs
 from .bots import make_bots, play_out, seat_bot_names
 from .engine.game import Game
 from .settlement import settle
+from .terminal import pad
 from .variant import Variant
 
 DEFAULT_BOTS = ("greedy", "random", "greedy")
@@ -226,23 +227,23 @@ def format_stats(stats: dict[str, Any], variant: Variant) -> str:
              f"{stats['seed'] + n - 1}, bots {','.join(stats['bots'])}, seat 0 deals"]
     lines.append("results")
     for s, (w, rate) in enumerate(zip(stats["wins"], stats["win_rate"])):
-        lines.append(f"  {_pad(f'seat {s} wins', 24)}{w:7}  {rate:7.1%}")
+        lines.append(f"  {pad(f'seat {s} wins', 24)}{w:7}  {rate:7.1%}")
     hz_label = f"{variant.term('huangzhuang')} (huangzhuang)"
-    lines.append(f"  {_pad(hz_label, 24)}{stats['huangzhuang']:7}  "
+    lines.append(f"  {pad(hz_label, 24)}{stats['huangzhuang']:7}  "
                  f"{stats['huangzhuang_rate']:7.1%}")
     if "tianhu" in stats["kinds"]:
-        lines.append(f"  {_pad('of the wins, 天胡', 24)}{stats['kinds']['tianhu']:7}")
+        lines.append(f"  {pad('of the wins, 天胡', 24)}{stats['kinds']['tianhu']:7}")
     rows = [(f"winning {variant.term('huxi')}", stats["huxi"]),
             (f"{unit} per loser", stats["units"]),
             (f"winner's gain ({unit})", stats["gain"]),
             ("game length (actions)", stats["length"])]
-    lines.append(f"{_pad('distributions', 24)}  {'count':>7} {'mean':>8} {'min':>5} "
+    lines.append(f"{pad('distributions', 24)}  {'count':>7} {'mean':>8} {'min':>5} "
                  f"{'q1':>6} {'median':>6} {'q3':>6} {'max':>5}")
     for label, d in rows:
         if not d["count"]:
-            lines.append(f"  {_pad(label, 24)}{0:7}")
+            lines.append(f"  {pad(label, 24)}{0:7}")
             continue
-        lines.append(f"  {_pad(label, 24)}{d['count']:7} {d['mean']:8.2f} {d['min']:5} "
+        lines.append(f"  {pad(label, 24)}{d['count']:7} {d['mean']:8.2f} {d['min']:5} "
                      f"{_num(d['q1']):>6} {_num(d['median']):>6} {_num(d['q3']):>6} "
                      f"{d['max']:5}")
     for label, d in rows:
@@ -263,11 +264,6 @@ def format_stats(stats: dict[str, Any], variant: Variant) -> str:
 
 def _num(x: float) -> str:
     return f"{x:g}" if x == int(x) else f"{x:.2f}"
-
-
-def _pad(text: str, width: int) -> str:
-    w = sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
-    return text + " " * max(width - w, 1)
 
 
 # --- zipai simulate ---------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from .analysis import Analysis, analyze
+from .analysis import SOURCES, Analysis, analyze
 from .cards import KING
 from .engine.actions import Action, ActionKind
 from .engine.claims import _shapes_with, hu_allowed, tier_options
@@ -36,7 +36,6 @@ from .melds import CHI_SHAPES, Meld, MeldKind, chi_shape
 from .presets import raw_preset
 from .variant import Variant
 
-SOURCES = ("self", "draw", "discard")
 
 
 def cards(variant: Variant) -> st.SearchStrategy[int]:

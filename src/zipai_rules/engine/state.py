@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 
 from ..analysis import Decomposition
+from ..cards import token
 from ..melds import QUADS, Meld, MeldKind
 from ..variant import Variant
 from .actions import Action
@@ -82,6 +83,12 @@ class Result:
     huxi: int = 0
     decomposition: Decomposition | None = None
     labels: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        """``{kind, winner, card, source, huxi, labels}``; the card as its ASCII token."""
+        return {"kind": self.kind, "winner": self.winner,
+                "card": None if self.card is None else token(self.card),
+                "source": self.source, "huxi": self.huxi, "labels": list(self.labels)}
 
 
 @attrs.frozen(slots=True)

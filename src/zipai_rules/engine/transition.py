@@ -17,7 +17,7 @@ from ..melds import Meld, MeldKind
 from ..special import special_win
 from ..variant import Variant
 from .actions import Action, ActionKind, Event, EventKind
-from .claims import (WEI_KINDS, can_discard, discard_options, hu_allowed, owes_discard,
+from .claims import (WEI_KINDS, discard_options, hu_allowed, owes_discard,
                      pao_source, table_huxi, tier_options, win_analysis)
 from .state import GameState, Pending, Result, SeatState
 
