@@ -124,3 +124,17 @@ class Event:
         if self.note:
             parts.append(f"({self.note})")
         return " ".join(parts)
+
+    def to_json(self) -> dict:
+        """``{kind, seat, card, melds, note}`` with the card as its ASCII token; absent
+        fields are left out."""
+        out: dict = {"kind": self.kind.value}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.card is not None:
+            out["card"] = token(self.card)
+        if self.melds:
+            out["melds"] = [m.to_json() for m in self.melds]
+        if self.note:
+            out["note"] = self.note
+        return out
