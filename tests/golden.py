@@ -10,6 +10,7 @@ When a change alters a rule on purpose, regenerate just the affected records and
 commit which and why::
 
     python tests/golden.py hunan yongzhou        # rewrite the records of these presets
+    python tests/golden.py hunan --seed 2        # rewrite one record
     python tests/golden.py --check               # list the records that no longer replay
 """
 
@@ -63,10 +64,10 @@ def replayed(doc: dict[str, Any]) -> dict[str, Any]:
             "settlement": settle(game.state, doc["sitting_out"]).to_json()}
 
 
-def write(preset: str) -> None:
+def write(preset: str, seeds: list[int] | None = None) -> None:
     from zipai_rules.records import dumps_record
 
-    for seed in SEEDS:
+    for seed in seeds or SEEDS:
         path = golden_path(preset, seed)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(dumps_record(play(preset, seed)), "utf-8")
@@ -79,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("presets", nargs="*", help="presets to rewrite (default: none)")
     parser.add_argument("--all", action="store_true", help="rewrite every preset's records")
     parser.add_argument("--check", action="store_true", help="list records that differ")
+    parser.add_argument("--seed", type=int, action="append",
+                        help="rewrite only this seed's record (repeatable)")
     args = parser.parse_args(argv)
     if args.check:
         bad = 0
@@ -97,8 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{bad} record(s) differ")
         return 1 if bad else 0
     for preset in (preset_ids() if args.all else args.presets):
-        write(preset)
-        print(f"wrote {len(SEEDS)} records of {preset}")
+        write(preset, args.seed)
+        print(f"wrote {len(args.seed or SEEDS)} record(s) of {preset}")
     return 0
 
 

@@ -143,3 +143,16 @@ def total_counts(state) -> Counter:
     if state.pending is not None:
         n[state.pending.card] += 1
     return n
+
+
+def verdict(variant, hand, table=(), card=None, source=None, *, all_decompositions=False):
+    """The win decision (``analysis.win_verdict``) on any cards, partial hands included:
+    ``analyze`` without its check that a game can reach the situation. For tests of the
+    decomposition itself (worked examples written as a few melds, reference comparisons)."""
+    from zipai_rules.analysis import read_hand, read_table, win_verdict
+    from zipai_rules.cards import card_index
+
+    counts = read_hand(hand)[1]
+    return win_verdict(variant, counts, read_table(table),
+                       None if card is None else card_index(card), source,
+                       all_decompositions=all_decompositions)

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import reference as ref
-from zipai_rules import MeldKind, analyze, load_preset, preset_ids
+from helpers import verdict
+from zipai_rules import MeldKind, load_preset, preset_ids
 from zipai_rules.testing import hands, situations, winning_hands
 
 PRESETS = preset_ids()
@@ -40,7 +41,7 @@ def agree(variant, hand, table_melds):
     """``analyze`` and the reference agree on the best 胡息, the verdict and its reason; the
     library's best decomposition is one of the reference's best for some identity of the 王."""
     table = [(m.kind.value, m.cards) for m in table_melds]
-    a = analyze(variant, hand, table_melds)
+    a = verdict(variant, hand, table_melds)
     pairs = pairs_rule(variant, table)
     best = ref.best_huxi_wild(hand, table, pairs)
     if best is None:
@@ -120,6 +121,6 @@ def test_wild_reference_by_hand():
     assert len(ref.identities([0, 0, 0, K])) == 19
     # the library agrees on the first two
     yongzhou = load_preset("yongzhou")
-    assert analyze(yongzhou, [K, 1, 2]).huxi == 3
-    assert analyze(yongzhou, [K, 14, 14]).huxi == 6
-    assert analyze(yongzhou, [K, 14, 14]).best.groups[0].meld.kind == MeldKind.KAN
+    assert verdict(yongzhou, [K, 1, 2]).huxi == 3
+    assert verdict(yongzhou, [K, 14, 14]).huxi == 6
+    assert verdict(yongzhou, [K, 14, 14]).best.groups[0].meld.kind == MeldKind.KAN

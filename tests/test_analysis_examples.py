@@ -14,6 +14,7 @@ from functools import cache
 import pytest
 
 from zipai_rules import CardError, HandError, analyze, parse_meld, tianhu, waits
+from helpers import verdict
 from zipai_rules.analysis import Wait
 from zipai_rules.cards import format_cards, parse_indices
 from zipai_rules.loader import build_variant
@@ -75,7 +76,7 @@ def guilin():
     return local_variant("guilin_test", "桂林字牌",
                          {"min_huxi": 10, "sources": ["self", "draw", "discard"],
                           "forced_sources": ["discard"]},
-                         {"pao_on_peng": ["self"], "skip_pao_to_win": True})
+                         {"pao_on_peng": ["self"], "po_pao_hu": True})
 
 
 @cache
@@ -120,7 +121,7 @@ E1_TABLE = ("peng=d4 d4 d4", "peng=x9 x9 x9", "chi=x2 x7 x10")
 def test_e1_exact_minimum_on_a_discard():
     """E1. 004_4a6d8adec4e0ba73.txt 第六条2 "胡牌最低胡牌数10胡"; 第五条6 "放炮必胡：有人打出的牌能胡，则必须胡牌".
     big 碰 3 + small 碰 1 + 二七十 3 + 一二三 3 = 10 → win on a discard."""
-    a = analyze(guilin(), H("x1 x2 x3 x4 x5 x6 d5 d6 d7 d8 d9"), T(*E1_TABLE), card("d10"),
+    a = verdict(guilin(), H("x1 x2 x3 x4 x5 x6 d5 d6 d7 d8 d9"), T(*E1_TABLE), card("d10"),
                 "discard")
     check(a, win=True, reason=None, huxi=10,
           best=M("peng:d4 d4 d4", "peng:x9 x9 x9", "er_qi_shi:x2 x7 x10",
@@ -131,7 +132,7 @@ def test_e1_exact_minimum_on_a_discard():
 def test_e2_one_short():
     """E2. 004_4a6d8adec4e0ba73.txt 第四条1 "普通顺子及搭子不计胡头"; 第六条2 threshold 10.
     壹贰叁 6 + 二七十 3 = 9 < 10 → no win."""
-    a = analyze(guilin(), H("x1 x1 d1 x7 x8 x9 d4 d5 d6 d7 d8"),
+    a = verdict(guilin(), H("x1 x1 d1 x7 x8 x9 d4 d5 d6 d7 d8"),
                 T("chi=d1 d2 d3", "chi=x2 x7 x10", "chi=x4 x5 x6"), card("d9"), "discard")
     check(a, win=False, reason="below_min_huxi", huxi=9,
           best=M("yi_er_san:d1 d2 d3", "er_qi_shi:x2 x7 x10", "shun:x4 x5 x6",
@@ -149,13 +150,13 @@ E4_B = M("peng:x5 x5 x5", "shun:d4 d5 d6", "shun:x3 x4 x5", "jiao:x1 x1 d1",
 def test_e4_erqishi_over_jiao():
     """E4. 004_4a6d8adec4e0ba73.txt 第七条四) "贰 柒 拾： 6胡二 七 十： 3胡"; 第六条3 "摸牌胡牌".
     Decomposition A (二七十 ×2 + 贰柒拾) gives 12 concealed + small 碰 1 = 13."""
-    a = analyze(guilin(), H(E4_HAND), T(*E4_TABLE), card("x7"), "draw")
+    a = verdict(guilin(), H(E4_HAND), T(*E4_TABLE), card("x7"), "draw")
     check(a, win=True, reason=None, huxi=13, best=E4_A)
 
 
 def test_e4_all_decompositions():
     """E4. Exactly two decompositions: A = 12 concealed (13 in all), B = four 绞 = 0 (1 in all)."""
-    a = analyze(guilin(), H(E4_HAND), T(*E4_TABLE), card("x7"), "draw",
+    a = verdict(guilin(), H(E4_HAND), T(*E4_TABLE), card("x7"), "draw",
                 all_decompositions=True)
     assert a.win and a.huxi == 13
     assert [d.huxi for d in a.decompositions] == [13, 1]
@@ -167,7 +168,7 @@ def test_e4_all_decompositions():
 def test_e6_pairs_without_a_quad():
     """E6. 004_4a6d8adec4e0ba73.txt 第三条7; 000_cdb63c032605c9a1.txt §跑胡子玩牌规则 "吊子只能一对".
     No 开舵 / 扫穿, so no pair at all: [x1 x2 x3] [x7 x8 x9] + three pairs → no win."""
-    a = analyze(guilin(), H("x1 x2 x3 x7 x8 x9 x10 x10 d7 d7 d9"),
+    a = verdict(guilin(), H("x1 x2 x3 x7 x8 x9 x10 x10 d7 d7 d9"),
                 T("peng=d3 d3 d3", "chi=d1 d2 d3", "wei=x6 x6 x6"), card("d9"), "discard")
     check(a, win=False, reason="jiang_not_allowed", huxi=0)
     assert a.best is None
@@ -179,7 +180,7 @@ E7_TABLE = ("peng=d3 d3 d3", "chi=d1 d2 d3", "pao=x6 x6 x6 x6")
 def test_e7_one_jiang_after_kaiduo():
     """E7. 003_5cd7634dfd57d897.txt "当有跑牌或提牌后，必须有且只能有一对牌做为一方门子".
     Table 3 + 6 + 6 = 15, concealed [x1 x2 x3] 3 → 18."""
-    a = analyze(guilin(), H("x1 x2 x3 x7 x8 x9 d7 d8 d9 x10"), T(*E7_TABLE), card("x10"),
+    a = verdict(guilin(), H("x1 x2 x3 x7 x8 x9 d7 d8 d9 x10"), T(*E7_TABLE), card("x10"),
                 "discard")
     check(a, win=True, reason=None, huxi=18,
           best=M("peng:d3 d3 d3", "yi_er_san:d1 d2 d3", "pao:x6 x6 x6 x6",
@@ -189,7 +190,7 @@ def test_e7_one_jiang_after_kaiduo():
 def test_e8_only_one_jiang():
     """E8. 003_5cd7634dfd57d897.txt "必须有且只能有一对牌做为一方门子"; 000 "吊子只能一对".
     [x1 x2 x3] + four pairs → no win."""
-    a = analyze(guilin(), H("x1 x2 x3 x10 x10 d4 d4 d7 d7 d9"), T(*E7_TABLE), card("d9"),
+    a = verdict(guilin(), H("x1 x2 x3 x10 x10 d4 d4 d7 d7 d9"), T(*E7_TABLE), card("d9"),
                 "discard")
     check(a, win=False, reason="jiang_not_allowed", huxi=0)
 
@@ -197,7 +198,7 @@ def test_e8_only_one_jiang():
 def test_e14_zhongduo():
     """E14. 004_4a6d8adec4e0ba73.txt 第五条7 "重舵除外（即开舵、扫穿两次及以上）".
     开舵 d5 9 + 扫穿 x8 9 + 碰 d3 3 = 21, + [x1 x2 x3] 3 = 24, won on one's own draw."""
-    a = analyze(guilin(), H("x1 x2 x3 x4 x5 x6 d7 d8 d9 x10"),
+    a = verdict(guilin(), H("x1 x2 x3 x4 x5 x6 d7 d8 d9 x10"),
                 T("pao=d5 d5 d5 d5", "ti=x8 x8 x8 x8", "peng=d3 d3 d3"), card("x10"), "self")
     check(a, win=True, reason=None, huxi=24,
           best=M("pao:d5 d5 d5 d5", "ti:x8 x8 x8 x8", "peng:d3 d3 d3", "yi_er_san:x1 x2 x3",
@@ -214,19 +215,19 @@ E16_BEST = M("wei:d7 d7 d7", "peng:d2 d2 d2", "yi_er_san:x1 x2 x3", "shun:x4 x5 
 
 def test_e16a_no_win_on_a_discard(hunan):
     """E16 (a). 003_5cd7634dfd57d897.txt "任何人打出的牌都不能胡". 12 + 3 = 15 but d8 was discarded."""
-    a = analyze(hunan, H(E16_HAND), T(*E16_TABLE), card("d8"), "discard")
+    a = verdict(hunan, H(E16_HAND), T(*E16_TABLE), card("d8"), "discard")
     check(a, win=False, reason="discard_win_not_allowed", huxi=15, best=E16_BEST)
 
 
 def test_e16b_win_on_another_players_draw(hunan):
     """E16 (b). 003_5cd7634dfd57d897.txt "只能胡各玩家从墩上摸出来并且明示的牌（可以是自已摸的也可以是别人摸的）"."""
-    a = analyze(hunan, H(E16_HAND), T(*E16_TABLE), card("d8"), "draw")
+    a = verdict(hunan, H(E16_HAND), T(*E16_TABLE), card("d8"), "draw")
     check(a, win=True, reason=None, huxi=15, best=E16_BEST)
 
 
 def test_e16c_win_on_own_draw(hunan):
     """E16 (c). 003_5cd7634dfd57d897.txt "可以是自已摸的": own draw (自摸) → win, 15."""
-    a = analyze(hunan, H(E16_HAND), T(*E16_TABLE), card("d8"), "self")
+    a = verdict(hunan, H(E16_HAND), T(*E16_TABLE), card("d8"), "self")
     check(a, win=True, reason=None, huxi=15, best=E16_BEST)
 
 
@@ -242,7 +243,7 @@ def test_e16_waits(hunan):
 def test_e17_seven_menzi_with_ti_and_jiang(hunan):
     """E17. 003_5cd7634dfd57d897.txt "当有跑牌或提牌后，必须有且只能有一对牌做为一方门子".
     提 x3 9 + 碰 d8 3 + 壹贰叁 6 = 18; concealed 0."""
-    a = analyze(hunan, H("x10 x10 x4 x5 x6 d4 d5 d6 x7 x8"),
+    a = verdict(hunan, H("x10 x10 x4 x5 x6 d4 d5 d6 x7 x8"),
                 T("ti=x3 x3 x3 x3", "peng=d8 d8 d8", "chi=d1 d2 d3"), card("x9"), "draw")
     check(a, win=True, reason=None, huxi=18,
           best=M("ti:x3 x3 x3 x3", "peng:d8 d8 d8", "yi_er_san:d1 d2 d3", "shun:x4 x5 x6",
@@ -305,7 +306,7 @@ def test_tianhu_none_for_an_ordinary_hand(hunan):
 def test_e29_dihu_hand():
     """E29. 001_5964eea38dea0018.txt 地胡 "闲家要牌之前揭底牌的第一张牌正好是闲家所要胡的牌"; "最低10胡息".
     坎 d10 6 + 坎 x8 3 + 一二三 3 + 壹贰叁 6 + 0 + 0 + 二七十 3 = 21."""
-    a = analyze(shaoyang(), H("d10 d10 d10 x8 x8 x8 x1 x2 x3 d1 d2 d3 x4 x5 x6 d4 d5 x2 x7 x10"),
+    a = verdict(shaoyang(), H("d10 d10 d10 x8 x8 x8 x1 x2 x3 d1 d2 d3 x4 x5 x6 d4 d5 x2 x7 x10"),
                 (), card("d6"), "draw")
     check(a, win=True, reason=None, huxi=21,
           best=M("kan:d10 d10 d10", "kan:x8 x8 x8", "yi_er_san:x1 x2 x3", "yi_er_san:d1 d2 d3",
@@ -315,7 +316,7 @@ def test_e29_dihu_hand():
 def test_e30_dealer_hand():
     """E30. 001_5964eea38dea0018.txt "庄家拿满21张后，达到胡牌条件，胡牌后所得胡数*以2".
     6 + 6 + 3 + 坎 3 + 0 + 0 + 绞 0 = 18 ≥ 10."""
-    a = analyze(shaoyang(),
+    a = verdict(shaoyang(),
                 H("d1 d2 d3 d1 d2 d3 x2 x7 x10 x9 x9 x9 x4 x5 x6 d7 d8 d9 d5 d5 x5"))
     check(a, win=True, reason=None, huxi=18,
           best=M("yi_er_san:d1 d2 d3", "yi_er_san:d1 d2 d3", "er_qi_shi:x2 x7 x10",
@@ -329,7 +330,7 @@ def test_e30_dealer_hand():
 ])
 def test_e31_shaoyang_sources(source, win, reason):
     """E31. 001_5964eea38dea0018.txt "任何人打出来的字不能胡，只能从剩下的牌摸出来才可以胡". E16's hand, 15 ≥ 10."""
-    a = analyze(shaoyang(), H(E16_HAND), T(*E16_TABLE), card("d8"), source)
+    a = verdict(shaoyang(), H(E16_HAND), T(*E16_TABLE), card("d8"), source)
     check(a, win=win, reason=reason, huxi=15, best=E16_BEST)
 
 
@@ -341,7 +342,7 @@ HENGYANG_TABLE = ("peng=d4 d4 d4", "wei=x9 x9 x9")
 def test_e32_shihuqiang_fifteen_cards():
     """E32. 000_cdb63c032605c9a1.txt §衡阳十胡抢牌型规则 "十胡就可胡牌".
     碰 d4 3 + 笑到 x9 3 + 一二三 3 + 0 + 二七十 3 = 12."""
-    a = analyze(shihuqiang(), H("x1 x2 x3 d6 d7 d8 x2 x7"), T(*HENGYANG_TABLE), card("x10"),
+    a = verdict(shihuqiang(), H("x1 x2 x3 d6 d7 d8 x2 x7"), T(*HENGYANG_TABLE), card("x10"),
                 "draw")
     check(a, win=True, reason=None, huxi=12,
           best=M("peng:d4 d4 d4", "wei:x9 x9 x9", "yi_er_san:x1 x2 x3", "shun:d6 d7 d8",
@@ -354,21 +355,21 @@ E33_BEST = M("peng:d4 d4 d4", "wei:x9 x9 x9", "yi_er_san:x1 x2 x3", "shun:d6 d7 
 
 def test_e33_shihuqiang_threshold():
     """E33. 000_cdb63c032605c9a1.txt §衡阳十胡抢牌型规则 "十胡就可胡牌": 3 + 3 + 3 = 9 < 10 → no win."""
-    a = analyze(shihuqiang(), H("x1 x2 x3 d6 d7 d8 x4 x5"), T(*HENGYANG_TABLE), card("x6"),
+    a = verdict(shihuqiang(), H("x1 x2 x3 d6 d7 d8 x4 x5"), T(*HENGYANG_TABLE), card("x6"),
                 "draw")
     check(a, win=False, reason="below_min_huxi", huxi=9, best=E33_BEST)
 
 
 def test_e33_liuhuqiang_six():
     """E33 (C3). 000_cdb63c032605c9a1.txt §衡阳六胡抢字牌规则介绍 "六胡就可胡牌": 9 ≥ 6 → win."""
-    a = analyze(liuhuqiang(6), H("x1 x2 x3 d6 d7 d8 x4 x5"), T(*HENGYANG_TABLE), card("x6"),
+    a = verdict(liuhuqiang(6), H("x1 x2 x3 d6 d7 d8 x4 x5"), T(*HENGYANG_TABLE), card("x6"),
                 "draw")
     check(a, win=True, reason=None, huxi=9, best=E33_BEST)
 
 
 def test_e33_liuhuqiang_fifteen():
     """E33 (C3). 000_cdb63c032605c9a1.txt §衡阳六胡抢字牌规则介绍 "达到15息或以上": 9 < 15 → no win."""
-    a = analyze(liuhuqiang(15), H("x1 x2 x3 d6 d7 d8 x4 x5"), T(*HENGYANG_TABLE), card("x6"),
+    a = verdict(liuhuqiang(15), H("x1 x2 x3 d6 d7 d8 x4 x5"), T(*HENGYANG_TABLE), card("x6"),
                 "draw")
     check(a, win=False, reason="below_min_huxi", huxi=9, best=E33_BEST)
 
@@ -377,20 +378,20 @@ def test_e33_liuhuqiang_fifteen():
 
 def test_incomplete(hunan):
     """x1 x2 x4 forms no meld (digest §1.5 "手上的牌全部构成基本牌型")."""
-    a = analyze(hunan, H("x1 x2 x4 d5 d6 d7"))
+    a = verdict(hunan, H("x1 x2 x4 d5 d6 d7"))
     check(a, win=False, reason="incomplete", huxi=0)
     assert a.best is None
 
 
 def test_incomplete_even_with_pairs(hunan):
     """Pairs would not help: the reason is 'incomplete', not 'jiang_not_allowed'."""
-    a = analyze(hunan, H("x1 x1 x2 x4 x4"))
+    a = verdict(hunan, H("x1 x1 x2 x4 x4"))
     check(a, win=False, reason="incomplete", huxi=0)
 
 
 def test_below_min_huxi_hunan(hunan):
     """Hunan threshold 15 (000 §湖南字牌技巧 "一般情况下是15须可以胡牌"): 一二三 3 + 贰柒拾 6 = 9."""
-    a = analyze(hunan, H("x1 x2 x3 d2 d7 d10 x4 x5 x6"))
+    a = verdict(hunan, H("x1 x2 x3 d2 d7 d10 x4 x5 x6"))
     check(a, win=False, reason="below_min_huxi", huxi=9,
           best=M("yi_er_san:x1 x2 x3", "er_qi_shi:d2 d7 d10", "shun:x4 x5 x6"))
 
@@ -402,7 +403,7 @@ def test_source_reasons(source, reason):
     """A variant winning on discards only refuses its own and others' draws."""
     v = local_variant("discard_only_test", "discard only",
                       {"min_huxi": 15, "sources": ["discard"]})
-    a = analyze(v, H(E16_HAND), T(*E16_TABLE), card("d8"), source)
+    a = verdict(v, H(E16_HAND), T(*E16_TABLE), card("d8"), source)
     check(a, win=reason is None, reason=reason, huxi=15, best=E16_BEST)
 
 
@@ -411,7 +412,7 @@ def test_source_reasons(source, reason):
 def test_kan_not_split_to_complete(hunan):
     """000_cdb63c032605c9a1.txt §永州双王扯胡子规则 "一坎牌不能拆散与其他牌组合". Split, the cards would
     make [x2 x7 x10] ×2 + [x2 x3 x4]; with the 坎 whole, x3 x4 x7 x7 x10 x10 is stuck."""
-    a = analyze(hunan, H("x2 x2 x2 x3 x4 x7 x7 x10 x10"))
+    a = verdict(hunan, H("x2 x2 x2 x3 x4 x7 x7 x10 x10"))
     check(a, win=False, reason="incomplete", huxi=0)
 
 
@@ -419,7 +420,7 @@ def test_kan_not_split_for_more_huxi(hunan):
     """"一坎牌不能拆散" again. With a 提 on the table, splitting the 坎 x1 would give
     [x1 x2 x3] ×2 (6) + 绞 x1 d1 d1 + 将 x4 x4; kept whole: 坎 x1 3 + [x2 x3 x4] ×2 + 将 d1 d1.
     Table 提 d10 12 + 0 + 0 → 15, not 18."""
-    a = analyze(hunan, H("x1 x1 x1 x2 x2 x3 x3 x4 x4 d1 d1"),
+    a = verdict(hunan, H("x1 x1 x1 x2 x2 x3 x3 x4 x4 d1 d1"),
                 T("ti=d10 d10 d10 d10", "chi=d5 d6 d7", "chi=x6 x7 x8"))
     check(a, win=True, reason=None, huxi=15,
           best=M("ti:d10 d10 d10 d10", "shun:d5 d6 d7", "shun:x6 x7 x8", "kan:x1 x1 x1",
@@ -442,7 +443,7 @@ PAIR_REST = ("yi_er_san:d1 d2 d3", "peng:d8 d8 d8", "er_qi_shi:x2 x7 x10", "yi_e
 def test_card_onto_concealed_pair(hunan, source, kind, huxi, win, reason):
     """Digest §1.3 (a) [D] / G4: a winning card onto a concealed pair is a 碰 (small 1) when it comes
     from another player and a forced 偎 (small 3) when self-drawn. Table 6 + 3 + 3, [x1 x2 x3] 3."""
-    a = analyze(hunan, H(PAIR_HAND), T(*PAIR_TABLE), card("x5"), source)
+    a = verdict(hunan, H(PAIR_HAND), T(*PAIR_TABLE), card("x5"), source)
     check(a, win=win, reason=reason, huxi=huxi, best=M(f"{kind}:x5 x5 x5", *PAIR_REST))
 
 
@@ -460,13 +461,13 @@ KAN_REST = ("yi_er_san:d1 d2 d3", "peng:d8 d8 d8", "yi_er_san:x1 x2 x3", "shun:d
 def test_fourth_card_onto_kan(hunan, source, kind, huxi, win, reason):
     """000_cdb63c032605c9a1.txt §跑胡子玩牌规则 "手中有三张，别家打出一张或者摸出一张相同牌" → 跑 (small 6);
     one's own 4th → 提 (small 9). The quad then allows the 将 x10 x10. Table 6 + 3, [x1 x2 x3] 3."""
-    a = analyze(hunan, H(KAN_HAND), T(*KAN_TABLE), card("x5"), source)
+    a = verdict(hunan, H(KAN_HAND), T(*KAN_TABLE), card("x5"), source)
     check(a, win=win, reason=reason, huxi=huxi, best=M(f"{kind}:x5 x5 x5 x5", *KAN_REST))
 
 
 def test_kan_hand_without_the_fourth_card(hunan):
     """The same hand without the 4th x5 has no quad, so the pair x10 x10 is not allowed."""
-    a = analyze(hunan, H(KAN_HAND), T(*KAN_TABLE))
+    a = verdict(hunan, H(KAN_HAND), T(*KAN_TABLE))
     check(a, win=False, reason="jiang_not_allowed", huxi=0)
 
 
@@ -479,7 +480,7 @@ UP_REST = ("yi_er_san:d1 d2 d3", "er_qi_shi:x2 x7 x10", "yi_er_san:x1 x2 x3", "s
 def test_drawn_card_upgrades_table_peng(hunan, source):
     """000_cdb63c032605c9a1.txt §跑胡子玩牌规则 "第4张牌如果是摸出来的牌还可以跑桌面上碰的牌" (hunan
     pao_on_peng [self, draw]): 碰 x6 1 → 跑 x6 6, and the 将 x10 x10 is allowed. 6 + 6 + 3 + 3 = 18."""
-    a = analyze(hunan, H(UP_HAND), T("peng=x6 x6 x6", "chi=d1 d2 d3", "chi=x2 x7 x10"),
+    a = verdict(hunan, H(UP_HAND), T("peng=x6 x6 x6", "chi=d1 d2 d3", "chi=x2 x7 x10"),
                 card("x6"), source)
     check(a, win=True, reason=None, huxi=18, best=M("pao:x6 x6 x6 x6", *UP_REST))
     assert [g.place for g in a.best.groups if g.meld.kind.value == "pao"] == ["table"]
@@ -488,7 +489,7 @@ def test_drawn_card_upgrades_table_peng(hunan, source):
 def test_discard_does_not_upgrade_table_peng(hunan):
     """000_cdb63c032605c9a1.txt §跑胡子玩牌规则 "桌面上碰的牌不能跑任何人手中打出的牌": the x6 stays loose,
     no quad, so x6 x7 x8 x9 x10 x10 cannot be completed."""
-    a = analyze(hunan, H(UP_HAND), T("peng=x6 x6 x6", "chi=d1 d2 d3", "chi=x2 x7 x10"),
+    a = verdict(hunan, H(UP_HAND), T("peng=x6 x6 x6", "chi=d1 d2 d3", "chi=x2 x7 x10"),
                 card("x6"), "discard")
     check(a, win=False, reason="incomplete", huxi=0)
 
@@ -501,7 +502,7 @@ def test_discard_does_not_upgrade_table_peng(hunan):
 def test_fourth_card_onto_table_wei(hunan, source, kind, huxi, win, reason):
     """000_cdb63c032605c9a1.txt §跑胡子玩牌规则 "无论谁打出第4张牌或者摸出第4张牌,偎的牌都必跑";
     one's own 4th onto a 偎 is a 提 (digest §2.1 "Own draw → 提")."""
-    a = analyze(hunan, H(UP_HAND), T("wei=x6 x6 x6", "chi=d1 d2 d3", "chi=x2 x7 x10"),
+    a = verdict(hunan, H(UP_HAND), T("wei=x6 x6 x6", "chi=d1 d2 d3", "chi=x2 x7 x10"),
                 card("x6"), source)
     check(a, win=win, reason=reason, huxi=huxi, best=M(f"{kind}:x6 x6 x6 x6", *UP_REST))
 
@@ -533,7 +534,7 @@ def test_too_many_copies(hunan):
 def test_cards_as_card_objects(hunan):
     """Hands may be given as Card values as well as indices."""
     from zipai_rules import parse_cards
-    a = analyze(hunan, parse_cards(E16_HAND), T(*E16_TABLE), parse_cards("d8")[0], "draw")
+    a = verdict(hunan, parse_cards(E16_HAND), T(*E16_TABLE), parse_cards("d8")[0], "draw")
     check(a, win=True, reason=None, huxi=15, best=E16_BEST)
 
 
@@ -544,7 +545,7 @@ def test_jiang_scored_by_the_variant_table():
                        "huxi": {"jiang": [1, 2]}, "terminology": {}, "citations": {}},
                       raw_preset, "<test scored jiang>")
     for want_all in (False, True):
-        a = analyze(v, H("x1 x2 x3 d9 d9"), T("ti=x5 x5 x5 x5"), all_decompositions=want_all)
+        a = verdict(v, H("x1 x2 x3 d9 d9"), T("ti=x5 x5 x5 x5"), all_decompositions=want_all)
         assert a.huxi == 14
         assert [g.huxi for g in a.best.groups if g.meld.kind.value == "jiang"] == [2]
         assert sum(g.huxi for g in a.best.groups) == 14
@@ -561,7 +562,7 @@ def test_e28_guilin_peng_upgrade(source, win, huxi, reason):
     """E28 (C2). 004_4a6d8adec4e0ba73.txt 第四条7 "‘碰’牌后自己摸起相同的1牌，\\碰\\的牌必须得\\开舵\\ …
     （但其他人手中打出的牌是不能让碰牌\\开舵\\的）"; only one's own draw upgrades it (1 → 6). Without the
     upgrade there is no quad, and x6 x7 x8 x9 x10 x10 cannot be completed."""
-    a = analyze(guilin(), H(UP_HAND), T("peng=x6 x6 x6", "chi=d1 d2 d3", "chi=x2 x7 x10"),
+    a = verdict(guilin(), H(UP_HAND), T("peng=x6 x6 x6", "chi=d1 d2 d3", "chi=x2 x7 x10"),
                 card("x6"), source)
     if win:
         check(a, win=True, reason=None, huxi=huxi, best=M("pao:x6 x6 x6 x6", *UP_REST))
@@ -577,14 +578,25 @@ def test_guilin_may_keep_the_kan_to_win():
     """004_4a6d8adec4e0ba73.txt 第五条5 "胡牌时可以不开舵" (digest G4: "or (Guilin) you keep the 坎 and use
     the card elsewhere"). The discarded x5 completes [x3 x4 x5]; the 坎 x5 stays.
     碰 d4 3 + 二七十 3 + 坎 x5 3 + 壹贰叁 6 = 15 ≥ 10. As a 开舵, x3 x4 would be stranded."""
-    a = analyze(guilin(), H(SKIP_HAND), T(*SKIP_TABLE), card("x5"), "discard")
+    a = verdict(guilin(), H(SKIP_HAND), T(*SKIP_TABLE), card("x5"), "discard")
     check(a, win=True, reason=None, huxi=15,
           best=M("peng:d4 d4 d4", "er_qi_shi:x2 x7 x10", "kan:x5 x5 x5", "shun:x3 x4 x5",
                  "yi_er_san:d1 d2 d3", "shun:x8 x9 x10"))
 
 
-def test_hunan_must_pao_the_kan(hunan):
-    """000_cdb63c032605c9a1.txt §跑胡子玩牌规则 "比、偎、提、跑是强制规则,不能选择放弃": in Hunan the same
-    x5 (here another player's draw) must go onto the 坎 as 跑, which strands x3 x4."""
-    a = analyze(hunan, H(SKIP_HAND), T(*SKIP_TABLE), card("x5"), "draw")
+def test_hunan_po_pao_hu_keeps_the_kan(hunan):
+    """破跑胡 (003_5cd7634dfd57d897.txt "当玩家自己或其他玩家跑牌时，正好这只牌是自己要胡的，可以胡，
+    称为破跑胡（即胡牌优先于跑牌）"): in Hunan the same x5 (here another player's draw) may win
+    with the 坎 kept, before the compulsory 跑 that would strand x3 x4. 15 ≥ 15."""
+    a = verdict(hunan, H(SKIP_HAND), T(*SKIP_TABLE), card("x5"), "draw")
+    check(a, win=True, reason=None, huxi=15,
+          best=M("peng:d4 d4 d4", "er_qi_shi:x2 x7 x10", "kan:x5 x5 x5", "shun:x3 x4 x5",
+                 "yi_er_san:d1 d2 d3", "shun:x8 x9 x10"))
+
+
+def test_without_po_pao_hu_the_kan_must_pao():
+    """``claims.po_pao_hu: false``: the x5 goes onto the 坎 as the compulsory 跑, which strands
+    x3 x4."""
+    no_po = local_variant("no_po_pao_hu_test", "no 破跑胡", {}, {"po_pao_hu": False})
+    a = verdict(no_po, H(SKIP_HAND), T(*SKIP_TABLE), card("x5"), "draw")
     check(a, win=False, reason="incomplete", huxi=0)

@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import reference as ref
-from zipai_rules import Meld, MeldKind, analyze
+from helpers import verdict
+from zipai_rules import Meld, MeldKind
 
 MIN_HUXI = 15  # the Hunan threshold, digest §2.1
 
@@ -127,7 +128,7 @@ def _key(melds):
 
 def agree(variant, hand, table):
     melds = [_table_meld(k, cs) for k, cs in table]
-    a = analyze(variant, hand, melds)
+    a = verdict(variant, hand, melds)
     found = ref.all_decompositions(hand, table)
     best = max((h for h, _ in found), default=None)
     if best is None:
@@ -170,7 +171,7 @@ def test_all_decompositions_match_reference(hunan, case):
     each once, best first."""
     hand, table = case
     melds = [_table_meld(k, cs) for k, cs in table]
-    a = analyze(hunan, hand, melds, all_decompositions=True)
+    a = verdict(hunan, hand, melds, all_decompositions=True)
     mine = Counter(_key([(g.meld.kind.value, g.meld.cards) for g in d.groups])
                    for d in a.decompositions)
     # the reference may reach one split in several orders; compare distinct splits

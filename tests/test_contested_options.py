@@ -305,20 +305,20 @@ def _kan_and_drawn_fourth(variant):
     return g
 
 
-def test_skip_pao_to_win_hunan_must_pao():
-    """C9 (Hunan: 跑 is forced, "不能选择放弃"): seat 2's x5 goes onto seat 1's 坎 as 跑 and seat 1
-    is never offered 胡."""
-    g = _kan_and_drawn_fourth(find_variant("hunan"))
+def test_po_pao_hu_off_must_pao():
+    """C9 with ``claims.po_pao_hu: false`` (a 跑 that is compulsory and never yields to a
+    win): seat 2's x5 goes onto seat 1's 坎 as 跑 and seat 1 is never offered 胡."""
+    g = _kan_and_drawn_fourth(knob({"claims": {"po_pao_hu": False}}))
     assert [(e.seat, e.card) for e in events(g, E.PAO)] == [(1, c("x5"))]
     assert not g.is_over
 
 
-@pytest.mark.parametrize("variant", [knob({"claims": {"skip_pao_to_win": True}}),
-                                     find_variant("guilin")], ids=["knob", "guilin"])
-def test_skip_pao_to_win_guilin_keeps_the_kan(variant):
-    """C9 (004_4a6d8adec4e0ba73.txt 第五条5 "胡牌时可以不开舵"; G4 "you keep the 坎 and use the card
-    elsewhere"): seat 1 is offered 胡 on seat 2's x5 and wins with 21: 坎 x5 kept, [x3 x4 x5] a
-    run."""
+@pytest.mark.parametrize("variant", [find_variant("hunan"), find_variant("guilin")],
+                         ids=["hunan", "guilin"])
+def test_po_pao_hu_keeps_the_kan(variant):
+    """破跑胡 (003_5cd7634dfd57d897.txt "当玩家自己或其他玩家跑牌时，正好这只牌是自己要胡的，可以胡";
+    Guilin 004_4a6d8adec4e0ba73.txt 第五条5 "胡牌时可以不开舵"): seat 1 is offered 胡 on seat
+    2's x5 before its compulsory 跑 and wins with 21: 坎 x5 kept, [x3 x4 x5] a run."""
     g = _kan_and_drawn_fourth(variant)
     assert not events(g, E.PAO)
     assert g.state.actor == 1 and A.HU in kinds_of(g.legal_actions())
@@ -328,6 +328,14 @@ def test_skip_pao_to_win_guilin_keeps_the_kan(variant):
     groups = {(gr.meld.kind, gr.meld.cards) for gr in r.decomposition.groups}
     assert (MeldKind.KAN, tuple(C("x5 x5 x5"))) in groups
     assert (MeldKind.SHUN, tuple(C("x3 x4 x5"))) in groups
+
+
+def test_po_pao_hu_declined_win_then_forced_pao():
+    """Declining the 破跑胡 win leaves the compulsory 跑 (Hunan "跑是强制规则"): seat 1 passes
+    and its 坎 takes the x5 as 跑."""
+    g = _kan_and_drawn_fourth(find_variant("hunan"))
+    g.apply(option(g.state, A.PASS, 1))
+    assert [(e.seat, e.card, e.note) for e in events(g, E.PAO)] == [(1, c("x5"), "forced")]
 
 
 # --- C10: two dealt 提 ----------------------------------------------------------------------------

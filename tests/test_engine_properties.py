@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from helpers import total_counts
 from zipai_rules.engine import Action, ActionKind, EventKind, Game, replay
-from zipai_rules.engine.claims import (can_discard, hu_allowed, locked, owes_discard, table_huxi,
-                                       win_analysis)
+from zipai_rules.analysis import win_verdict
+from zipai_rules.engine.claims import can_discard, hu_allowed, locked, owes_discard, table_huxi
 from zipai_rules.errors import IllegalActionError
 
 A = ActionKind
@@ -348,7 +348,7 @@ def test_no_chi_while_a_win_is_unanswered(hunan, seed, rnd):
                 continue
             src = "self" if (s == p.by and p.source == "draw") else p.source
             assert hu_allowed(hunan, seat, p.card, src) is None, (s, str(p))
-            if src in hunan.win_sources and win_analysis(hunan, seat, p.card, src).win:
+            if src in hunan.win_sources and win_verdict(hunan, seat.hand, seat.melds, p.card, src).win:
                 # it could win: it declined, now or on an earlier copy at the same 胡息 (臭胡)
                 assert (p.card, table_huxi(hunan, seat)) in seat.chou_hu, s
         for s, seat in enumerate(st_.seats):  # a 跑 is forced and outranks 碰 and 吃

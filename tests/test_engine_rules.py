@@ -11,7 +11,8 @@ import pytest
 
 from helpers import C, act, c, find, kinds, make_deal, meld, pass_all
 from zipai_rules.engine import Action, ActionKind, EventKind, Game
-from zipai_rules.engine.claims import hu_allowed, tier_options, win_analysis
+from zipai_rules.analysis import win_verdict
+from zipai_rules.engine.claims import hu_allowed, tier_options
 from zipai_rules.engine.state import SeatState
 from zipai_rules.errors import IllegalActionError
 
@@ -619,9 +620,9 @@ def test_wait_hands_win_on_drawn_x5(hunan):
     "一般情况下是15须可以胡牌")."""
     for text in (WAIT_A, WAIT_B):
         seat = SeatState(counts(text))
-        a = win_analysis(hunan, seat, c("x5"), "draw")
+        a = win_verdict(hunan, seat.hand, seat.melds, c("x5"), "draw")
         assert a.win and a.huxi == 15
-        assert not win_analysis(hunan, seat, c("x3"), "draw").win
+        assert not win_verdict(hunan, seat.hand, seat.melds, c("x3"), "draw").win
 
 
 def test_no_win_on_a_discard_in_hunan(hunan):
@@ -734,7 +735,7 @@ def test_E27_chou_hu(hunan):
             g.apply(g.legal_actions()[0])
     assert ev(g.events, E.DRAW, 0, "x5")
     assert g.state.seats[2].melds == ()  # table 胡息 unchanged (0)
-    assert win_analysis(hunan, g.state.seats[2], c("x5"), "draw").win  # shape still wins
+    assert win_verdict(hunan, g.state.seats[2].hand, g.state.seats[2].melds, c("x5"), "draw").win  # shape still wins
     while g.state.phase == "respond" and g.state.pending.card == c("x5"):
         assert A.HU not in kinds(g)
         g.apply(Action(A.PASS, g.state.actor))

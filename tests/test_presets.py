@@ -150,8 +150,9 @@ def test_contested_knobs_per_preset():
     v = {pid: find_variant(pid) for pid in PRESETS}
     # C9: 跑 forced everywhere except 放炮罚 "可跑牌"
     assert {p for p in PRESETS if not v[p].pao_forced} == {"loudi_fangpaofa"}
-    # C9: "胡牌时可以不开舵" (Guilin, and 八一 as Guilin), "自己胡牌的话就可以不跑起" (碰胡)
-    assert {p for p in PRESETS if v[p].skip_pao_to_win} == {"guilin", "liuzhou_bayi", "penghu"}
+    # 破跑胡 (003, Yongzhou 撇跑胡), "胡牌时可以不开舵" (Guilin), "自己胡牌的话就可以不跑起" (碰胡):
+    # the win comes before the 跑 in every preset
+    assert all(v[p].po_pao_hu for p in PRESETS)
     # C10: Guilin "照常打牌，在听牌的时候不打"; Hengyang "需打一张牌，再碰或再吃时，跳过出牌"
     assert {p for p in PRESETS if v[p].dealt_double_quad == "skip_second"} == {
         "guilin", "liuzhou_bayi", "hengyang_liuhu", "hengyang_shihu"}

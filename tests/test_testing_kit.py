@@ -130,9 +130,17 @@ def check_situation(preset, variant, sit, complete):
     table, hand, card, source = sit
     within_deck(preset, [hand] + [m.cards for m in table] + ([[card]] if card is not None else []))
     assert hand == sorted(hand)
-    # the resting size: other_hand, plus one card per 提/跑 after the first (digest §1.4.0)
+    # a count a game reaches: the resting size (other_hand, plus one card per 提/跑 after the
+    # first: digest §1.4.0) before a card; that or one more as it stands; one more if complete
     quads = sum(1 for m in table if m.kind.value in ("ti", "pao"))
-    assert len(hand) + sum(len(m.cards) for m in table) <= variant.other_hand + max(quads - 1, 0)
+    resting = variant.other_hand + max(quads - 1, 0)
+    held_now = len(hand) + sum(len(m.cards) for m in table)
+    if card is not None:
+        assert held_now == resting
+    elif complete:
+        assert held_now == resting + 1
+    else:
+        assert held_now in (resting, resting + 1)
     assert len(table) <= 4
     held = Counter(hand)
     assert all(held[c] <= 3 for c in range(20)), "a concealed four"

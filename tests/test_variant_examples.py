@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from helpers import C, c, make_deal, pass_all
+from helpers import C, c, make_deal, pass_all, verdict
 from zipai_rules import analyze, find_variant, parse_meld
 from zipai_rules.cards import KING, counts_of, format_cards
 from zipai_rules.engine import Action, ActionKind, EventKind, Game
@@ -270,14 +270,14 @@ def test_yongzhou_king_takes_the_best_identity():
     + 6 + [x1 x2 x3] 3 + [x4 x5 x6] 0 + [d6 d7 d8] 0 = 18 ≥ 15. As x10 it makes a 绞 (0): 12 < 15. No
     other identity completes the hand (d8 d9 d10 or d2 d7 d10 strand the other d10). So the best is
     18 with K = d10."""
-    a = analyze(V("yongzhou"), "x1 x2 x4 x5 x6 d6 d7 d8 d10 d10 K",
+    a = verdict(V("yongzhou"), "x1 x2 x4 x5 x6 d6 d7 d8 d10 d10 K",
                 ["peng=d4 d4 d4", "chi=d1 d2 d3"], "x3", "self", all_decompositions=True)
     check(a, win=True, reason=None, huxi=18,
           best=M("peng:d4 d4 d4", "yi_er_san:d1 d2 d3", "kan:d10 d10 d10", "yi_er_san:x1 x2 x3",
                  "shun:x4 x5 x6", "shun:d6 d7 d8"))
     assert sorted(d.huxi for d in a.decompositions) == [12, 18]
     # without the K the same cards cannot win
-    no_king = analyze(V("yongzhou"), "x1 x2 x4 x5 x6 d6 d7 d8 d10 d10",
+    no_king = verdict(V("yongzhou"), "x1 x2 x4 x5 x6 d6 d7 d8 d10 d10",
                       ["peng=d4 d4 d4", "chi=d1 d2 d3"], "x3", "self")
     assert not no_king.win
 
@@ -298,7 +298,10 @@ def test_yongzhou_king_holder_no_hu_on_another_players_draw():
     """Yongzhou (000_cdb63c032605c9a1.txt §永州双王扯胡子规则 "手中有王霸的玩家，只能自摸"). Seat 1 holds a K and would
     win on x3 (18 胡息 by the analysis), but x3 is drawn by seat 2: seat 1 is never offered 胡."""
     v = V("yongzhou")
-    assert analyze(v, KING_HAND, (), "x3", "draw").win  # the shape and 胡息 are there
+    # the shape and 胡息 are there, but the one decision refuses it (analyze agrees)
+    held = analyze(v, KING_HAND, (), "x3", "draw")
+    assert (held.win, held.reason, held.huxi) == (False, "king_not_claimable", 18)
+    assert analyze(v, KING_HAND, (), "x3", "self").win
     g = _yongzhou_game("x9 x3")
     seen = drive_to(g, lambda g: len(g.state.wall) < 19, discard={0: "x8"})  # until the 3rd draw
     drawn = [e for e in g.events if e.kind == EventKind.DRAW]

@@ -11,16 +11,20 @@ Rules applied (digest §1.2, §1.5; each also cited where it is coded):
 
 * every 坎 (three identical concealed cards) stays whole ("一坎牌不能拆散与其他牌组合",
   ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``);
-* a 将 only with a 提 or 跑, and then at most ``max_jiang`` ("当有跑牌或提牌后，必须有且只能有一对牌
-  做为一方门子", ``003_5cd7634dfd57d897.txt``);
+* a 将 only with a 提 or 跑, and then at least one and at most ``max_jiang`` ("当有跑牌或提牌后，
+  必须有且只能有一对牌做为一方门子", ``003_5cd7634dfd57d897.txt``);
 * an incoming card onto a concealed pair is a 碰 when it comes from another player and a forced 偎
   when self-drawn; onto a 坎 or 偎 it makes 提 (own draw) or 跑 (another's card, where the variant
-  allows); onto a 碰 it makes 跑 for the sources in ``claims.pao_on_peng``;
+  allows); onto a 碰 it makes 跑 for the sources in ``claims.pao_on_peng``; with 破跑胡
+  (``claims.po_pao_hu``) a card that would make a 跑 may instead be used elsewhere to win;
 * the best decomposition maximises total 胡息 (table plus hand); ties keep the first found.
 
-A non-winning hand is a result with a stable ``reason`` code, never an exception:
-``incomplete``, ``jiang_not_allowed``, ``below_min_huxi``, ``self_win_not_allowed``,
-``draw_win_not_allowed``, ``discard_win_not_allowed``.
+:func:`win_verdict` is the one decision whether a player may win: the engine's claim options,
+:func:`analyze` and :func:`waits` all call it. A non-winning hand is a result with a stable
+``reason`` code, never an exception: ``king_not_claimable``, ``self_win_not_allowed``,
+``draw_win_not_allowed``, ``discard_win_not_allowed``, ``chou_hu``, ``incomplete``,
+``jiang_not_allowed``, ``below_min_huxi``. A situation no game reaches (a card count a player
+never holds) is an error (:func:`check_count`).
 """
 
 from __future__ import annotations
@@ -252,12 +256,17 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
     on_table = next((k for k, m in enumerate(table)
                      if m.cards[0] == card and m.kind in (MeldKind.WEI, MeldKind.CHOU_WEI,
                                                           MeldKind.PENG)), None)
+    # 破跑胡: a card that would make the player's own 坎/偎/碰 a 跑 may instead be used
+    # elsewhere to win, the meld kept whole ("当玩家自己或其他玩家跑牌时，正好这只牌是自己要胡的，
+    # 可以胡，称为破跑胡（即胡牌优先于跑牌）", 003_5cd7634dfd57d897.txt); so may any card whose
+    # 跑 the player may decline. The same for a concealed 坎 and a table 偎/碰.
+    keep_meld = variant.po_pao_hu or not variant.pao_forced
     if card != KING and hand[card] == 3:
         if own:
             return [_Placement(table, (same_meld(MeldKind.TI, card),), minus(3))]
         if source in variant.pao_on_kan:
             out.append(_Placement(table, (same_meld(MeldKind.PAO, card),), minus(3)))
-            if not variant.skip_pao_to_win:
+            if not keep_meld:
                 return out
         out.append(with_card())
         return out
@@ -265,17 +274,15 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
         kind = table[on_table].kind
         rest = table[:on_table] + table[on_table + 1:]
         if kind == MeldKind.PENG:
-            allowed = source in variant.pao_on_peng
+            allowed = ("self" if own else source) in variant.pao_on_peng
             new_kind = MeldKind.PAO
         else:
             allowed = own or source in variant.pao_on_wei
             new_kind = MeldKind.TI if own else MeldKind.PAO
         if allowed:
             out.append(_Placement(rest + (Meld(new_kind, (card,) * 4),), (), tuple(hand)))
-            if own and new_kind == MeldKind.TI:
-                return out
-            if not (variant.skip_pao_to_win or not variant.pao_forced):
-                return out
+            if new_kind == MeldKind.TI or not keep_meld:
+                return out  # a 提 is no 跑: one's own draw onto a 偎 is always 提
         out.append(with_card())
         return out
     if card != KING and hand[card] == 2:
@@ -369,20 +376,91 @@ def analyze(variant: Variant, hand: Sequence | str, table: Sequence = (),  # typ
         i = counts.index(4)
         raise HandError(f"four {token(i)} in the concealed hand must be laid down as 提 "
                         "(a table meld)", code="concealed_quad")
-    quads = sum(1 for m in table if m.kind in QUADS) + (1 if c is not None else 0)
-    limit = variant.dealer_hand + 1 + max(quads - 1, 0)
-    if sum(seen) > limit:
-        raise HandError(f"{sum(seen)} cards in hand, table and incoming card; a player of "
-                        f"{variant.id} holds at most {limit}", code="too_many_cards")
-    return _analyze_counts(variant, counts, table, c, source, all_decompositions)
+    check_count(variant, sum(counts) + sum(len(m.cards) for m in table),
+                sum(1 for m in table if m.kind in QUADS), c is not None)
+    return win_verdict(variant, counts, table, c, source, all_decompositions=all_decompositions)
 
 
-def _analyze_counts(variant: Variant, counts: list[int], table: tuple[Meld, ...],
-                    card: int | None, source: str | None, want_all: bool) -> Analysis:
-    if card == KING:
-        # a 王 cannot be claimed: only one's own draw of it joins the hand (digest G14)
-        if source != "self":
-            return Analysis(False, "king_not_claimable", 0, None)
+def check_count(variant: Variant, held: int, quads: int, incoming: bool) -> None:
+    """Check that a player can hold ``held`` cards (concealed plus table, a 提/跑 counting 4)
+    with ``quads`` 提/跑 on the table, before an ``incoming`` card or with none.
+
+    A player at rest holds ``variant.resting_size(quads)`` cards (20 in Hunan, plus one for
+    every 提/跑 after the first: digest §1.4.0); a card arrives only then. Judged as it stands,
+    the hand may also hold one card more (a discard owed, or a forced 偎/提 just made), or the
+    dealer's dealt hand. Raises :class:`HandError`: ``too_many_cards`` above that, and
+    ``impossible_count`` for any other count (e.g. a partial hand: every win uses every card).
+    """
+    resting = variant.resting_size(quads)
+    allowed = [resting] if incoming else sorted({resting, resting + 1, variant.dealer_hand})
+    total = held + (1 if incoming else 0)
+    if incoming:
+        when, expected = "before the incoming card", str(resting)
+    else:
+        when, expected = "as it stands", " or ".join(map(str, allowed))
+    if held in allowed:
+        return
+    quad_note = f" with {quads} 提/跑" if quads else ""
+    if held > max(allowed):
+        raise HandError(f"{total} cards in hand, table and incoming card; a player of "
+                        f"{variant.id}{quad_note} holds at most {max(allowed) + incoming}",
+                        code="too_many_cards")
+    raise HandError(f"{held} cards in hand and table (a 提/跑 counts 4) {when}; a player of "
+                    f"{variant.id}{quad_note} holds {expected} then: no game reaches this "
+                    "situation", code="impossible_count")
+
+
+def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
+                card: int | None, source: str | None, *,
+                chou_hu: Iterable[tuple[int, int]] = (), explain: bool = True,
+                all_decompositions: bool = False) -> Analysis:
+    """May a player win, and with what best decomposition: the one decision that the engine's
+    claim options, :func:`analyze`, :func:`waits` and the bots all use.
+
+    ``hand``: the 21 concealed counts (index 20 the 王); ``table``: the player's table melds;
+    ``card`` and ``source``: the incoming card and how it came (``self``, ``draw``,
+    ``discard``), or ``None`` for the hand as it stands (``source`` ``self`` when the engine
+    asks after one's own forced 偎/提); ``chou_hu``: the player's ``(card, table 胡息)`` marks
+    of declined wins. The counts are trusted: :func:`analyze` checks user input first.
+
+    The rules, in order, each with its reason code when it refuses:
+
+    * ``king_not_claimable``: a 王 is never claimed from another player, and where
+      ``deck.king_rules.holder_wins_only_self`` a player holding a 王 wins only on their own
+      draw ("手中有王霸的玩家，只能自摸", 000_cdb63c032605c9a1.txt §永州双王扯胡子规则);
+    * ``{source}_win_not_allowed``: the source is not in ``win.sources``;
+    * ``chou_hu``: 臭胡, the same card declined before with the same table 胡息 ("能胡而没胡的牌
+      第二次出现时，如果玩家的当前胡息数没发生变化，则玩家不可以胡牌", 003_5cd7634dfd57d897.txt);
+    * ``incomplete`` / ``jiang_not_allowed``: no placement of the card (破跑胡 included) lets
+      every card lie in a meld;
+    * ``below_min_huxi``: the best total is under ``win.min_huxi``.
+
+    With ``explain`` (the default) the best decomposition and 胡息 are given even when a rule
+    refuses the win; without it a refusal by the first three rules returns at once with 0.
+    """
+    reason = None
+    if card == KING and source != "self":
+        reason = "king_not_claimable"  # a 王 joins only by one's own draw (digest G14)
+    elif variant.king_holder_wins_only_self and hand[KING] and source in ("draw", "discard"):
+        reason = "king_not_claimable"
+    elif source is not None and source not in variant.win_sources:
+        reason = f"{source}_win_not_allowed"
+    elif variant.chou_hu and card is not None and chou_hu and \
+            (card, sum(map(variant.meld_huxi, table))) in set(chou_hu):
+        reason = "chou_hu"
+    if reason is not None and (not explain or card == KING):
+        return Analysis(False, reason, 0, None)
+    found = _best(variant, hand, table, card, source, all_decompositions)
+    if reason is not None and found.reason is None:
+        return attrs.evolve(found, win=False, reason=reason)
+    return found
+
+
+def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
+          card: int | None, source: str | None, want_all: bool) -> Analysis:
+    """The best decomposition over every placement of the card, with the shape reasons
+    (``incomplete``, ``jiang_not_allowed``) and the threshold (``below_min_huxi``)."""
+    if card == KING:  # one's own draw of a 王 joins the hand
         counts = list(counts)
         counts[KING] += 1
         card = None
@@ -405,8 +483,8 @@ def _analyze_counts(variant: Variant, counts: list[int], table: tuple[Meld, ...]
             for i in subst:
                 pool[i] += 1
                 hand[i] += 1
-            if subst and (max(hand) > 3 or max(pool) > 3):
-                continue
+            if subst and any(pool[i] > 3 or hand[i] > 3 for i in subst):
+                continue  # a 王 never stands for a fifth copy
             kans: tuple[Meld, ...] = ()
             if 3 in hand:
                 kans = tuple(same_meld(MeldKind.KAN, i) for i in range(20)
@@ -415,6 +493,8 @@ def _analyze_counts(variant: Variant, counts: list[int], table: tuple[Meld, ...]
                     pool[m.cards[0]] -= 3
             quads = any(m.kind in QUADS for m in pl.table + pl.extra)
             jiang = variant.max_jiang if (quads or not variant.jiang_requires_quad) else 0
+            if quads and variant.jiang_requires_quad and sum(pool[:20]) % 3 == 0:
+                continue  # a 提/跑 needs its 将 ("必须有且只能有一对牌做为一方门子", 003)
             x = encode(pool)
             hand_fixed = pl.extra + kans
             base = sum(map(variant.meld_huxi, pl.table + hand_fixed)) if pl.table or hand_fixed else 0
@@ -435,11 +515,7 @@ def _analyze_counts(variant: Variant, counts: list[int], table: tuple[Meld, ...]
         return Analysis(False, "jiang_not_allowed" if pair_only else "incomplete", 0, None)
     results.sort(key=lambda d: -d.huxi)
     best = results[0]
-    reason = None
-    if source is not None and source not in variant.win_sources:
-        reason = f"{source}_win_not_allowed"
-    elif best.huxi < variant.min_huxi:
-        reason = "below_min_huxi"
+    reason = "below_min_huxi" if best.huxi < variant.min_huxi else None
     return Analysis(reason is None, reason, best.huxi, best,
                     tuple(_unique(results)) if want_all else ())
 
@@ -470,9 +546,14 @@ def _king_substitutions(kings: int) -> Iterable[tuple[int, ...]]:
 def waits(variant: Variant, hand: Sequence, table: Sequence[Meld] = (),
           source: str = "draw") -> list[Wait]:  # type: ignore[type-arg]
     """Every card that would win if it arrived from ``source``, with the 胡息 it gives,
-    in card order. Cards the deck has no copy left of are skipped."""
+    in card order. Cards the deck has no copy left of are skipped. The decision is
+    :func:`win_verdict`'s: a 王 holder who may win only by 自摸 has no ``draw`` or
+    ``discard`` waits. Raises :class:`~zipai_rules.errors.HandError` (``impossible_count``,
+    ``too_many_cards``) when the hand and table are not what a player holds before a card."""
     indices = read_hand(hand)[0]
     table = read_table(table)
+    check_count(variant, len(indices) + sum(len(m.cards) for m in table),
+                sum(1 for m in table if m.kind in QUADS), True)
     seen = counts_of(indices + [i for m in table for i in m.cards])
     out = []
     for c in range(20):

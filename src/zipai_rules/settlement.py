@@ -90,7 +90,7 @@ def settle(state: GameState, has_sitting_out: bool = False) -> Settlement:
     huxi = r.huxi
     lines.append(Line("huxi", v.term("huxi"), f"total {huxi}", huxi))
     for b in sc.bonuses:
-        if b.label in r.labels and b.multiply_huxi != 1:
+        if b.applies(r.labels) and b.multiply_huxi != 1:
             huxi *= b.multiply_huxi
             lines.append(Line("multiplier", v.term(b.label), f"{v.term(b.label)} ×{b.multiply_huxi}",
                               huxi))
@@ -102,7 +102,7 @@ def settle(state: GameState, has_sitting_out: bool = False) -> Settlement:
     lines.append(Line("conversion", unit_word, f"{huxi} {v.term('huxi')} → {units} {unit_word} "
                       f"[{how}]", units))
     for b in sc.bonuses:
-        if b.label in r.labels and b.add_units:
+        if b.applies(r.labels) and b.add_units:
             units += b.add_units
             lines.append(Line("bonus", v.term(b.label), f"{v.term(b.label)} +{b.add_units}",
                               b.add_units))

@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from hypothesis import assume
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
@@ -95,27 +96,39 @@ def _fits(counts: list[int], meld: Meld, variant: Variant) -> bool:
     return all(counts[i] + need[i] <= variant.copies for i in range(20))
 
 
+def _hand_melds() -> list[Meld]:
+    """Every chi-type triple and every 坎, the melds a concealed hand is filled with."""
+    out = {Meld(MeldKind.KAN, (i,) * 3) for i in range(20)}
+    out |= {Meld(chi_shape(shape), shape) for i in range(20) for shape in _shapes_with(i)}
+    return sorted(out, key=lambda m: (m.kind.value, m.cards))
+
+
+_HAND_MELDS = _hand_melds()
+
+
 @st.composite
 def situations(draw: Any, variant: Variant, complete: bool = False) -> tuple[
         list[Meld], list[int], int | None, str | None]:
-    """``(table, hand, card, source)`` for one player.
+    """``(table, hand, card, source)`` for one player, as a game can reach it.
 
     * ``table``: up to four table melds (碰/偎/臭偎/提/跑 and 吃 melds with their claimed
       card);
     * ``hand``: a sorted concealed hand made of chi-type triples and 坎 (the only concealed
       triples: a chi-type meld is added only when no card of the hand reaches three copies,
       a 坎 only of a card the hand does not hold yet), plus a pair when the table holds a
-      提/跑, plus (unless ``complete``) a few loose cards. It holds no card of a table
+      提/跑, or (unless ``complete``) loose cards. It holds no card of a table
       碰/偎/臭偎/提/跑 and never four of a kind (those lie on the table as 提). For a variant with
       王, up to ``kings`` of them: with ``complete`` each replaces a card of a hand meld
       (the 王 can stand for it), otherwise they are loose cards;
     * ``card`` and ``source``: an incoming card and how it arrives (a 王 only as one's own
       draw, ``self``), or ``None`` for both; always ``None`` with ``complete``.
 
-    With ``complete`` the hand therefore always decomposes (the win still depends on the
-    threshold). Copies never exceed the deck, table and incoming card included, and the hand
-    plus the table hold at most the resting size (``other_hand``, plus one per 提/跑 after
-    the first: 八块). Shrinks towards fewer table melds, smaller hands and no incoming card.
+    Card counts are those of a real game (:func:`~zipai_rules.analysis.check_count`): with an
+    incoming card, hand plus table hold the resting size (``other_hand``, plus one per 提/跑
+    after the first: 八块); judged as it stands, the resting size or one more, and with
+    ``complete`` exactly one more (every card in a meld, so the hand always decomposes; the
+    win still depends on the threshold). Copies never exceed the deck, table and incoming card
+    included. Shrinks towards fewer table melds and no incoming card.
     """
     counts = [0] * 21
     table: list[Meld] = []
@@ -134,9 +147,13 @@ def situations(draw: Any, variant: Variant, complete: bool = False) -> tuple[
             for i in m.cards:
                 counts[i] += 1
     blocked = {m.cards[0] for m in table if m.kind in _TABLE_SAME}
+    quads = any(m.kind in (MeldKind.TI, MeldKind.PAO) for m in table)
     held = [0] * 21
     hand: list[int] = []
-    room = resting(table) - size(table)
+    with_card = not complete and draw(st.booleans())
+    room = resting(table) - size(table) + (0 if with_card else 1)
+    if not complete and not with_card and draw(st.booleans()):
+        room -= 1  # at rest, before a card
 
     def take(cs: tuple[int, ...] | list[int]) -> None:
         for i in cs:
@@ -144,35 +161,49 @@ def situations(draw: Any, variant: Variant, complete: bool = False) -> tuple[
             held[i] += 1
             counts[i] += 1
 
-    for m in draw(st.lists(melds(variant, CHI_SHAPES | {MeldKind.KAN}), max_size=7)):
+    def meld_fits(m: Meld) -> bool:
         if len(hand) + 3 > room or not _fits(counts, m, variant) or blocked & set(m.cards):
-            continue
+            return False
         if m.kind == MeldKind.KAN:
-            ok = held[m.cards[0]] == 0
-        else:
-            ok = all(held[i] + m.cards.count(i) <= 2 for i in m.cards)
-        if ok:
+            return held[m.cards[0]] == 0
+        return all(held[i] + m.cards.count(i) <= 2 for i in m.cards)
+
+    pair = 2 if quads and complete else 0
+    rng = random.Random(draw(st.integers(0, 2**16)))
+    order = list(_HAND_MELDS)
+    rng.shuffle(order)
+    for m in draw(st.lists(melds(variant, CHI_SHAPES | {MeldKind.KAN}), max_size=7)) + order:
+        if len(hand) + pair >= room:
+            break
+        if meld_fits(m) and (complete or len(hand) + 3 <= room - 2 or rng.random() < 0.5):
             take(m.cards)
-    if any(m.kind in (MeldKind.TI, MeldKind.PAO) for m in table) and len(hand) + 2 <= room:
-        c = draw(st.integers(0, 19))
-        if counts[c] + 2 <= variant.copies and held[c] == 0 and c not in blocked:
-            take([c, c])
+    if complete and pair:
+        free = [c for c in range(20) if counts[c] + 2 <= variant.copies and held[c] == 0
+                and c not in blocked]
+        if free and len(hand) + 2 == room:
+            take([free[rng.randrange(len(free))]] * 2)
     if not complete:
-        for c in draw(st.lists(st.integers(0, 19), max_size=3)):
-            if counts[c] < variant.copies and held[c] < 3 and c not in blocked \
-                    and len(hand) < room:
+        kings = draw(st.integers(0, variant.kings))
+        for _ in range(kings):
+            if len(hand) < room:
+                take([KING])
+        loose = [c for c in range(20) for _ in range(3)]
+        rng.shuffle(loose)
+        for c in loose:
+            if len(hand) >= room:
+                break
+            if counts[c] < variant.copies and held[c] < 3 and c not in blocked:
                 take([c])
-    for _ in range(draw(st.integers(0, variant.kings))):
-        if complete and hand:
+    assume(len(hand) == room)  # a deck or variant too tight to fill this table: rare
+    if complete:
+        for _ in range(draw(st.integers(0, variant.kings))):
             k = draw(st.integers(0, len(hand) - 1))
             held[hand[k]] -= 1
             counts[hand[k]] -= 1
             hand[k] = KING
             held[KING] += 1
             counts[KING] += 1
-        elif not complete and len(hand) < room:
-            take([KING])
-    if complete or not draw(st.booleans()):
+    if not with_card:
         return table, sorted(hand), None, None
     free = [c for c in range(20) if counts[c] < variant.copies]
     if counts[KING] < variant.kings:
@@ -275,7 +306,7 @@ def variant_documents(base: str = "hunan") -> st.SearchStrategy[dict[str, Any]]:
             d["claims"][key] = data(subsets(["draw", "discard"]))
         d["claims"]["pao_on_peng"] = data(subsets(list(SOURCES)))
         d["claims"]["pao_forced"] = data(st.booleans())
-        d["claims"]["skip_pao_to_win"] = data(st.booleans())
+        d["claims"]["po_pao_hu"] = data(st.booleans())
         d["claims"]["chi_by"] = data(subsets(["self", "next"]))
         for key in ("chi", "peng", "own_discards", "chou_wei_after_declined_peng"):
             d["chou"][key] = data(st.booleans())

@@ -18,11 +18,17 @@ from .melds import Meld, MeldKind
 
 @attrs.frozen(slots=True)
 class Bonus:
-    """A scoring bonus for results carrying ``label``: multiply the 胡息, and/or add units."""
+    """A scoring bonus for results carrying ``label``: multiply the 胡息, and/or add units;
+    not for results that also carry a label in ``unless``."""
 
     label: str
     multiply_huxi: int = 1
     add_units: int = 0
+    unless: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+
+    def applies(self, labels: tuple[str, ...]) -> bool:
+        """Whether the bonus applies to a result carrying ``labels``."""
+        return self.label in labels and not any(u in labels for u in self.unless)
 
 
 @attrs.frozen(slots=True)
@@ -101,7 +107,7 @@ class Variant:
     pao_on_wei: frozenset[str]
     pao_on_peng: frozenset[str]
     pao_forced: bool
-    skip_pao_to_win: bool
+    po_pao_hu: bool
     chou_chi: bool
     chou_peng: bool
     chou_own_discards: bool
@@ -155,7 +161,7 @@ class Variant:
             pao_on_wei=_frozen_set(claims["pao_on_wei"]),
             pao_on_peng=_frozen_set(claims["pao_on_peng"]),
             pao_forced=claims["pao_forced"],
-            skip_pao_to_win=claims.get("skip_pao_to_win", False),
+            po_pao_hu=claims.get("po_pao_hu", True),
             chou_chi=chou.get("chi", True), chou_peng=chou.get("peng", True),
             chou_own_discards=chou.get("own_discards", True),
             chou_wei_after_declined_peng=chou.get("chou_wei_after_declined_peng", True),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..analysis import Analysis, _analyze_counts
+from ..analysis import Analysis, win_verdict
 from ..cards import KING, rank_of
 from ..melds import Meld, MeldKind, chi_shape
 from ..variant import Variant
@@ -131,12 +131,6 @@ def owes_discard(variant: Variant, seat: SeatState, extra_cards: int = 0, extra_
     return held > resting or (seat.early_discard and held == resting)
 
 
-def win_analysis(variant: Variant, seat: SeatState, card: int | None, source: str | None
-                 ) -> Analysis:
-    """The win verdict for a seat on an incoming card (or on its hand as it stands)."""
-    return _analyze_counts(variant, list(seat.hand), seat.melds, card, source, False)
-
-
 def table_huxi(variant: Variant, seat: SeatState) -> int:
     """胡息 of the seat's table melds: the 当前胡息数 that 臭胡 compares."""
     return sum(variant.meld_huxi(m) for m in seat.melds)
@@ -144,15 +138,10 @@ def table_huxi(variant: Variant, seat: SeatState) -> int:
 
 def hu_allowed(variant: Variant, seat: SeatState, card: int | None, source: str,
                ) -> Analysis | None:
-    """The winning analysis if the seat may win on this card now, else ``None``
-    (臭胡 included: "能胡而没胡的牌第二次出现时，如果玩家的当前胡息数没发生变化，则玩家不可以胡牌")."""
-    if source not in variant.win_sources:
-        return None
-    if variant.king_holder_wins_only_self and seat.hand[KING] and source != "self":
-        return None  # "手中有王霸的玩家，只能自摸" (000 §永州双王扯胡子规则)
-    if variant.chou_hu and card is not None and (card, table_huxi(variant, seat)) in seat.chou_hu:
-        return None
-    a = win_analysis(variant, seat, card, source)
+    """The winning analysis if the seat may win on this card now, else ``None``: the seat's
+    state handed to :func:`~zipai_rules.analysis.win_verdict`, the one win decision."""
+    a = win_verdict(variant, seat.hand, seat.melds, card, source, chou_hu=seat.chou_hu,
+                    explain=False)
     return a if a.win else None
 
 

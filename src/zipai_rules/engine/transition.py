@@ -18,7 +18,7 @@ from ..special import special_win
 from ..variant import Variant
 from .actions import Action, ActionKind, Event, EventKind
 from .claims import (WEI_KINDS, discard_options, hu_allowed, owes_discard,
-                     pao_source, table_huxi, tier_options, win_analysis)
+                     pao_source, table_huxi, tier_options)
 from .state import GameState, Pending, Result, SeatState
 
 
@@ -112,9 +112,8 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
             b.emit(EventKind.TIANHU, s, note="forced")
             b.finish(Result("tianhu", s, None, None, a.huxi, a.best, _tianhu_labels(b, s)))
             return b.freeze(), b.events
-    if variant.tianhu_optional_dealer and "self" in variant.win_sources:
-        a = win_analysis(variant, b.seats[dealer], None, "self")
-        if a.win:
+    if variant.tianhu_optional_dealer:
+        if hu_allowed(variant, b.seats[dealer], None, "self") is not None:
             b.ask("hu_check", dealer, (Action(ActionKind.HU, dealer), Action(ActionKind.PASS, dealer)))
             return b.freeze(), b.events
     _after_take(b, dealer)
@@ -171,7 +170,9 @@ def step(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         _discard(b, action.seat, action.card)  # type: ignore[arg-type]
     elif state.phase == "hu_check":
         if kind == ActionKind.HU:
-            a = win_analysis(b.v, b.seats[action.seat], None, "self")
+            a = hu_allowed(b.v, b.seats[action.seat], None, "self")
+            if a is None:  # the option was offered, so the win was allowed
+                raise RuntimeError(f"internal error: seat {action.seat} offered 胡 cannot win")
             # 天胡 only on the dealt hand: no card drawn from the wall yet (a win checked after
             # a forced 偎/提 on the first draw, when the dealer owed no discard, is a 自摸)
             first = state.turn == 0 and len(state.wall) == b.v.wall
@@ -364,7 +365,9 @@ def _resolve(b: _Builder) -> None:
     while tier < len(tiers):
         kinds = tiers[tier]
         cands = tier_options(b.v, tuple(b.seats), kinds, p.card, p.source, p.by)
-        if b.v.pao_forced:
+        # a forced 跑 waits for every win on the card to be declined (破跑胡, 胡 > 跑)
+        if b.v.pao_forced and not any(o.kind == ActionKind.HU for _, opts in cands
+                                      for o in opts):
             for s, opts in cands:
                 if any(o.kind == ActionKind.PAO for o in opts):
                     _pao(b, s, p.card, p, forced=True)

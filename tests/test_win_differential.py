@@ -1,0 +1,168 @@
+"""One win decision: ``analyze`` and the engine agree on every card on offer (issue: 破跑胡, 王
+holders, impossible situations).
+
+Random seeded games are played over every preset, never winning unless forced, so that many
+cards are offered. Wherever a card is exposed (another seat's shown draw, a discard, one's own
+shown draw) every seat that could take it is compared: ``analyze(variant, hand, melds, card,
+source)`` says win with 胡息 X exactly when the engine offers that seat 胡 and taking it scores
+X. After one's own forced 偎/提 (or a kept 王) the seat's hand as it stands is compared with
+the engine's 自摸 check. Seats holding a 臭胡 mark for the card are left out (``analyze`` has no
+memory of declined wins) and counted.
+
+Run as a script for a count of comparisons::
+
+    python tests/test_win_differential.py 200      # 200 games per preset
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zipai_rules import analyze, load_preset, preset_ids
+from zipai_rules.engine import ActionKind as A
+from zipai_rules.engine import EventKind as E
+from zipai_rules.engine import Game
+
+PRESETS = preset_ids()
+HAND_CHANGES = {E.TI, E.WEI, E.CHOU_WEI, E.PAO, E.CHI, E.PENG, E.DRAW_HIDDEN}
+
+
+def _engine_hu_offers(game: Game) -> dict[int, int]:
+    """Seats the engine offers 胡 on the pending card now, each with the 胡息 taking it gives
+    (played out on a clone: the seats before it pass)."""
+    st_ = game.state
+    p = st_.pending
+    asked = [(st_.actor, st_.options)] + list(p.queue)
+    out = {}
+    for seat, opts in asked:
+        if not any(o.kind == A.HU for o in opts):
+            continue
+        g = game.clone()
+        while g.state.actor != seat:
+            g.apply(next(o for o in g.legal_actions() if o.kind == A.PASS))
+        g.apply(next(o for o in g.legal_actions() if o.kind == A.HU))
+        out[seat] = g.result.huxi
+    return out
+
+
+def _analyze_offer(variant, seat_state, card, source):
+    a = analyze(variant, seat_state.hand_indices, seat_state.melds, card, source)
+    return a.huxi if a.win else None
+
+
+class _Seat:
+    """A seat's cards as ``analyze`` takes them."""
+
+    def __init__(self, seat) -> None:
+        self.hand_indices = [i for i, n in enumerate(seat.hand) for _ in range(n)]
+        self.melds = seat.melds
+        self.chou_hu = seat.chou_hu
+
+
+def _compare_exposure(variant, seats, card, source, by, offers, tally):
+    """Every seat that may be offered the card: analyze's verdict against the engine's."""
+    n = len(seats)
+    for s in range(n):
+        if s == by and source == "discard":
+            continue
+        src = "self" if (s == by and source == "draw") else source
+        if seats[s].dead:  # a 死手 holds a card more than analyze's live seat (digest G10)
+            tally["skipped_dead"] += 1
+            continue
+        seat = _Seat(seats[s])
+        if variant.chou_hu and any(c == card for c, _ in seat.chou_hu):
+            tally["skipped_chou_hu"] += 1
+            continue
+        want = _analyze_offer(variant, seat, card, src)
+        got = offers.get(s)
+        assert got == want, (f"seat {s} card {card} from {src}: engine offers "
+                             f"{got}, analyze says {want}")
+        tally["offers"] += 1
+        tally["wins"] += want is not None
+
+
+def play_and_compare(variant, seed: int, chooser: int, tally: Counter, max_steps: int = 400):
+    """Play one game (random non-winning choices) and compare at every exposed card."""
+    rng = random.Random(chooser)
+    game = Game(variant, seed=seed)
+    _check_state(variant, game, [], None, tally)
+    while not game.is_over and len(game.actions) < max_steps:
+        before = game.state
+        opts = game.legal_actions()
+        choice = [o for o in opts if o.kind != A.HU] or list(opts)
+        action = rng.choice(choice)
+        events = game.apply(action)
+        _check_state(variant, game, events, (before, action), tally)
+
+
+def _check_state(variant, game, events, previous, tally):
+    st_ = game.state
+    # the decision state reached: a fresh exposure the engine asks about
+    fresh = None
+    for k, e in enumerate(events):
+        if e.kind in (E.DISCARD, E.DRAW) and e.card is not None and e.card < 20:
+            fresh = k
+    if fresh is not None and st_.pending is not None and st_.phase == "respond" \
+            and events[fresh].card == st_.pending.card:
+        p = st_.pending
+        hu_tier = next((t for t, kinds in enumerate(variant.priority) if "hu" in kinds), None)
+        offers = _engine_hu_offers(game) if p.tier == hu_tier else {}
+        _compare_exposure(variant, st_.seats, p.card, p.source, p.by, offers, tally)
+    elif fresh is not None and previous is not None and \
+            not any(x.kind in HAND_CHANGES for x in events[:fresh]):
+        # an exposure that nobody was asked about: the seats then were the seats before this
+        # decision, less a discarded card (nothing else changed a hand before it)
+        before, action = previous
+        e = events[fresh]
+        if any(x.kind in (E.PASS,) for x in events[:fresh]) and before.phase == "respond":
+            return  # 臭 marks of this decision: compared where the engine asks instead
+        seats = list(before.seats)
+        if action.kind == A.DISCARD:
+            hand = list(seats[action.seat].hand)
+            hand[action.card] -= 1
+            seats[action.seat] = attrs.evolve(seats[action.seat], hand=tuple(hand))
+        source = "discard" if e.kind == E.DISCARD else "draw"
+        _compare_exposure(variant, seats, e.card, source, e.seat, {}, tally)
+        tally["unasked"] += 1
+    if st_.phase == "hu_check":
+        seat = _Seat(st_.seats[st_.actor])
+        a = analyze(variant, seat.hand_indices, seat.melds)
+        assert a.win and "self" in variant.win_sources, "engine offers 自摸 analyze refuses"
+        g = game.clone()
+        g.apply(next(o for o in g.legal_actions() if o.kind == A.HU))
+        assert g.result.huxi == a.huxi
+        tally["self_checks"] += 1
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=max(3, settings.default.max_examples // 6))
+@given(seed=st.integers(0, 2**31 - 1), chooser=st.integers(0, 2**31 - 1))
+def test_analyze_agrees_with_the_engine(preset, seed, chooser):
+    tally: Counter = Counter()
+    play_and_compare(load_preset(preset), seed, chooser, tally)
+    assert tally["offers"] > 0
+
+
+def main(argv: list[str]) -> int:
+    games = int(argv[0]) if argv else 50
+    total: Counter = Counter()
+    for preset in PRESETS:
+        tally: Counter = Counter()
+        v = load_preset(preset)
+        for g in range(games):
+            play_and_compare(v, g, g, tally)
+        print(f"{preset:16} {dict(tally)}")
+        total.update(tally)
+    print(f"total: {dict(total)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
