@@ -2,7 +2,9 @@
 simulate.
 
 Every user error prints one ``error: …`` line (or a list of variant problems) to stderr and
-exits with status 2; nothing prints a traceback for bad input.
+exits with status 2; nothing prints a traceback for bad input. Everything printed passes
+through :func:`~zipai_rules.terminal.escape`: names from variant files and records cannot
+send control characters or ANSI escapes to the terminal.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from .analysis import analyze, waits
 from .cards import format_cards, parse_card, parse_indices
 from .errors import VariantError, ZipaiError
 from .melds import parse_meld
-from .terminal import pad, width
+from .terminal import EscapingStream, pad, width
 from .presets import find_variant, load_preset, preset_ids
 from .variant import Variant
 
@@ -239,20 +241,26 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if problem:
             print(f"error: {args.file}: {problem}", file=sys.stderr)
             return 1
-        print(f"simulated {args.simulate} games: every card conserved, every offered action "
-              "legal, every game ended")
+        print(f"simulated {args.simulate} games with every built-in bot: every card "
+              "conserved, every offered action legal, every game ended")
     return 0
 
 
 def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str | None:
-    """Play ``games`` seeded random games checking the invariants; the first problem or None."""
-    from .bots import make_bots
+    """Play ``games`` seeded games checking the invariants; the first problem or None.
+
+    Every built-in bot plays in every game (seat ``s`` of game ``seed`` is played by bot
+    ``(seed + s) mod len(BOTS)``), so a variant that a bot cannot play is found here; a bot
+    that fails is reported as a problem."""
+    from .bots import BOTS, make_bots
     from .engine import Game
 
     total = variant.deck_size
+    kinds = sorted(BOTS)
     for seed in range(1, games + 1):
         game = Game(variant, seed=seed)
-        bots = make_bots(["random"], seed, variant.players)
+        names = [kinds[(seed + s) % len(kinds)] for s in range(variant.players)]
+        bots = make_bots(names, seed, variant.players)
         for step in range(max_steps):
             if game.is_over:
                 break
@@ -262,7 +270,12 @@ def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str |
             bad = next((a for a in st.options if game.check(a) is not None), None)
             if bad is not None:
                 return f"seed {seed} step {step}: offered action {bad} is refused"
-            game.apply(bots[st.actor](st, st.options))  # type: ignore[index]
+            try:
+                action = bots[st.actor](st, st.options)  # type: ignore[index]
+            except Exception as exc:  # noqa: BLE001 - reported: finding such faults is the point
+                return (f"seed {seed} step {step}: the {names[st.actor]} bot "  # type: ignore[index]
+                        f"failed: {type(exc).__name__}: {exc}")
+            game.apply(action)
             if game.state.card_count() != total:
                 return f"seed {seed} step {step}: {game.state.card_count()} cards, not {total}"
         else:
@@ -341,6 +354,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = EscapingStream(out), EscapingStream(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
