@@ -42,7 +42,7 @@ class Limits:
     count one); ``max_depth``: nesting levels; ``max_errors``: schema problems collected
     before the report stops. All must be positive integers."""
 
-    max_bytes: int = 256 * 1024
+    max_bytes: int = 128 * 1024
     max_nodes: int = 20_000
     max_depth: int = 32
     max_errors: int = 50

@@ -26,8 +26,8 @@ import yaml
 
 from .errors import VariantError
 from .frozen import thaw
-from .inputs import (VARIANT_LIMITS, Limits, Refused, brief, check_tree, read_text,
-                     strict_validator)
+from .inputs import (MAX_INT_DIGITS, VARIANT_LIMITS, Limits, Refused, brief, check_tree,
+                     read_text, strict_validator)
 from .inputs import yaml_path as yaml_path
 from .variant import Variant
 
@@ -44,9 +44,19 @@ def variant_schema() -> dict[str, Any]:
     return json.loads(text)
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that rejects a mapping with the same key twice, and keys that are
-    not text (``1:``, ``[a]:``, ``on:`` read as a boolean): every variant key is a name."""
+class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """The safe YAML loader (libyaml's when PyYAML has it) that rejects a mapping with the
+    same key twice, keys that are not text (``1:``, ``[a]:``, ``on:`` read as a boolean):
+    every variant key is a name), and integers of more than
+    :data:`~zipai_rules.inputs.MAX_INT_DIGITS` digits."""
+
+    def construct_yaml_int(self, node):  # type: ignore[no-untyped-def]
+        digits = sum(ch.isdigit() for ch in str(node.value))
+        if digits > MAX_INT_DIGITS:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"an integer of {digits} digits (at most {MAX_INT_DIGITS})",
+                node.start_mark)
+        return super().construct_yaml_int(node)
 
     def construct_mapping(self, node, deep=False):  # type: ignore[no-untyped-def]
         seen = set()
@@ -63,6 +73,9 @@ class _UniqueKeyLoader(yaml.SafeLoader):
                     None, None, f"duplicate key {key!r}", key_node.start_mark)
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:int", _UniqueKeyLoader.construct_yaml_int)
 
 
 def refused(origin: str, exc: Refused) -> VariantError:
