@@ -14,9 +14,12 @@ import json
 import sys
 from collections.abc import Sequence
 
+import attrs
+
 from .analysis import analyze, waits
 from .cards import format_cards, parse_card, parse_indices
 from .errors import VariantError, ZipaiError
+from .inputs import VARIANT_LIMITS, Limits
 from .melds import parse_meld
 from .terminal import EscapingStream, pad, width
 from .presets import find_variant, load_preset, preset_ids
@@ -36,12 +39,18 @@ def _count(minimum: int):  # type: ignore[no-untyped-def]
     return parse
 
 
-def _variant(name: str) -> Variant:
+def _variant(name: str, args: argparse.Namespace | None = None) -> Variant:
     if name.endswith((".yaml", ".yml")):
         from .loader import load_variant_file
 
-        return load_variant_file(name)
+        return load_variant_file(name, limits=limits_from(args, VARIANT_LIMITS))
     return find_variant(name)
+
+
+def limits_from(args: argparse.Namespace | None, default: Limits) -> Limits:
+    """``default`` with the top-level ``--max-bytes`` / ``--max-nodes`` options applied."""
+    changes = {k: getattr(args, k, None) for k in ("max_bytes", "max_nodes")}
+    return attrs.evolve(default, **{k: v for k, v in changes.items() if v is not None})
 
 
 # --- play -------------------------------------------------------------------------------------
@@ -51,7 +60,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .engine import Game
     from .settlement import settle
 
-    variant = _variant(args.variant)
+    variant = _variant(args.variant, args)
     if args.hands > 1:
         if args.record:
             raise ZipaiError("--record writes the record of one hand; it cannot be combined "
@@ -170,7 +179,7 @@ def _print_result(game, zh: bool) -> None:  # type: ignore[no-untyped-def]
 # --- analyze ----------------------------------------------------------------------------------
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    variant = _variant(args.variant)
+    variant = _variant(args.variant, args)
     hand = parse_indices(args.hand)
     table = [parse_meld(m) for m in args.meld]
     if args.card is not None and not args.card.strip():
@@ -224,7 +233,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 
 def cmd_terms(args: argparse.Namespace) -> int:
-    v = _variant(args.variant)
+    v = _variant(args.variant, args)
     print(f"{v.name} ({v.id})")
     for canonical, word in sorted(v.terminology.items()):
         print(f"  {canonical:14} {word}")
@@ -234,7 +243,7 @@ def cmd_terms(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     from .loader import load_variant_file
 
-    v = load_variant_file(args.file)
+    v = load_variant_file(args.file, limits=limits_from(args, VARIANT_LIMITS))
     print(f"{args.file}: valid variant {v.id} ({v.name}), content hash {v.content_hash[:16]}")
     if args.simulate:
         problem = simulate_check(v, args.simulate)
@@ -286,7 +295,7 @@ def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str |
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import run_bench
 
-    run_bench(_variant(args.variant), hands=args.hands, games=args.games, seed=args.seed)
+    run_bench(_variant(args.variant, args), hands=args.hands, games=args.games, seed=args.seed)
     return 0
 
 
@@ -297,6 +306,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = argparse.ArgumentParser(prog="zipai", description="The rules of 字牌 (zipai / 跑胡子).")
     p.add_argument("--version", action="version", version=f"zipai_rules {__version__}")
+    p.add_argument("--max-bytes", type=_count(1), metavar="N",
+                   help="read at most N bytes from a variant file (default 131072) or a record "
+                   "(default 1048576)")
+    p.add_argument("--max-nodes", type=_count(1), metavar="N",
+                   help="accept at most N values in a variant file (default 20000) or a record "
+                   "(default 100000), YAML aliases expanded")
     sub = p.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play one hand with built-in bots and print the log")

@@ -81,12 +81,17 @@ def read_text(path: str | Path, max_bytes: int) -> str:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except (OSError, ValueError) as exc:
         raise Refused("unreadable", f"{path}: cannot read: {_reason(exc)}") from None
-    with os.fdopen(fd, "rb") as f:
+    try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise Refused("unreadable", f"{path}: cannot read: not a regular file "
                           f"({_file_kind(mode)})")
-        data = f.read(max_bytes + 1)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(max_bytes + 1)
+    except OSError as exc:
+        raise Refused("unreadable", f"{path}: cannot read: {_reason(exc)}") from None
+    finally:
+        os.close(fd)
     if len(data) > max_bytes:
         raise Refused("too_large", f"{path}: larger than the limit of {max_bytes} bytes "
                       "(raise it with max_bytes / --max-bytes)")
@@ -165,7 +170,7 @@ def check_tree(doc: Any, limits: Limits) -> None:
         count += 1
         if count > limits.max_nodes:
             raise Refused("too_large", f"more than {limits.max_nodes} values (with every alias "
-                          "expanded); raise max_nodes if this document is meant",
+                          "expanded); raise it with max_nodes / --max-nodes if this document is meant",
                           yaml_path(path))
         if len(path) > limits.max_depth:
             raise Refused("too_deep", f"nested more than {limits.max_depth} levels",
@@ -230,6 +235,16 @@ def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> It
             yield jsonschema.ValidationError(f"{_show(key)} appears more than once")
             return
         seen.add(key)
+
+
+def schema_message(error: jsonschema.ValidationError) -> str:
+    """A short message for a schema error: list and text bounds by their sizes (not the
+    whole value), others cut by :func:`brief`."""
+    size = {"maxItems": "items", "maxLength": "characters", "maxProperties": "keys"}
+    if error.validator in size and isinstance(error.instance, (list, str, Mapping)):
+        return (f"{len(error.instance)} {size[error.validator]}, more than the "
+                f"{error.validator_value} allowed")
+    return brief(error.message)
 
 
 def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:

@@ -27,7 +27,7 @@ import yaml
 from .errors import VariantError
 from .frozen import thaw
 from .inputs import (MAX_INT_DIGITS, VARIANT_LIMITS, Limits, Refused, brief, check_tree,
-                     read_text, strict_validator)
+                     read_text, schema_message, strict_validator)
 from .inputs import yaml_path as yaml_path
 from .variant import Variant
 
@@ -153,7 +153,9 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
                            [("extends", "chain too long")], code="extends_cycle")
     try:
         raw_parent = resolver(parent)
-    except VariantError:
+    except VariantError as exc:
+        if exc.code == "parent_outside":  # raised before any file is named in the message
+            raise VariantError(f"{origin}: {exc}", exc.problems, code=exc.code) from None
         raise
     except (KeyError, OSError):
         raise VariantError(f"{origin}: extends {parent!r}: no such variant",
@@ -173,17 +175,18 @@ def _validator() -> jsonschema.protocols.Validator:
     return strict_validator(variant_schema())
 
 
-def schema_problems(doc: Mapping[str, Any], max_errors: int = VARIANT_LIMITS.max_errors
+def schema_problems(doc: Mapping[str, Any], limits: Limits = VARIANT_LIMITS
                     ) -> list[tuple[str, str]]:
     """Schema violations as ``(yaml path, message)``, sorted by path: the first
-    ``max_errors`` found (integers must be ``int``: ``3.0`` and ``true`` are refused).
+    ``limits.max_errors`` found (integers must be ``int``: ``3.0`` and ``true`` are refused).
 
     A document whose shape no variant can have (:func:`~zipai_rules.inputs.check_tree`: keys
     that are not strings, too many values) gives that one problem."""
     try:
-        check_tree(doc, VARIANT_LIMITS)
+        check_tree(doc, limits)
     except Refused as exc:
         return [(exc.path, exc.message)]
+    max_errors = limits.max_errors
     doc = thaw(doc)  # a frozen document (tuples, read-only mappings) as JSON types
     found: list[tuple[str, str]] = []
     for e in _validator().iter_errors(doc):
@@ -200,7 +203,7 @@ def schema_problems(doc: Mapping[str, Any], max_errors: int = VARIANT_LIMITS.max
                            f"allowed: {', '.join(sorted(known))}")
                           for k in extra[:max_errors - len(found)]]
                 continue
-        found.append((yaml_path(e.absolute_path), brief(e.message)))
+        found.append((yaml_path(e.absolute_path), schema_message(e)))
     return sorted(found)
 
 
@@ -285,7 +288,7 @@ def build_variant(raw: Mapping[str, Any], resolver: Resolver, origin: str, *,
     except Refused as exc:
         raise refused(origin, exc) from None
     doc = resolve(raw, resolver, origin)
-    problems = schema_problems(doc, limits.max_errors)
+    problems = schema_problems(doc, limits)
     if problems:
         raise VariantError(_message(origin, "schema", problems, limits.max_errors), problems,
                            code="schema")

@@ -43,7 +43,7 @@ from .engine.state import Result
 from .errors import RecordError, ReplayError, VariantError, ZipaiError
 from .frozen import thaw
 from .inputs import (RECORD_LIMITS, Limits, Refused, brief, check_tree, loads_json, read_text,
-                     strict_validator)
+                     schema_message, strict_validator)
 from .loader import build_variant, content_hash, yaml_path
 from .melds import Meld
 from .presets import check_not_impersonating, load_preset, preset_ids, raw_preset
@@ -234,7 +234,7 @@ def validate_record(data: Any, origin: str = "<record>", limits: Limits = RECORD
                     + ", ".join(repr(m) for m in missing))
         else:
             same = [e]
-            text = _short(e)
+            text = schema_message(e)
         rest = len(errors) - len(same)
         plus = "+" if len(errors) >= limits.max_errors else ""
         more = f" (and {rest}{plus} more problem{'s' if rest > 1 else ''})" if rest else ""
@@ -245,10 +245,6 @@ def validate_record(data: Any, origin: str = "<record>", limits: Limits = RECORD
 def _json_type(value: Any) -> str:
     return {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
             int: "a number", float: "a number", type(None): "null"}.get(type(value), "?")
-
-
-def _short(error: jsonschema.ValidationError) -> str:
-    return brief(error.message)
 
 
 def read_record(path: str | Path, limits: Limits = RECORD_LIMITS) -> dict[str, Any]:
@@ -329,9 +325,11 @@ def record_variant(record: Mapping[str, Any]) -> Variant:
                 variant = build_variant(doc, raw_preset, origin)
                 check_not_impersonating(variant, origin)
             except VariantError as exc:
-                code = "reserved_name" if exc.code == "reserved_name" else "variant_changed"
+                if exc.code == "reserved_name":
+                    raise ReplayError(f"the recorded variant impersonates a shipped preset: "
+                                      f"{exc}", 0, code="reserved_name") from None
                 raise ReplayError(f"the recorded variant document no longer loads: {exc}", 0,
-                                  code=code) from None
+                                  code="variant_changed") from None
             if len(_DOC_VARIANTS) < 64:
                 _DOC_VARIANTS[key] = variant
     elif vid in preset_ids():
@@ -456,12 +454,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """``zipai replay FILE...``: replay each record strictly; exit 2 if any fails."""
     import sys
 
+    from .cli import limits_from
+
     several = len(args.files) > 1
     failed = 0
     for name in args.files:
         prefix = f"{name}: " if several else ""
         try:
-            game, _ = replay_file(name)
+            game, _ = replay_file(name, limits_from(args, RECORD_LIMITS))
         except RecordError as exc:
             # the message already names the file
             print(f"error: {exc}", file=sys.stderr)
