@@ -27,6 +27,7 @@ from zipai_rules.loader import build_variant, content_hash, load_variant_file
 from zipai_rules.presets import load_preset, raw_preset, variants_dir
 from zipai_rules.records import game_record, replay_file, write_record
 from zipai_rules.settlement import settle
+from zipai_rules.terminal import escape
 
 HOSTILE = Path(__file__).parent / "data" / "hostile"
 EXPECTED: dict[str, str | list[str]] = json.loads((HOSTILE / "expected.json").read_text("utf-8"))
@@ -366,10 +367,18 @@ def test_validate_simulate_reports_a_failing_bot(monkeypatch):
 
 # --- the terminal -------------------------------------------------------------------------------
 
+def test_escape_keeps_text_and_json_meaning():
+    text = "a\x1b[31m\r\x85\u202e\U000e0001 湖\n"
+    shown = escape(text)
+    assert shown == "a\\u001b[31m\\u000d\\u0085\\u202e\\udb40\\udc01 湖\n"
+    assert json.loads(json.dumps(shown).replace("\\\\", "\\")) == text
+    assert escape("湖南 x1 d10\n") == "湖南 x1 d10\n"
+
+
 def test_control_characters_never_reach_the_terminal(tmp_path, capsys):
     # a name with an escape is refused by the schema; a message quoting one is escaped
     path = tmp_path / "\x1b[2Jclear.yaml"
     path.write_text("extends: hunan\nid: e\nname: e\n", "utf-8")
     code, out, err = cli(capsys, "validate", path)
-    assert code == 0 and "\x1b" not in out and "\\x1b[2Jclear.yaml" in out
+    assert code == 0 and "\x1b" not in out and "\\u001b[2Jclear.yaml" in out
 

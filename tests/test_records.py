@@ -390,8 +390,8 @@ def test_replay_several_files(capsys, tmp_path, seven):
                    "utf-8")
     code, out, err = run(capsys, "replay", good, bad)
     assert code == 2
-    assert out == (f"{good}: replayed 15 actions under preset hunan (content hash {HUNAN_HASH}…): "
-                   "result and settlement confirmed\n"
+    assert out == (f"{good}: replayed 15 actions under preset hunan "
+                   f"(content hash {HUNAN_HASH}…): result and settlement confirmed\n"
                    "1 of 2 records confirmed\n")
     assert err == (f"error: {bad}: step 15: result differs: result.huxi recorded 19, "
                    "replayed 18\n")

@@ -282,8 +282,9 @@ def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str |
             try:
                 action = bots[st.actor](st, st.options)  # type: ignore[index]
             except Exception as exc:  # noqa: BLE001 - reported: finding such faults is the point
-                return (f"seed {seed} step {step}: the {names[st.actor]} bot "  # type: ignore[index]
-                        f"failed: {type(exc).__name__}: {exc}")
+                who = names[st.actor]  # type: ignore[index]
+                return (f"seed {seed} step {step}: the {who} bot failed: "
+                        f"{type(exc).__name__}: {exc}")
             game.apply(action)
             if game.state.card_count() != total:
                 return f"seed {seed} step {step}: {game.state.card_count()} cards, not {total}"

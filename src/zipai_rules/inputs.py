@@ -170,8 +170,8 @@ def check_tree(doc: Any, limits: Limits) -> None:
         count += 1
         if count > limits.max_nodes:
             raise Refused("too_large", f"more than {limits.max_nodes} values (with every alias "
-                          "expanded); raise it with max_nodes / --max-nodes if this document is meant",
-                          yaml_path(path))
+                          "expanded); raise it with max_nodes / --max-nodes if this document "
+                          "is meant", yaml_path(path))
         if len(path) > limits.max_depth:
             raise Refused("too_deep", f"nested more than {limits.max_depth} levels",
                           yaml_path(path[:limits.max_depth]))

@@ -15,12 +15,20 @@ def pad(text: str, columns: int) -> str:
 
 
 def escape(text: str) -> str:
-    """``text`` with every non-printable character but the newline written as a Python escape
-    (``\\x1b``, ``\\r``, ``\\u202e``), so names from variant files or records cannot
-    drive the terminal."""
-    if text.isprintable() or all(ch == "\n" or ch.isprintable() for ch in text):
+    """``text`` with every non-printable character but the newline written as a ``\\uXXXX``
+    escape (a pair of them beyond U+FFFF), so names from variant files or records cannot drive
+    the terminal; inside JSON output the escape is still valid JSON for the same text."""
+    if all(ch == "\n" or ch.isprintable() for ch in text):
         return text
-    return "".join(ch if ch == "\n" or ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    return "".join(ch if ch == "\n" or ch.isprintable() else _u(ch) for ch in text)
+
+
+def _u(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 class EscapingStream:
