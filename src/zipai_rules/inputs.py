@@ -10,8 +10,8 @@ One home for the guards every outside document passes before it is looked at:
   expanded) and refuses it past ``max_nodes`` values or ``max_depth`` levels, a lone UTF-16
   surrogate in a string, a key that is not text, or a value that is not a JSON type;
 * :func:`strict_validator` is a JSON Schema (2020-12) validator class in which ``integer``
-  means a Python ``int`` (``3.0`` and ``true`` are not integers) and ``uniqueItems`` takes
-  linear time.
+  means a Python ``int`` (``3.0`` and ``true`` are not integers), ``uniqueItems`` takes
+  linear time and the items of a list longer than its ``maxItems`` are not looked at.
 
 Each guard raises :class:`Refused` (``code``, ``message``, ``path``); the loader and the record
 reader turn it into their own :class:`~zipai_rules.errors.ZipaiError` subclass.
@@ -232,9 +232,17 @@ def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> It
     for item in instance:
         key = json.dumps(item, sort_keys=True, default=repr)
         if key in seen:
-            yield jsonschema.ValidationError(f"{_show(key)} appears more than once")
+            yield jsonschema.ValidationError(f"{brief(key, 60)} appears more than once")
             return
         seen.add(key)
+
+
+def _items_within_bounds(validator: Any, items: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    # a list already refused by its schema's maxItems is not walked item by item
+    if isinstance(instance, list) and len(instance) > schema.get("maxItems", len(instance)):
+        return
+    yield from jsonschema.Draft202012Validator.VALIDATORS["items"](validator, items, instance,
+                                                                   schema)
 
 
 def schema_message(error: jsonschema.ValidationError) -> str:
@@ -248,10 +256,10 @@ def schema_message(error: jsonschema.ValidationError) -> str:
 
 
 def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
-    """A Draft 2020-12 validator for ``schema`` with strict integers and a linear
-    ``uniqueItems``."""
+    """A Draft 2020-12 validator for ``schema`` with strict integers, a linear
+    ``uniqueItems``, and no walk through the items of a list that breaks its ``maxItems``."""
     base = jsonschema.Draft202012Validator
     cls = jsonschema.validators.extend(
-        base, validators={"uniqueItems": _unique_items},
+        base, validators={"uniqueItems": _unique_items, "items": _items_within_bounds},
         type_checker=base.TYPE_CHECKER.redefine("integer", _is_integer))
     return cls(schema)
