@@ -340,13 +340,17 @@ def run(capsys, *argv):
     return code, out, err
 
 
+HUNAN_HASH = load_preset("hunan").content_hash[:16]
+
+
 def test_play_record_then_replay(capsys, tmp_path, seven):
     path = tmp_path / "seven.json"
     code, _, _ = run(capsys, "play", "--seed", 7, "--record", path)
     assert code == 0
     assert json.loads(path.read_text("utf-8")) == seven
     assert run(capsys, "replay", path) == (
-        0, "replayed 15 actions: result and settlement confirmed\n", "")
+        0, f"replayed 15 actions under preset hunan (content hash {HUNAN_HASH}…): result and "
+        "settlement confirmed\n", "")
 
 
 def test_replay_reports_the_step(capsys, tmp_path, seven):
@@ -386,7 +390,8 @@ def test_replay_several_files(capsys, tmp_path, seven):
                    "utf-8")
     code, out, err = run(capsys, "replay", good, bad)
     assert code == 2
-    assert out == (f"{good}: replayed 15 actions: result and settlement confirmed\n"
+    assert out == (f"{good}: replayed 15 actions under preset hunan "
+                   f"(content hash {HUNAN_HASH}…): result and settlement confirmed\n"
                    "1 of 2 records confirmed\n")
     assert err == (f"error: {bad}: step 15: result differs: result.huxi recorded 19, "
                    "replayed 18\n")

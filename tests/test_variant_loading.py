@@ -101,8 +101,8 @@ def test_child_file_inherits(tmp_path, hunan):
 
 
 def test_child_of_child_file(tmp_path):
-    (tmp_path / "base.yaml").write_text("extends: hunan\nid: base\nwin:\n  min_huxi: 10\n",
-                                        "utf-8")
+    (tmp_path / "base.yaml").write_text(
+        "extends: hunan\nid: base\nname: base\nwin:\n  min_huxi: 10\n", "utf-8")
     (tmp_path / "leaf.yaml").write_text("extends: base.yaml\nid: leaf\n", "utf-8")
     v = load_variant_file(tmp_path / "leaf.yaml")
     assert (v.id, v.min_huxi) == ("leaf", 10)

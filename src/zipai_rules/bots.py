@@ -62,6 +62,9 @@ class GreedyBot:
 
         def leftover_after(a: Action) -> tuple[int, int]:
             h = list(hand)
+            if not h[a.card]:  # type: ignore[index]
+                # a card of a 坎 (where the variant lets one be discarded): the 坎 is broken
+                h[a.card] = seat.hand[a.card]  # type: ignore[index]
             h[a.card] -= 1  # type: ignore[index]
             found = searcher.best(encode(h), 1, partial=True)
             left = len(found[2]) if found else 99

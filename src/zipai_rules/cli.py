@@ -2,7 +2,9 @@
 simulate.
 
 Every user error prints one ``error: …`` line (or a list of variant problems) to stderr and
-exits with status 2; nothing prints a traceback for bad input.
+exits with status 2; nothing prints a traceback for bad input. Everything printed passes
+through :func:`~zipai_rules.terminal.escape`: names from variant files and records cannot
+send control characters or ANSI escapes to the terminal.
 """
 
 from __future__ import annotations
@@ -12,11 +14,14 @@ import json
 import sys
 from collections.abc import Sequence
 
+import attrs
+
 from .analysis import analyze, waits
 from .cards import format_cards, parse_card, parse_indices
 from .errors import VariantError, ZipaiError
+from .inputs import VARIANT_LIMITS, Limits
 from .melds import parse_meld
-from .terminal import pad, width
+from .terminal import EscapingStream, pad, width
 from .presets import find_variant, load_preset, preset_ids
 from .variant import Variant
 
@@ -34,12 +39,18 @@ def _count(minimum: int):  # type: ignore[no-untyped-def]
     return parse
 
 
-def _variant(name: str) -> Variant:
+def _variant(name: str, args: argparse.Namespace | None = None) -> Variant:
     if name.endswith((".yaml", ".yml")):
         from .loader import load_variant_file
 
-        return load_variant_file(name)
+        return load_variant_file(name, limits=limits_from(args, VARIANT_LIMITS))
     return find_variant(name)
+
+
+def limits_from(args: argparse.Namespace | None, default: Limits) -> Limits:
+    """``default`` with the top-level ``--max-bytes`` / ``--max-nodes`` options applied."""
+    changes = {k: getattr(args, k, None) for k in ("max_bytes", "max_nodes")}
+    return attrs.evolve(default, **{k: v for k, v in changes.items() if v is not None})
 
 
 # --- play -------------------------------------------------------------------------------------
@@ -49,7 +60,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .engine import Game
     from .settlement import settle
 
-    variant = _variant(args.variant)
+    variant = _variant(args.variant, args)
     if args.hands > 1:
         if args.record:
             raise ZipaiError("--record writes the record of one hand; it cannot be combined "
@@ -168,7 +179,7 @@ def _print_result(game, zh: bool) -> None:  # type: ignore[no-untyped-def]
 # --- analyze ----------------------------------------------------------------------------------
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    variant = _variant(args.variant)
+    variant = _variant(args.variant, args)
     hand = parse_indices(args.hand)
     table = [parse_meld(m) for m in args.meld]
     if args.card is not None and not args.card.strip():
@@ -222,7 +233,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 
 def cmd_terms(args: argparse.Namespace) -> int:
-    v = _variant(args.variant)
+    v = _variant(args.variant, args)
     print(f"{v.name} ({v.id})")
     for canonical, word in sorted(v.terminology.items()):
         print(f"  {canonical:14} {word}")
@@ -232,27 +243,33 @@ def cmd_terms(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     from .loader import load_variant_file
 
-    v = load_variant_file(args.file)
+    v = load_variant_file(args.file, limits=limits_from(args, VARIANT_LIMITS))
     print(f"{args.file}: valid variant {v.id} ({v.name}), content hash {v.content_hash[:16]}")
     if args.simulate:
         problem = simulate_check(v, args.simulate)
         if problem:
             print(f"error: {args.file}: {problem}", file=sys.stderr)
             return 1
-        print(f"simulated {args.simulate} games: every card conserved, every offered action "
-              "legal, every game ended")
+        print(f"simulated {args.simulate} games with every built-in bot: every card "
+              "conserved, every offered action legal, every game ended")
     return 0
 
 
 def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str | None:
-    """Play ``games`` seeded random games checking the invariants; the first problem or None."""
-    from .bots import make_bots
+    """Play ``games`` seeded games checking the invariants; the first problem or None.
+
+    Every built-in bot plays in every game (seat ``s`` of game ``seed`` is played by bot
+    ``(seed + s) mod len(BOTS)``), so a variant that a bot cannot play is found here; a bot
+    that fails is reported as a problem."""
+    from .bots import BOTS, make_bots
     from .engine import Game
 
     total = variant.deck_size
+    kinds = sorted(BOTS)
     for seed in range(1, games + 1):
         game = Game(variant, seed=seed)
-        bots = make_bots(["random"], seed, variant.players)
+        names = [kinds[(seed + s) % len(kinds)] for s in range(variant.players)]
+        bots = make_bots(names, seed, variant.players)
         for step in range(max_steps):
             if game.is_over:
                 break
@@ -262,7 +279,13 @@ def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str |
             bad = next((a for a in st.options if game.check(a) is not None), None)
             if bad is not None:
                 return f"seed {seed} step {step}: offered action {bad} is refused"
-            game.apply(bots[st.actor](st, st.options))  # type: ignore[index]
+            try:
+                action = bots[st.actor](st, st.options)  # type: ignore[index]
+            except Exception as exc:  # noqa: BLE001 - reported: finding such faults is the point
+                who = names[st.actor]  # type: ignore[index]
+                return (f"seed {seed} step {step}: the {who} bot failed: "
+                        f"{type(exc).__name__}: {exc}")
+            game.apply(action)
             if game.state.card_count() != total:
                 return f"seed {seed} step {step}: {game.state.card_count()} cards, not {total}"
         else:
@@ -273,7 +296,7 @@ def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str |
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import run_bench
 
-    run_bench(_variant(args.variant), hands=args.hands, games=args.games, seed=args.seed)
+    run_bench(_variant(args.variant, args), hands=args.hands, games=args.games, seed=args.seed)
     return 0
 
 
@@ -284,6 +307,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = argparse.ArgumentParser(prog="zipai", description="The rules of 字牌 (zipai / 跑胡子).")
     p.add_argument("--version", action="version", version=f"zipai_rules {__version__}")
+    p.add_argument("--max-bytes", type=_count(1), metavar="N",
+                   help="read at most N bytes from a variant file (default 131072) or a record "
+                   "(default 1048576)")
+    p.add_argument("--max-nodes", type=_count(1), metavar="N",
+                   help="accept at most N values in a variant file (default 20000) or a record "
+                   "(default 100000), YAML aliases expanded")
     sub = p.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play one hand with built-in bots and print the log")
@@ -341,6 +370,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = EscapingStream(out), EscapingStream(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -76,8 +76,10 @@ class ReplayError(ZipaiError):
 
     ``step`` is the 1-based number of the action concerned: 0 for the record's header (the
     variant or the deal), ``len(actions) + 1`` when the record stops before the hand is over.
-    Codes: ``variant_changed``, ``unknown_variant``, ``bad_deal``, ``replay_diverged`` (an
-    action refused), ``record_incomplete``, ``result_differs``.
+    Codes: ``variant_changed``, ``unknown_variant``, ``bad_deal``, ``bad_header`` (e.g.
+    ``sitting_out`` where nobody sits out), ``reserved_name`` (a recorded variant that takes a
+    shipped preset's id or name with other rules), ``replay_diverged`` (an action refused),
+    ``record_incomplete``, ``result_differs``.
     """
 
     code = "replay_diverged"

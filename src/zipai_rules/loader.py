@@ -1,12 +1,17 @@
 """Loading variant files: YAML → ``extends`` merge → JSON Schema → semantic checks → Variant.
 
 Every schema error is reported with its YAML path (``claims.priority[1]``); semantic errors
-likewise. :class:`~zipai_rules.errors.VariantError` carries them all in ``problems``.
+likewise. :class:`~zipai_rules.errors.VariantError` carries them (the first
+``Limits.max_errors``) in ``problems``.
+
+Variant files are untrusted (see :mod:`zipai_rules.inputs`): a file is read only if it is a
+regular file within ``Limits.max_bytes``; the document, with every YAML alias expanded, may
+hold at most ``Limits.max_nodes`` values; ``extends`` names a shipped preset, or a ``.yaml``
+file relative to the file that names it and inside the folder of the top file.
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import re
@@ -20,9 +25,16 @@ import jsonschema
 import yaml
 
 from .errors import VariantError
+from .frozen import thaw
+from .inputs import (MAX_INT_DIGITS, VARIANT_LIMITS, Limits, Refused, brief, check_tree,
+                     read_text, schema_message, strict_validator)
+from .inputs import yaml_path as yaml_path
 from .variant import Variant
 
 Resolver = Callable[[str], Mapping[str, Any]]
+
+#: an ``extends`` chain may be at most this many parents long
+MAX_EXTENDS = 8
 
 
 @cache
@@ -32,17 +44,19 @@ def variant_schema() -> dict[str, Any]:
     return json.loads(text)
 
 
-def yaml_path(parts: Any) -> str:
-    """Render a jsonschema path deque as ``a.b[2].c`` (``<root>`` when empty)."""
-    out = ""
-    for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return out or "<root>"
+class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """The safe YAML loader (libyaml's when PyYAML has it) that rejects a mapping with the
+    same key twice, keys that are not text (``1:``, ``[a]:``, ``on:`` read as a boolean):
+    every variant key is a name), and integers of more than
+    :data:`~zipai_rules.inputs.MAX_INT_DIGITS` digits."""
 
-
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that rejects a mapping with the same key twice, and keys that are
-    not text (``1:``, ``[a]:``, ``on:`` read as a boolean): every variant key is a name."""
+    def construct_yaml_int(self, node):  # type: ignore[no-untyped-def]
+        digits = sum(ch.isdigit() for ch in str(node.value))
+        if digits > MAX_INT_DIGITS:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"an integer of {digits} digits (at most {MAX_INT_DIGITS})",
+                node.start_mark)
+        return super().construct_yaml_int(node)
 
     def construct_mapping(self, node, deep=False):  # type: ignore[no-untyped-def]
         seen = set()
@@ -61,11 +75,36 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-def read_yaml(text: str, origin: str = "<string>") -> dict[str, Any]:
+_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:int", _UniqueKeyLoader.construct_yaml_int)
+
+
+def refused(origin: str, exc: Refused) -> VariantError:
+    """The :class:`VariantError` of a document refused by an input guard."""
+    where = "" if exc.path == "<root>" else f"{exc.path}: "
+    return VariantError(f"{origin}: {where}{exc.message}", [(exc.path, exc.message)],
+                        code=exc.code)
+
+
+def read_yaml(text: str, origin: str = "<string>", limits: Limits = VARIANT_LIMITS
+              ) -> dict[str, Any]:
     """Parse YAML text safely (``yaml.SafeLoader``, duplicate keys rejected); the top level
-    must be a mapping."""
+    must be a mapping. The text must be at most ``limits.max_bytes`` long (UTF-8) and the
+    document, aliases expanded, within ``limits`` (:func:`~zipai_rules.inputs.check_tree`).
+
+    Raises :class:`VariantError`: code ``yaml_syntax``, ``not_a_mapping``, ``too_large``,
+    ``too_deep`` or ``schema``."""
+    if len(text) > limits.max_bytes or len(text.encode("utf-8", "replace")) > limits.max_bytes:
+        raise refused(origin, Refused("too_large", f"larger than the limit of "
+                                      f"{limits.max_bytes} bytes (raise it with max_bytes)"))
     try:
-        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+        loader = _UniqueKeyLoader(text)
+        try:
+            data = loader.get_single_data()
+        finally:
+            loader.dispose()
+        check_tree(data, limits)
+    except Refused as exc:
+        raise refused(origin, exc) from None
     except RecursionError:
         raise VariantError(f"{origin}: not valid YAML: nested too deeply",
                            [("<root>", "nested too deeply")], code="yaml_syntax") from None
@@ -83,70 +122,76 @@ def read_yaml(text: str, origin: str = "<string>") -> dict[str, Any]:
 
 
 def merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
-    """Deep merge: mappings merge key by key; lists and scalars of ``over`` replace."""
-    out = copy.deepcopy(dict(base))
+    """Deep merge into a new plain tree: mappings merge key by key; lists and scalars of
+    ``over`` replace."""
+    out = thaw(base)
     for key, value in over.items():
         if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
             out[key] = merge(out[key], value)
         else:
-            out[key] = copy.deepcopy(value)
+            out[key] = thaw(value)
     return out
 
 
 def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
             _seen: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Apply ``extends`` chains; ``resolver`` maps a parent name to its raw mapping."""
+    """Apply ``extends`` chains (at most :data:`MAX_EXTENDS` long); ``resolver`` maps a parent
+    name to its raw mapping. A resolver with a ``child(name)`` method gives the resolver for
+    that parent's own ``extends`` (file parents resolve relative to the file naming them).
+    Returns a new plain tree."""
     parent = doc.get("extends")
     if parent is None:
-        return dict(doc)
+        return thaw(doc)
     if not isinstance(parent, str):
         raise VariantError(f"{origin}: extends must be a string", [("extends", "must be a string")],
                            code="schema")
     if parent in _seen:
         raise VariantError(f"{origin}: extends cycle {' → '.join(_seen + (parent,))}",
                            [("extends", "cycle")], code="extends_cycle")
+    if len(_seen) >= MAX_EXTENDS:
+        raise VariantError(f"{origin}: extends chain longer than {MAX_EXTENDS}",
+                           [("extends", "chain too long")], code="extends_cycle")
     try:
         raw_parent = resolver(parent)
-    except VariantError:
+    except VariantError as exc:
+        if exc.code == "parent_outside":  # raised before any file is named in the message
+            raise VariantError(f"{origin}: {exc}", exc.problems, code=exc.code) from None
         raise
-    except (KeyError, OSError) as exc:
-        raise VariantError(f"{origin}: extends {parent!r}: no such variant ({exc})",
+    except (KeyError, OSError):
+        raise VariantError(f"{origin}: extends {parent!r}: no such variant",
                            [("extends", f"unknown variant {parent!r}")],
                            code="unknown_parent") from None
-    base = resolve(raw_parent, resolver, parent, _seen + (parent,))
+    child_resolver = getattr(resolver, "child", None)
+    base = resolve(raw_parent, child_resolver(parent) if child_resolver else resolver, parent,
+                   _seen + (parent,))
     child = {k: v for k, v in doc.items() if k != "extends"}
     base.pop("aliases", None)
     base.pop("description", None)
     return merge(base, child)
 
 
-def _key_problems(node: Any, path: list[Any], depth: int = 0) -> list[tuple[str, str]]:
-    """Mapping keys that are not strings (a mapping built in Python, not read from YAML).
-    The schema allows no deep nesting, so the search stops at a few levels (also for
-    recursive YAML aliases)."""
-    out: list[tuple[str, str]] = []
-    if depth > 8:
-        return out
-    if isinstance(node, Mapping):
-        for k, v in node.items():
-            if not isinstance(k, str):
-                out.append((yaml_path([*path, str(k)]), f"key {k!r} is not a string"))
-            else:
-                out += _key_problems(v, [*path, k], depth + 1)
-    elif isinstance(node, (list, tuple)):
-        for k, v in enumerate(node):
-            out += _key_problems(v, [*path, k], depth + 1)
-    return out
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    return strict_validator(variant_schema())
 
 
-def schema_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Every schema violation as ``(yaml path, message)``, sorted by path."""
-    keys = _key_problems(doc, [])
-    if keys:
-        return sorted(keys)
-    validator = jsonschema.Draft202012Validator(variant_schema())
-    found = []
-    for e in validator.iter_errors(doc):
+def schema_problems(doc: Mapping[str, Any], limits: Limits = VARIANT_LIMITS
+                    ) -> list[tuple[str, str]]:
+    """Schema violations as ``(yaml path, message)``, sorted by path: the first
+    ``limits.max_errors`` found (integers must be ``int``: ``3.0`` and ``true`` are refused).
+
+    A document whose shape no variant can have (:func:`~zipai_rules.inputs.check_tree`: keys
+    that are not strings, too many values) gives that one problem."""
+    try:
+        check_tree(doc, limits)
+    except Refused as exc:
+        return [(exc.path, exc.message)]
+    max_errors = limits.max_errors
+    doc = thaw(doc)  # a frozen document (tuples, read-only mappings) as JSON types
+    found: list[tuple[str, str]] = []
+    for e in _validator().iter_errors(doc):
+        if len(found) >= max_errors:
+            break
         if e.validator == "additionalProperties" and isinstance(e.instance, Mapping):
             # point at each unexpected key itself (``win.min_hux``), not at its parent
             known = e.schema.get("properties", {})
@@ -154,10 +199,11 @@ def schema_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
             extra = [k for k in e.instance if k not in known
                      and not any(re.search(p, str(k)) for p in patterns)]
             if extra:
-                found += [(yaml_path([*e.absolute_path, str(k)]), f"unknown key {k!r}; "
-                           f"allowed: {', '.join(sorted(known))}") for k in extra]
+                found += [(yaml_path([*e.absolute_path, str(k)]), f"unknown key {brief(repr(k))}; "
+                           f"allowed: {', '.join(sorted(known))}")
+                          for k in extra[:max_errors - len(found)]]
                 continue
-        found.append((yaml_path(e.absolute_path), e.message))
+        found.append((yaml_path(e.absolute_path), schema_message(e)))
     return sorted(found)
 
 
@@ -224,49 +270,103 @@ def _has_path(doc: Mapping[str, Any], path: str) -> bool:
 
 
 def content_hash(doc: Mapping[str, Any]) -> str:
-    """SHA-256 of the canonical JSON of a resolved variant mapping."""
-    canon = json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """SHA-256 of the canonical JSON of a resolved variant mapping (plain or frozen)."""
+    canon = json.dumps(thaw(doc), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
 
-def build_variant(raw: Mapping[str, Any], resolver: Resolver, origin: str) -> Variant:
+def build_variant(raw: Mapping[str, Any], resolver: Resolver, origin: str, *,
+                  limits: Limits = VARIANT_LIMITS) -> Variant:
     """Resolve, validate and freeze a raw variant mapping.
 
-    Raises :class:`VariantError` (code ``schema`` or ``semantic``) listing every problem with
-    its path.
+    Raises :class:`VariantError` (code ``schema`` or ``semantic``) listing the problems (at
+    most ``limits.max_errors``) with their paths; code ``too_large`` or ``too_deep`` for a
+    document outside ``limits``.
     """
+    try:
+        check_tree(raw, limits)
+    except Refused as exc:
+        raise refused(origin, exc) from None
     doc = resolve(raw, resolver, origin)
-    problems = schema_problems(doc)
+    problems = schema_problems(doc, limits)
     if problems:
-        raise VariantError(_message(origin, "schema", problems), problems, code="schema")
+        raise VariantError(_message(origin, "schema", problems, limits.max_errors), problems,
+                           code="schema")
     problems = semantic_problems(doc)
     if problems:
         raise VariantError(_message(origin, "semantic", problems), problems, code="semantic")
     return Variant.from_doc(doc, content_hash(doc))
 
 
-def _message(origin: str, what: str, problems: list[tuple[str, str]]) -> str:
-    lines = [f"{origin}: {len(problems)} {what} error(s)"]
+def _message(origin: str, what: str, problems: list[tuple[str, str]],
+             max_errors: int | None = None) -> str:
+    stop = " (stopped there)" if len(problems) == max_errors else ""
+    lines = [f"{origin}: {len(problems)} {what} error(s){stop}"]
     lines += [f"  {path}: {msg}" for path, msg in problems]
     return "\n".join(lines)
 
 
-def load_variant_file(path: str | Path, resolver: Resolver | None = None) -> Variant:
-    """Load a variant from a YAML file; ``extends`` names a preset id or a path relative to
-    the file. Raises :class:`VariantError` for unreadable files and invalid content."""
-    from .presets import raw_preset
+def load_variant_file(path: str | Path, resolver: Resolver | None = None, *,
+                      limits: Limits = VARIANT_LIMITS, root: str | Path | None = None
+                      ) -> Variant:
+    """Load a variant from a YAML file.
+
+    ``extends`` names a shipped preset (``hunan``), or a file ending in ``.yaml``/``.yml``,
+    resolved relative to the file that names it and only inside ``root`` (by default the
+    folder of ``path``); absolute paths and parents outside ``root`` (also through symbolic
+    links) are refused without being read. ``limits`` bound each file read
+    (:class:`~zipai_rules.inputs.Limits`). A file may not take a shipped preset's id, name
+    or alias unless it is that preset (same content hash).
+
+    Raises :class:`VariantError`: codes ``unreadable``, ``too_large``, ``too_deep``,
+    ``yaml_syntax``, ``unknown_parent``, ``parent_outside``, ``schema``,
+    ``semantic``, ``reserved_name``."""
+    from .presets import check_not_impersonating
 
     path = Path(path)
+    text = _read_file(path, limits)
+    top = _FileResolver(path.parent, Path(root) if root is not None else path.parent, limits)
+    variant = build_variant(read_yaml(text, str(path), limits), resolver or top, str(path),
+                            limits=limits)
+    check_not_impersonating(variant, str(path))
+    return variant
+
+
+def _read_file(path: Path, limits: Limits) -> str:
     try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise VariantError(f"{path}: cannot read: {exc}", [("<root>", str(exc))],
-                           code="unreadable") from None
+        return read_text(path, limits.max_bytes)
+    except Refused as exc:
+        raise VariantError(exc.message, [("<root>", exc.message)], code=exc.code) from None
 
-    def default_resolver(name: str) -> Mapping[str, Any]:
-        candidate = path.parent / name
-        if candidate.suffix in (".yaml", ".yml") and candidate.is_file():
-            return read_yaml(candidate.read_text("utf-8"), str(candidate))
-        return raw_preset(name)
 
-    return build_variant(read_yaml(text, str(path)), resolver or default_resolver, str(path))
+class _FileResolver:
+    """Parents of a variant file: shipped presets by id, ``.yaml`` files relative to
+    ``folder`` and inside ``root``."""
+
+    def __init__(self, folder: Path, root: Path, limits: Limits) -> None:
+        self.folder, self.root, self.limits = folder, root, limits
+
+    def _file(self, name: str) -> Path:
+        candidate = Path(name)
+        where = (self.folder / candidate).resolve()
+        root = self.root.resolve()
+        if candidate.is_absolute() or not where.is_relative_to(root):
+            raise VariantError(f"extends {name!r}: a parent file must be inside {self.root} "
+                               "(the folder of the file loaded); it was not read",
+                               [("extends", f"parent {name!r} outside {self.root}")],
+                               code="parent_outside")
+        return self.folder / candidate
+
+    def __call__(self, name: str) -> Mapping[str, Any]:
+        from .presets import raw_preset
+
+        if not name.endswith((".yaml", ".yml")):
+            return raw_preset(name)
+        path = self._file(name)
+        return read_yaml(_read_file(path, self.limits), str(path), self.limits)
+
+    def child(self, name: str) -> Resolver:
+        """The resolver for the parent ``name``'s own ``extends``."""
+        if not name.endswith((".yaml", ".yml")):
+            return self
+        return _FileResolver(self._file(name).parent, self.root, self.limits)

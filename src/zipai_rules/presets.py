@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import VariantError
+from .frozen import freeze
 from .loader import build_variant, read_yaml
 from .variant import Variant
 
@@ -36,11 +37,12 @@ def preset_ids() -> tuple[str, ...]:
 
 @cache
 def raw_preset(preset_id: str) -> Mapping[str, Any]:
-    """The unresolved mapping of one preset file. Raises KeyError for an unknown id."""
-    path = variants_dir() / f"{preset_id}.yaml"
-    if not path.is_file():
+    """The unresolved mapping of one preset file, read-only. Raises KeyError for anything
+    but the id of a shipped preset (never a path)."""
+    if preset_id not in preset_ids():
         raise KeyError(preset_id)
-    return read_yaml(path.read_text("utf-8"), f"variants/{preset_id}.yaml")
+    path = variants_dir() / f"{preset_id}.yaml"
+    return freeze(read_yaml(path.read_text("utf-8"), f"variants/{preset_id}.yaml"))
 
 
 @cache
@@ -58,6 +60,27 @@ def _alias_index() -> dict[str, str]:
             if name:
                 index.setdefault(str(name).casefold(), pid)
     return index
+
+
+def reserved_names() -> Mapping[str, str]:
+    """Every shipped preset's id, name and aliases (case-folded) → the preset id."""
+    return _alias_index()
+
+
+def check_not_impersonating(variant: Variant, origin: str) -> None:
+    """Refuse a variant from outside that takes a shipped preset's id, name or alias without
+    being that preset (the same content hash).
+
+    Raises :class:`VariantError` (code ``reserved_name``) naming the name and the preset."""
+    for field, name in (("id", variant.id), ("name", variant.name),
+                        *(("aliases", a) for a in variant.aliases)):
+        pid = _alias_index().get(name.strip().casefold())
+        if pid is not None and load_preset(pid).content_hash != variant.content_hash:
+            msg = (f"{name!r} is reserved for the shipped preset {pid!r}, and these rules "
+                   f"differ from it (content hash {variant.content_hash[:16]}, the preset's "
+                   f"{load_preset(pid).content_hash[:16]}); give the variant its own id and "
+                   "name")
+            raise VariantError(f"{origin}: {field}: {msg}", [(field, msg)], code="reserved_name")
 
 
 def find_variant(name: str) -> Variant:

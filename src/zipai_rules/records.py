@@ -13,12 +13,21 @@ describes the format.
 every action must be legal when its turn comes, and the replayed result and settlement must
 equal the recorded ones. Every failure is a :class:`~zipai_rules.errors.ReplayError` naming
 the 1-based step.
+
+Records are untrusted input (see :mod:`zipai_rules.inputs`): a record file is read only if it
+is a regular file of at most ``RECORD_LIMITS.max_bytes`` bytes; JSON with duplicate keys,
+``NaN`` or integers of more than 80 digits is refused; integers must be JSON integers (``11.0``
+and ``true`` are not); a record's embedded variant may extend shipped presets only and may not
+take a preset's id or name with other rules.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import os
+import tempfile
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
@@ -32,9 +41,12 @@ from .engine.actions import Action
 from .engine.game import Deal, Game, shuffled_deal
 from .engine.state import Result
 from .errors import RecordError, ReplayError, VariantError, ZipaiError
+from .frozen import thaw
+from .inputs import (RECORD_LIMITS, Limits, Refused, brief, check_tree, loads_json, read_text,
+                     schema_message, strict_validator)
 from .loader import build_variant, content_hash, yaml_path
 from .melds import Meld
-from .presets import load_preset, preset_ids, raw_preset
+from .presets import check_not_impersonating, load_preset, preset_ids, raw_preset
 from .settlement import Settlement, settle
 from .variant import Variant
 
@@ -53,7 +65,7 @@ def record_schema() -> dict[str, Any]:
 
 
 @cache
-def _validator() -> jsonschema.Draft202012Validator:
+def _validator() -> jsonschema.protocols.Validator:
     # the schema's local "$ref"s inlined once: the same checks without reference lookups
     schema = record_schema()
     defs = schema.get("$defs", {})
@@ -68,7 +80,7 @@ def _validator() -> jsonschema.Draft202012Validator:
         if isinstance(node, list):
             return [inline(v) for v in node]
         return node
-    return jsonschema.Draft202012Validator(inline(schema))
+    return strict_validator(inline(schema))
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -102,7 +114,7 @@ def game_record(game: Game, settlement: Settlement, *, sitting_out: bool | None 
                          code="hand_not_over")
     variant: dict[str, Any] = {"id": v.id, "content_hash": v.content_hash}
     if not is_preset(v):
-        variant["doc"] = _plain(v.doc)
+        variant["doc"] = thaw(v.doc)
     seed = game.seed
     if seed is not None and shuffled_deal(v, seed, game.deal.dealer) != game.deal:
         seed = None
@@ -119,14 +131,7 @@ def game_record(game: Game, settlement: Settlement, *, sitting_out: bool | None 
     return record
 
 
-def _plain(value: Any) -> Any:
-    """A deep copy made of dicts, lists and scalars (read-only mappings become dicts)."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
+_plain = thaw  # the older name, kept for callers
 
 def dumps_record(record: Mapping[str, Any], width: int = 100) -> str:
     """The record as JSON text: keys sorted, one line per action, settlement line and other
@@ -156,33 +161,65 @@ def _dump(value: Any, indent: int, width: int) -> str:
 
 def write_record(path: str | Path, game: Game, settlement: Settlement, **options: Any) -> None:
     """Write the record of a finished hand to ``path`` (UTF-8, :func:`dumps_record`);
-    ``options`` go to :func:`game_record`. Raises :class:`RecordError` (code ``unwritable``)
-    if the file cannot be written."""
-    text = dumps_record(game_record(game, settlement, **options))
+    ``options`` go to :func:`game_record`. The text goes to a temporary file in the same
+    folder, renamed to ``path`` once complete: a reader never sees a partial record.
+
+    Raises :class:`RecordError` (code ``unwritable``) if the file cannot be written or
+    ``path`` is a symbolic link (never written through)."""
+    write_text_atomic(path, dumps_record(game_record(game, settlement, **options)))
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder and a
+    rename. Raises :class:`RecordError` (code ``unwritable``) for a symbolic link at ``path``
+    or a folder that cannot be written; nothing is left behind on failure."""
+    path = Path(path)
+    if path.is_symlink():
+        raise RecordError(f"{path}: refusing to write through a symbolic link",
+                          code="unwritable")
+    tmp = None
     try:
-        Path(path).write_text(text, "utf-8")
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
+                                   dir=path.parent if str(path.parent) else ".")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            os.fchmod(f.fileno(), 0o644)
+            f.write(text)
+        os.replace(tmp, path)
+        tmp = None
     except OSError as exc:
-        raise RecordError(f"{path}: cannot write: {exc}", code="unwritable") from None
+        raise RecordError(f"{path}: cannot write: {exc.strerror or exc}",
+                          code="unwritable") from None
+    finally:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
 
 
 # --- reading ----------------------------------------------------------------------------------
 
-def validate_record(data: Any, origin: str = "<record>") -> dict[str, Any]:
+def validate_record(data: Any, origin: str = "<record>", limits: Limits = RECORD_LIMITS
+                    ) -> dict[str, Any]:
     """Check a parsed document against the record schema; returns it.
 
-    Raises :class:`RecordError` (code ``bad_format`` for a missing or other ``format``,
-    ``schema`` otherwise) whose message and ``path`` name the offending JSON path, e.g.
-    ``actions[3].card``.
+    Raises :class:`RecordError` (code ``bad_format`` for a missing or other ``format``;
+    ``too_large`` or ``too_deep`` for a document outside ``limits``; ``schema`` otherwise,
+    also for a lone surrogate in a string) whose message and ``path`` name the offending JSON
+    path, e.g. ``actions[3].card``. At most ``limits.max_errors`` schema problems are looked
+    at.
     """
+    try:
+        check_tree(data, limits)
+    except Refused as exc:
+        raise RecordError(f"{origin}: {exc.path}: {exc.message}", exc.path,
+                          code=exc.code) from None
     if not isinstance(data, dict):
         raise RecordError(f"{origin}: <root>: not a game record: expected a JSON object, got "
                           f"{_json_type(data)}", code="bad_format")
     fmt = data.get("format")
     if fmt != RECORD_FORMAT:
-        got = "no format" if "format" not in data else f"format {fmt!r}"
+        got = "no format" if "format" not in data else f"format {brief(repr(fmt))}"
         raise RecordError(f"{origin}: format: not a {RECORD_FORMAT} game record ({got})",
                           "format", code="bad_format")
-    errors = sorted(_validator().iter_errors(data),
+    errors = sorted(itertools.islice(_validator().iter_errors(data), limits.max_errors),
                     key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if errors:
         # report the deepest error first: it names the field itself, not its container
@@ -197,9 +234,10 @@ def validate_record(data: Any, origin: str = "<record>") -> dict[str, Any]:
                     + ", ".join(repr(m) for m in missing))
         else:
             same = [e]
-            text = _short(e)
+            text = schema_message(e)
         rest = len(errors) - len(same)
-        more = f" (and {rest} more problem{'s' if rest > 1 else ''})" if rest else ""
+        plus = "+" if len(errors) >= limits.max_errors else ""
+        more = f" (and {rest}{plus} more problem{'s' if rest > 1 else ''})" if rest else ""
         raise RecordError(f"{origin}: {path}: {text}{more}", path, code="schema")
     return data
 
@@ -209,33 +247,23 @@ def _json_type(value: Any) -> str:
             int: "a number", float: "a number", type(None): "null"}.get(type(value), "?")
 
 
-def _short(error: jsonschema.ValidationError) -> str:
-    text = error.message
-    return text if len(text) <= 160 else text[:157] + "..."
+def read_record(path: str | Path, limits: Limits = RECORD_LIMITS) -> dict[str, Any]:
+    """Read and validate a record file (a regular file of at most ``limits.max_bytes``).
 
-
-def read_record(path: str | Path) -> dict[str, Any]:
-    """Read and validate a record file.
-
-    Raises :class:`RecordError`: code ``unreadable`` (missing file, not UTF-8),
-    ``bad_json`` (with line and column), ``bad_format`` or ``schema`` (with the JSON path).
+    Raises :class:`RecordError`: code ``unreadable`` (missing, not a regular file, not
+    UTF-8), ``too_large``, ``bad_json`` (with line and column; also ``NaN`` and integers of
+    more than 80 digits), ``duplicate_key``, ``bad_format`` or ``schema`` (with the JSON
+    path).
     """
-    return validate_record(_load_json(path), str(path))
+    return validate_record(_load_json(path, limits), str(path), limits)
 
 
-def _load_json(path: str | Path) -> Any:
+def _load_json(path: str | Path, limits: Limits = RECORD_LIMITS) -> Any:
     try:
-        text = Path(path).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read: {exc}", code="unreadable") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path}: not valid JSON: line {exc.lineno}, column {exc.colno}: "
-                          f"{exc.msg}", code="bad_json") from None
-    except RecursionError:
-        raise RecordError(f"{path}: not a game record: JSON nested too deeply",
-                          code="bad_json") from None
+        return loads_json(read_text(path, limits.max_bytes))
+    except Refused as exc:
+        where = "" if exc.message.startswith(f"{path}:") else f"{path}: "
+        raise RecordError(f"{where}{exc.message}", code=exc.code) from None
 
 
 def action_from_json(data: Mapping[str, Any]) -> Action:
@@ -292,9 +320,14 @@ def record_variant(record: Mapping[str, Any]) -> Variant:
         key = content_hash(doc)
         variant = _DOC_VARIANTS.get(key)  # type: ignore[assignment]
         if variant is None:
+            origin = f"the variant document of {brief(repr(vid))}"
             try:
-                variant = build_variant(doc, raw_preset, f"the variant document of {vid!r}")
+                variant = build_variant(doc, raw_preset, origin)
+                check_not_impersonating(variant, origin)
             except VariantError as exc:
+                if exc.code == "reserved_name":
+                    raise ReplayError(f"the recorded variant impersonates a shipped preset: "
+                                      f"{exc}", 0, code="reserved_name") from None
                 raise ReplayError(f"the recorded variant document no longer loads: {exc}", 0,
                                   code="variant_changed") from None
             if len(_DOC_VARIANTS) < 64:
@@ -312,10 +345,10 @@ def record_variant(record: Mapping[str, Any]) -> Variant:
     return variant
 
 
-def replay_file(path: str | Path) -> tuple[Game, Settlement]:
+def replay_file(path: str | Path, limits: Limits = RECORD_LIMITS) -> tuple[Game, Settlement]:
     """Read a record file and replay it (:func:`read_record` then :func:`replay_record`,
     validating once). Raises :class:`RecordError` and :class:`ReplayError` as they do."""
-    return _replay(validate_record(_load_json(path), str(path)))
+    return _replay(validate_record(_load_json(path, limits), str(path), limits))
 
 
 def replay_record(record: Mapping[str, Any]) -> tuple[Game, Settlement]:
@@ -339,6 +372,9 @@ def replay_record(record: Mapping[str, Any]) -> tuple[Game, Settlement]:
 def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
     """:func:`replay_record` of a record that has passed the schema."""
     variant = record_variant(record)
+    if record.get("sitting_out") and variant.seats <= variant.players:
+        raise ReplayError(f"sitting_out is true but {variant.id} seats {variant.seats} for "
+                          f"{variant.players} players: nobody sits out", 0, code="bad_header")
     try:
         deal = deal_from_json(record["deal"])
         seed = record["seed"]
@@ -407,16 +443,25 @@ def _first_difference(stored: Any, got: Any, path: str = "") -> tuple[str, str, 
 
 # --- zipai replay -----------------------------------------------------------------------------
 
+def rules_used(variant: Variant) -> str:
+    """Which rules a replay used: ``preset hunan (content hash 712af017ad40…)`` for a shipped
+    preset, ``custom rules 'mine' (content hash …)`` for any other variant."""
+    what = f"preset {variant.id}" if is_preset(variant) else f"custom rules {variant.id!r}"
+    return f"{what} (content hash {variant.content_hash[:16]}…)"
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """``zipai replay FILE...``: replay each record strictly; exit 2 if any fails."""
     import sys
+
+    from .cli import limits_from
 
     several = len(args.files) > 1
     failed = 0
     for name in args.files:
         prefix = f"{name}: " if several else ""
         try:
-            game, _ = replay_file(name)
+            game, _ = replay_file(name, limits_from(args, RECORD_LIMITS))
         except RecordError as exc:
             # the message already names the file
             print(f"error: {exc}", file=sys.stderr)
@@ -426,7 +471,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"error: {prefix}{exc}", file=sys.stderr)
             failed += 1
             continue
-        print(f"{prefix}replayed {len(game.actions)} actions: result and settlement confirmed")
+        print(f"{prefix}replayed {len(game.actions)} actions under {rules_used(game.variant)}: "
+              "result and settlement confirmed")
     if several:
         print(f"{len(args.files) - failed} of {len(args.files)} records confirmed")
     return 2 if failed else 0

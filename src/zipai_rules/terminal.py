@@ -1,4 +1,5 @@
-"""Aligning text with Chinese characters in a terminal, where each takes two columns."""
+"""Text for a terminal: aligning Chinese characters (two columns each), and escaping the
+control characters (ANSI escapes, carriage returns) that outside names may carry."""
 
 from __future__ import annotations
 
@@ -11,3 +12,33 @@ def width(text: str) -> int:
 def pad(text: str, columns: int) -> str:
     """``text`` padded to ``columns`` display columns, always followed by at least one space."""
     return text + " " * max(columns - width(text), 1)
+
+
+def escape(text: str) -> str:
+    """``text`` with every non-printable character but the newline written as a ``\\uXXXX``
+    escape (a pair of them beyond U+FFFF), so names from variant files or records cannot drive
+    the terminal; inside JSON output the escape is still valid JSON for the same text."""
+    if all(ch == "\n" or ch.isprintable() for ch in text):
+        return text
+    return "".join(ch if ch == "\n" or ch.isprintable() else _u(ch) for ch in text)
+
+
+def _u(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+class EscapingStream:
+    """A text stream wrapper whose ``write`` passes through :func:`escape`."""
+
+    def __init__(self, stream) -> None:  # type: ignore[no-untyped-def]
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(escape(text))
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self._stream, name)

@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from .frozen import freeze, thaw
 from .melds import Meld, MeldKind
 
 
@@ -75,8 +76,10 @@ class Variant:
     """A resolved, validated variant.
 
     Attributes are read by the analysis and the engine; ``doc`` keeps the resolved mapping
-    (read-only) and ``content_hash`` the SHA-256 of its canonical JSON, so a game record can
-    tell whether the rules changed.
+    (read-only all the way down: mappings are ``MappingProxyType``, lists tuples; use
+    :func:`zipai_rules.frozen.thaw` for a plain copy) and ``content_hash`` the SHA-256 of its
+    canonical JSON, so a game record can tell whether the rules changed. A variant pickles
+    and deep-copies (it is rebuilt from its document).
     """
 
     id: str
@@ -135,6 +138,9 @@ class Variant:
     def __repr__(self) -> str:
         return f"Variant(id={self.id!r}, name={self.name!r}, hash={self.content_hash[:12]!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Variant.from_doc, (thaw(self.doc), self.content_hash))
+
     @classmethod
     def from_doc(cls, doc: Mapping[str, Any], content_hash: str) -> Variant:
         """Build from a resolved mapping that already passed schema and semantic checks."""
@@ -183,7 +189,7 @@ class Variant:
             scoring=Scoring.from_doc(doc.get("scoring", {})),
             terminology=MappingProxyType(dict(doc["terminology"])),
             citations=MappingProxyType(dict(doc["citations"])),
-            doc=MappingProxyType(dict(doc)), content_hash=content_hash,
+            doc=freeze(doc), content_hash=content_hash,
         )
 
     def huxi(self, kind: MeldKind, big: bool) -> int:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .frozen import thaw
 from .presets import load_preset, preset_ids, raw_preset
 from .variant import Variant
 
@@ -62,10 +63,10 @@ def comparison_table() -> str:
 
 def variant_page(v: Variant) -> str:
     """One preset's page: its rules, values and sources."""
-    own = raw_preset(v.id)
+    own = thaw(raw_preset(v.id))
     own_flat = _flat(own)
     parent = own.get("extends")
-    doc = dict(v.doc)
+    doc = thaw(v.doc)
     lines = [f"# {v.name} (`{v.id}`)", ""]
     if own.get("description"):
         lines += [own["description"].strip(), ""]

@@ -23,10 +23,12 @@ from .transition import start, step
 @attrs.frozen(slots=True)
 class Deal:
     """An explicit deal: ``hands`` (card indices per seat, the dealer's last card being the
-    亮张), the ``wall`` (next draw first) and the ``dealer`` seat."""
+    亮张), the ``wall`` (next draw first) and the ``dealer`` seat. The hands and the wall are
+    copied into tuples: a deal shares no mutable state with its caller."""
 
-    hands: tuple[tuple[int, ...], ...]
-    wall: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...] = attrs.field(
+        converter=lambda hs: tuple(tuple(h) for h in hs))
+    wall: tuple[int, ...] = attrs.field(converter=tuple)
     dealer: int = 0
 
     def to_json(self) -> dict:

@@ -1,0 +1,265 @@
+"""Reading untrusted input: variant files and game records come from users.
+
+One home for the guards every outside document passes before it is looked at:
+
+* :func:`read_text` reads at most ``max_bytes`` from a *regular* file (a FIFO, a device such
+  as ``/dev/zero`` or a link to one is refused at once, without blocking) and decodes UTF-8;
+* :func:`loads_json` parses JSON strictly: duplicate keys, ``NaN``/``Infinity`` and integers
+  longer than :data:`MAX_INT_DIGITS` digits are refused;
+* :func:`check_tree` walks a parsed document (following YAML aliases as they would be
+  expanded) and refuses it past ``max_nodes`` values or ``max_depth`` levels, a lone UTF-16
+  surrogate in a string, a key that is not text, or a value that is not a JSON type;
+* :func:`strict_validator` is a JSON Schema (2020-12) validator class in which ``integer``
+  means a Python ``int`` (``3.0`` and ``true`` are not integers), ``uniqueItems`` takes
+  linear time and the items of a list longer than its ``maxItems`` are not looked at.
+
+Each guard raises :class:`Refused` (``code``, ``message``, ``path``); the loader and the record
+reader turn it into their own :class:`~zipai_rules.errors.ZipaiError` subclass.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+import jsonschema
+
+from .errors import ZipaiError
+
+#: integers in a JSON record may have at most this many digits (a 256-bit seed has 78)
+MAX_INT_DIGITS = 80
+
+
+@attrs.frozen(slots=True)
+class Limits:
+    """Bounds on one outside document. ``max_bytes``: bytes read from a file; ``max_nodes``:
+    values in the document with every YAML alias expanded (mappings, lists and scalars each
+    count one); ``max_depth``: nesting levels; ``max_errors``: schema problems collected
+    before the report stops. All must be positive integers."""
+
+    max_bytes: int = 128 * 1024
+    max_nodes: int = 20_000
+    max_depth: int = 32
+    max_errors: int = 50
+
+    def __attrs_post_init__(self) -> None:
+        for field in attrs.fields(type(self)):
+            value = getattr(self, field.name)
+            if type(value) is not int or value < 1:
+                raise ValueError(f"Limits.{field.name} must be a positive int, got {value!r}")
+
+
+#: defaults for variant YAML files (the largest shipped preset is under 8 KiB, 600 values)
+VARIANT_LIMITS = Limits()
+#: defaults for game records (a long hand is under 40 KiB, 3,000 values)
+RECORD_LIMITS = Limits(max_bytes=1024 * 1024, max_nodes=100_000)
+
+
+class Refused(ZipaiError):
+    """An outside document refused by a guard: a stable ``code``, a message naming the
+    offending value, and the ``path`` of the place (``<root>`` for the whole document).
+    The loader and the record reader re-raise it as their own error class."""
+
+    def __init__(self, code: str, message: str, path: str = "<root>") -> None:
+        super().__init__(message, code=code)
+        self.message = message
+        self.path = path
+
+
+def read_text(path: str | Path, max_bytes: int) -> str:
+    """The UTF-8 text of the regular file ``path``, of at most ``max_bytes`` bytes.
+
+    Raises :class:`Refused` with code ``unreadable`` (missing, not a regular file, not UTF-8)
+    or ``too_large``. Never blocks on a FIFO and never reads more than ``max_bytes + 1``
+    bytes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError) as exc:
+        raise Refused("unreadable", f"{path}: cannot read: {_reason(exc)}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise Refused("unreadable", f"{path}: cannot read: not a regular file "
+                          f"({_file_kind(mode)})")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(max_bytes + 1)
+    except OSError as exc:
+        raise Refused("unreadable", f"{path}: cannot read: {_reason(exc)}") from None
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:
+        raise Refused("too_large", f"{path}: larger than the limit of {max_bytes} bytes "
+                      "(raise it with max_bytes / --max-bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Refused("unreadable", f"{path}: cannot read: not UTF-8 text (byte {exc.start})") \
+            from None
+
+
+def _reason(exc: BaseException) -> str:
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+
+
+def _file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+# --- JSON -------------------------------------------------------------------------------------
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise Refused("duplicate_key", f"duplicate key {_show(key)} in a JSON object")
+        out[key] = value
+    return out
+
+
+def _constant(name: str) -> Any:
+    raise Refused("bad_json", f"{name} is not a JSON number")
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise Refused("bad_json", f"an integer of {len(text.lstrip('-'))} digits (at most "
+                      f"{MAX_INT_DIGITS})")
+    return int(text)
+
+
+def loads_json(text: str) -> Any:
+    """Parse JSON text strictly. Raises :class:`Refused` (code ``duplicate_key`` or
+    ``bad_json``, the message giving line and column for a syntax error)."""
+    try:
+        return json.loads(text, object_pairs_hook=_object, parse_constant=_constant,
+                          parse_int=_integer)
+    except json.JSONDecodeError as exc:
+        raise Refused("bad_json", f"not valid JSON: line {exc.lineno}, column {exc.colno}: "
+                      f"{exc.msg}") from None
+    except RecursionError:
+        raise Refused("too_deep", "JSON nested too deeply") from None
+
+
+# --- the shape of a parsed document -----------------------------------------------------------
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def check_tree(doc: Any, limits: Limits) -> None:
+    """Refuse a parsed document whose shape no variant or record can have.
+
+    Counts values as if every shared reference (a YAML alias) were expanded, stopping at
+    ``limits.max_nodes``, so the walk itself is bounded; also refuses nesting deeper than
+    ``limits.max_depth`` (and so recursive aliases), keys that are not text, strings holding a
+    lone UTF-16 surrogate, and values that are not JSON types (YAML dates, sets, binary).
+    Raises :class:`Refused` with code ``too_large``, ``too_deep`` or ``schema``."""
+    count = 0
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(doc, ())]
+    while stack:
+        node, path = stack.pop()
+        count += 1
+        if count > limits.max_nodes:
+            raise Refused("too_large", f"more than {limits.max_nodes} values (with every alias "
+                          "expanded); raise it with max_nodes / --max-nodes if this document "
+                          "is meant", yaml_path(path))
+        if len(path) > limits.max_depth:
+            raise Refused("too_deep", f"nested more than {limits.max_depth} levels",
+                          yaml_path(path[:limits.max_depth]))
+        if isinstance(node, Mapping):
+            for key in node:
+                if not isinstance(key, str):
+                    raise Refused("schema", f"key {key!r} is not a string",
+                                  yaml_path((*path, str(key))))
+                _check_text(key, (*path, "<key>"))
+            stack.extend((value, (*path, key)) for key, value in node.items())
+        elif isinstance(node, (list, tuple)):
+            stack.extend((value, (*path, k)) for k, value in enumerate(node))
+        elif isinstance(node, str):
+            _check_text(node, path)
+        elif not isinstance(node, _SCALARS):
+            raise Refused("schema", f"a value of type {type(node).__name__} is not allowed "
+                          "(only text, numbers, true/false, null, lists and mappings)",
+                          yaml_path(path))
+
+
+def _check_text(text: str, path: tuple[Any, ...]) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise Refused("schema", f"a lone UTF-16 surrogate "
+                      f"U+{ord(text[exc.start]):04X} in text", yaml_path(path)) from None
+
+
+def yaml_path(parts: Any) -> str:
+    """Render a path (keys and list indices) as ``a.b[2].c`` (``<root>`` when empty)."""
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "<root>"
+
+
+def _show(text: str) -> str:
+    return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+def brief(value: Any, limit: int = 160) -> str:
+    """``value`` as text (``repr`` for non-text) cut to ``limit`` characters, for messages
+    that quote outside input."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# --- JSON Schema --------------------------------------------------------------------------------
+
+def _is_integer(checker: Any, instance: Any) -> bool:
+    return type(instance) is int
+
+
+def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    if not unique or not isinstance(instance, list):
+        return
+    seen: set[str] = set()
+    for item in instance:
+        key = json.dumps(item, sort_keys=True, default=repr)
+        if key in seen:
+            yield jsonschema.ValidationError(f"{brief(key, 60)} appears more than once")
+            return
+        seen.add(key)
+
+
+def _items_within_bounds(validator: Any, items: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    # a list already refused by its schema's maxItems is not walked item by item
+    if isinstance(instance, list) and len(instance) > schema.get("maxItems", len(instance)):
+        return
+    yield from jsonschema.Draft202012Validator.VALIDATORS["items"](validator, items, instance,
+                                                                   schema)
+
+
+def schema_message(error: jsonschema.ValidationError) -> str:
+    """A short message for a schema error: list and text bounds by their sizes (not the
+    whole value), others cut by :func:`brief`."""
+    size = {"maxItems": "items", "maxLength": "characters", "maxProperties": "keys"}
+    if error.validator in size and isinstance(error.instance, (list, str, Mapping)):
+        return (f"{len(error.instance)} {size[error.validator]}, more than the "
+                f"{error.validator_value} allowed")
+    return brief(error.message)
+
+
+def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
+    """A Draft 2020-12 validator for ``schema`` with strict integers, a linear
+    ``uniqueItems``, and no walk through the items of a list that breaks its ``maxItems``."""
+    base = jsonschema.Draft202012Validator
+    cls = jsonschema.validators.extend(
+        base, validators={"uniqueItems": _unique_items, "items": _items_within_bounds},
+        type_checker=base.TYPE_CHECKER.redefine("integer", _is_integer))
+    return cls(schema)

@@ -1,0 +1,179 @@
+"""Hostile fuzzing: variant files and records with floats, huge integers, booleans, lone
+surrogates, aliases and duplicate keys in random places.
+
+Every run of ``zipai validate`` / ``zipai replay`` must end cleanly (exit 0 or 2 with
+``error:``, no traceback) within a time bound, and whatever is accepted must be exactly what
+was meant: an accepted variant holds a true ``int`` wherever its preset does, and an accepted
+record is value for value and type for type the record it was made from.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import tempfile
+import time
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zipai_rules import load_preset, preset_ids
+from zipai_rules.bots import make_bots, play_out
+from zipai_rules.cli import main
+from zipai_rules.engine import Game
+from zipai_rules.frozen import thaw
+from zipai_rules.loader import load_variant_file
+from zipai_rules.records import game_record
+from zipai_rules.settlement import settle
+
+PRESETS = preset_ids()
+N = max(20, settings.default.max_examples // 2)
+SECONDS = 5.0
+
+# hostile scalars, as YAML / JSON source text
+TOKENS = st.sampled_from([
+    "3.0", "4.0", "1e1", "1.1e1", "-0", "-1", "0", "true", "false", "null", "1e999", "-1e999",
+    "9" * 79, "9" * 81, "9" * 5000, '"\\ud800"', '"\\udfff x"', '"\\u001b[31m"', '"x"', '""',
+    "[]", "{}", "[1, 2.0]", '{"a": 1, "a": 2}', "[[[[[[[[[[1]]]]]]]]]]",
+])
+YAML_ONLY = st.sampled_from([".nan", ".inf", "-.inf", "0x10", "0o17", "1_000", "2020-01-01",
+                             "!!binary aGk=", "&a [1, *a]", "on", "yes", "~"])
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    started = time.perf_counter()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    assert time.perf_counter() - started < SECONDS
+    return code, out.getvalue(), err.getvalue()
+
+
+def with_file(text: str, suffix: str, fn):  # type: ignore[no-untyped-def]
+    folder = tempfile.mkdtemp()
+    path = os.path.join(folder, f"fuzz{suffix}")
+    try:
+        with open(path, "w", encoding="utf-8", errors="surrogatepass") as f:
+            f.write(text)
+        return fn(path)
+    finally:
+        os.unlink(path)
+        os.rmdir(folder)
+
+
+def assert_clean(code: int, out: str, err: str) -> None:
+    assert code in (0, 2), (code, err)
+    if code == 2:
+        assert err.startswith("error:") and "Traceback" not in err
+    assert "\x1b" not in out + err
+
+
+def leaves(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Paths of every scalar in a JSON-like tree."""
+    if isinstance(node, dict):
+        return [p for k, v in node.items() for p in leaves(v, (*path, k))]
+    if isinstance(node, list):
+        return [p for k, v in enumerate(node) for p in leaves(v, (*path, k))]
+    return [path]
+
+
+def get(node: Any, path: tuple[Any, ...]) -> Any:
+    for p in path:
+        node = node[p]
+    return node
+
+
+# --- variant files ------------------------------------------------------------------------------
+
+@cache
+def preset_doc(preset: str) -> dict[str, Any]:
+    return thaw(load_preset(preset).doc)
+
+
+def nested_yaml(path: tuple[Any, ...], value: str) -> str:
+    """A flow-style YAML override setting ``path`` (mapping keys only) to ``value``."""
+    text = value
+    for key in reversed(path):
+        text = f"{{{key}: {text}}}"
+    return text
+
+
+@settings(settings.default, max_examples=N)
+@given(preset=st.sampled_from(PRESETS), data=st.data())
+def test_hostile_values_in_variant_files(preset, data):
+    doc = preset_doc(preset)
+    paths = [p for p in leaves(doc) if all(isinstance(k, str) for k in p) and p[0] not in
+             ("id", "name", "description", "citations", "aliases")]
+    path = data.draw(st.sampled_from(paths))
+    value = data.draw(st.one_of(TOKENS, YAML_ONLY))
+    lines = [f"extends: {preset}", "id: fuzz", "name: fuzz",
+             f"{path[0]}: {nested_yaml(path[1:], value)}"]
+    if data.draw(st.booleans()):
+        lines.append(lines[-1] if data.draw(st.booleans()) else "anchor_holder: &h [1, 2]")
+    text = "\n".join(lines) + "\n"
+
+    def check(file: str) -> None:
+        code, out, err = run("validate", file)
+        assert_clean(code, out, err)
+        if code == 0:
+            loaded = thaw(load_variant_file(file).doc)
+            for p in leaves(doc):
+                if type(get(doc, p)) is int and p[:len(path)] != path:
+                    assert type(get(loaded, p)) is int, p
+            got = get(loaded, path) if _has(loaded, path) else None
+            assert type(got) is type(get(doc, path)) or got is None, (path, value, got)
+    with_file(text, ".yaml", check)
+
+
+def _has(node: Any, path: tuple[Any, ...]) -> bool:
+    try:
+        get(node, path)
+        return True
+    except (KeyError, IndexError, TypeError):
+        return False
+
+
+# --- records ------------------------------------------------------------------------------------
+
+@cache
+def record(preset: str) -> dict[str, Any]:
+    v = load_preset(preset)
+    game = play_out(Game(v, seed=5), make_bots(["greedy", "random"], 5, v.players))
+    return game_record(game, settle(game.state, v.seats > v.players))
+
+
+MARK = "__HOSTILE_VALUE__"
+
+
+@settings(settings.default, max_examples=N)
+@given(preset=st.sampled_from(PRESETS), data=st.data())
+def test_hostile_values_in_records(preset, data):
+    original = record(preset)
+    path = data.draw(st.sampled_from(leaves(original)))
+    token = data.draw(TOKENS)
+    changed = json.loads(json.dumps(original))
+    parent = get(changed, path[:-1])
+    parent[path[-1]] = MARK
+    text = json.dumps(changed, ensure_ascii=False).replace(json.dumps(MARK), token)
+    if data.draw(st.booleans()):  # a duplicate key in front of the real one
+        key = data.draw(st.sampled_from(sorted(original)))
+        text = "{" + json.dumps(key) + ": " + json.dumps(original[key]) + ", " + text[1:]
+
+    def check(file: str) -> None:
+        code, out, err = run("replay", file)
+        assert_clean(code, out, err)
+        if code == 0:  # only a record that means exactly the original may pass
+            accepted = json.loads(text)
+            assert json.dumps(accepted, sort_keys=True) == json.dumps(original, sort_keys=True)
+    with_file(text, ".json", check)
+
+
+@pytest.mark.parametrize("preset", ["hunan", "guilin"])
+def test_an_unchanged_fuzz_record_replays(preset):
+    text = json.dumps(record(preset))
+    assert with_file(text, ".json", lambda f: run("replay", f))[0] == 0
