@@ -118,7 +118,7 @@ def _play_match(args: argparse.Namespace, variant: Variant) -> int:
     from .bots import make_bots
     from .match import Match
 
-    match = Match(variant, seed=args.seed)
+    match = Match(variant, seed=args.seed, keep_hands=0)  # rows keep what the output needs
     bots = make_bots(args.bots.split(","), args.seed, variant.seats)
     unit = variant.term(variant.scoring.unit)
     rows = []
