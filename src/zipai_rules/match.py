@@ -73,7 +73,7 @@ class Match:
     match should keep few).
 
     ``seed``: a non-negative ``int``; without one a secret 128-bit seed is drawn from
-    :mod:`secrets`. Hand ``n`` is shuffled with ``hand_seed(seed, n)`` (HMAC-SHA256, see
+    :mod:`secrets`. Hand ``n`` is shuffled with ``hand_seed(seed, n)`` (SHA-256, see
     :mod:`~zipai_rules.engine.seeds`). Raises :class:`~zipai_rules.errors.HandError`
     (``bad_seed``) for a bad seed, :class:`~zipai_rules.errors.ZipaiError` (``bad_option``)
     for a bad ``keep_hands``.

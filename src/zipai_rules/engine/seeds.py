@@ -6,8 +6,9 @@ optional shuffle commitment.
   The same seed always shuffles the same deal (``random.Random(seed)``).
 * Unseeded games and matches draw :data:`FRESH_SEED_BITS` bits from :mod:`secrets`, so no seat
   can search the seed space from the cards it sees.
-* Hand ``n`` of a match seeded ``S`` is shuffled with ``hand_seed(S, n)``: HMAC-SHA256 keyed
-  by ``S``; knowing one hand's seed tells nothing about the match seed or the other hands.
+* Hand ``n`` of a match seeded ``S`` is shuffled with ``hand_seed(S, n)``: SHA-256 of a
+  domain tag, ``S`` and ``n`` in decimal; knowing one hand's seed tells nothing about the
+  match seed or the other hands.
 * A commitment (:func:`commit_seed`) is a SHA-256 digest of the seed and a random nonce. A
   host publishes ``digest`` before the deal and reveals seed and nonce after the hand (the game
   record carries them); anyone can then check :func:`verify_commitment` and that the seed
@@ -60,20 +61,18 @@ def fresh_seed() -> int:
     return secrets.randbits(FRESH_SEED_BITS)
 
 
-def _seed_bytes(seed: int) -> bytes:
-    return seed.to_bytes(max(1, (seed.bit_length() + 7) // 8), "big")
-
-
 def hand_seed(match_seed: int, number: int) -> int:
     """The 256-bit shuffle seed of hand ``number`` (1-based) of a match seeded
-    ``match_seed``: HMAC-SHA256 keyed by the match seed, over the hand number. One-way: a
-    hand's seed does not give away the match seed or any other hand's seed."""
-    key = _seed_bytes(check_seed(match_seed, "match seed"))
+    ``match_seed``: SHA-256 of a domain tag and both numbers in decimal, NUL-separated (an
+    unambiguous encoding). One-way: a hand's seed does not give away the match seed or any
+    other hand's seed. Raises :class:`HandError` (``bad_seed``) for bad arguments."""
+    seed = check_seed(match_seed, "match seed")
     if isinstance(number, bool) or not isinstance(number, int) or number < 1:
         raise HandError(f"hand number {_show(number)} is not a positive integer",
                         code="bad_seed")
-    mac = hmac.new(key, _HAND_TAG + str(number).encode("ascii"), hashlib.sha256)
-    return int.from_bytes(mac.digest(), "big")
+    digest = hashlib.sha256(_HAND_TAG + str(seed).encode("ascii") + b"\0"
+                            + str(number).encode("ascii")).digest()
+    return int.from_bytes(digest, "big")
 
 
 @attrs.frozen(slots=True)
