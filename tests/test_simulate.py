@@ -156,3 +156,124 @@ def test_simulate_bad_input(capsys):
     assert err == "error: unknown bot name 'smart'; known: random, greedy\n"
     code, _, err = run(capsys, "simulate", "--variant", "atlantis", "--games", 2)
     assert code == 2 and err.startswith("error: unknown variant 'atlantis'")
+
+
+# --- bounded resources: streaming statistics, job cap, writable --out, Ctrl-C ---------------
+
+def test_streamed_distribution_matches_statistics():
+    """The running counts give exactly the figures statistics gives on the full list."""
+    import random
+    import statistics
+    from collections import Counter
+
+    from zipai_rules.simulate import _distribution
+
+    rng = random.Random(4)
+    for size in (1, 2, 3, 4, 5, 17, 400):
+        values = [rng.choice([rng.randrange(10, 40), rng.randrange(0, 300)]) for _ in range(size)]
+        d = _distribution(Counter(values))
+        qs = (statistics.quantiles(values, n=4, method="inclusive") if size > 1
+              else [float(values[0])] * 3)
+        assert (d["count"], d["mean"], d["min"], d["max"]) == (
+            size, round(statistics.fmean(values), 3), min(values), max(values))
+        assert [d["q1"], d["median"], d["q3"]] == [round(q, 3) for q in qs]
+        assert d["histogram"] == _histogram(values)
+
+
+def test_run_games_streams_in_any_order(hunan):
+    from zipai_rules.simulate import run_games
+
+    one = list(run_games(hunan, 6, seed=4))
+    assert [g.number for g in one] == list(range(1, 7))
+    two = sorted(run_games(hunan, 6, seed=4, jobs=2), key=lambda g: g.number)
+    assert one == two
+    assert summarize(hunan, iter(two), seed=4, bots=["greedy"]) == summarize(
+        hunan, one, seed=4, bots=["greedy"])
+
+
+def test_run_games_stops_between_games(hunan):
+    from zipai_rules.simulate import run_games
+
+    asked = []
+
+    def stop():
+        asked.append(1)
+        return len(asked) > 3
+    assert [g.number for g in run_games(hunan, 50, stop=stop)] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"games": True}, "games True is not an integer"),
+    ({"games": 2.0}, "games 2.0 is not an integer"),
+    ({"seed": -1}, "seed -1 is negative"),
+    ({"jobs": 0}, "jobs 0 is not an integer of at least 1"),
+    ({"jobs": 3, "jobs_limit": 2}, "jobs 3 is above the limit of 2"),
+])
+def test_run_games_bad_arguments(hunan, kwargs, words):
+    from zipai_rules.errors import ZipaiError
+    from zipai_rules.simulate import run_games
+
+    args = {"games": 2, **kwargs}
+    with pytest.raises(ZipaiError) as info:
+        run_games(hunan, **args)
+    assert words in str(info.value)
+
+
+def test_jobs_capped_at_cpus(capsys, monkeypatch):
+    import zipai_rules.simulate as sim
+
+    monkeypatch.setattr(sim.os, "cpu_count", lambda: 2)
+    code, out, err = run(capsys, "simulate", "--games", 3, "--jobs", 64)
+    assert code == 2 and out == ""
+    assert err == "error: --jobs 64 is above the number of CPUs (2)\n"
+
+
+def test_unwritable_out_refused_before_any_game(capsys, tmp_path, monkeypatch):
+    import zipai_rules.simulate as sim
+
+    played = []
+    monkeypatch.setattr(sim, "play_game", lambda *a: played.append(a))
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    for out in (blocker, blocker / "sub"):
+        code, stdout, err = run(capsys, "simulate", "--games", 3, "--out", out)
+        assert code == 2 and stdout == "" and err.startswith(f"error: {out}: cannot write")
+    assert played == [] and blocker.read_text() == "x"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_stops_promptly_and_leaves_whole_records(tmp_path, jobs):
+    """SIGINT to the whole process group, as Ctrl-C sends it, during a long run."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "recs"
+    proc = subprocess.Popen([sys.executable, "-m", "zipai_rules.cli", "simulate", "--games",
+                             "1000000", "--jobs", str(jobs), "--out", str(out)],
+                            start_new_session=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(list(out.glob("game-*.json"))) < 3:
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        t0 = time.monotonic()
+        stdout, stderr = proc.communicate(timeout=10)
+        elapsed = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130 and stdout == "" and elapsed < 3
+    found = re.fullmatch(r"interrupted after (\d+) of 1000000 games, (\d+) records written to "
+                         + re.escape(str(out)) + "\n", stderr)
+    assert found and found[1] == found[2], stderr
+    files = sorted(p.name for p in out.iterdir())
+    assert len(files) == int(found[1]) >= 3
+    assert all(name.startswith("game-") and name.endswith(".json") for name in files)
+    for name in files:
+        read_record(out / name)  # whole and valid

@@ -211,12 +211,23 @@ _EMPTY: tuple[int, tuple[Meld, ...], tuple[int, ...]] = (0, (), ())
 
 _SEARCHERS: dict[str, _Searcher] = {}
 
+#: Bounds on the analysis caches, so that a long-running host stays flat: a searcher's memo
+#: (about 220 bytes an entry) is emptied when it holds more than ``MEMO_LIMIT`` entries, and
+#: the searchers (one per variant content hash) when more than ``SEARCHER_LIMIT`` variants
+#: were seen. Raise them (assign the module attributes) to trade memory for speed.
+MEMO_LIMIT = 200_000
+SEARCHER_LIMIT = 64
+
 
 def _searcher(variant: Variant) -> _Searcher:
     key = variant.content_hash or variant.id
     s = _SEARCHERS.get(key)
     if s is None:
+        if len(_SEARCHERS) >= SEARCHER_LIMIT:
+            _SEARCHERS.clear()
         s = _SEARCHERS[key] = _Searcher(variant)
+    elif len(s.memo) > MEMO_LIMIT:
+        s.memo.clear()
     return s
 
 

@@ -8,8 +8,12 @@ answered from the memo).
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 import time
+from collections.abc import Sequence
 
 from .analysis import _SEARCHERS, analyze
 from .bots import RandomBot, play_out
@@ -79,3 +83,68 @@ def run_bench(variant: Variant, hands: int, games: int, seed: int) -> None:
     print(f"games     {variant.id}: {games} full games, random bots")
     print(f"  {rate:12,.1f} games/s   results: "
           + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+
+
+# --- memory of `zipai simulate` ---------------------------------------------------------------
+
+_WRAPPER = ("import resource, subprocess, sys; code = subprocess.call(sys.argv[1:]); "
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(code)")
+
+
+def _tree_rss(root: int) -> int:
+    """Resident bytes of all descendants of ``root`` now (Linux ``/proc``)."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    page = os.sysconf("SC_PAGE_SIZE")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        pid = int(entry)
+        parents[pid] = int(fields[1])
+        rss[pid] = int(fields[21]) * page
+    tree, frontier = {root}, [root]
+    while frontier:
+        p = frontier.pop()
+        kids = [c for c, pp in parents.items() if pp == p and c not in tree]
+        tree.update(kids)
+        frontier.extend(kids)
+    return sum(rss.get(p, 0) for p in tree if p != root)
+
+
+def simulate_peak_rss(variant: str, games: int, jobs: int, seed: int = 1,
+                      interval: float = 0.05) -> tuple[float, int, int]:
+    """Run ``zipai simulate`` in a fresh process; return ``(seconds, total, largest)``:
+    the peak of the summed resident memory of it and its workers (bytes, sampled every
+    ``interval`` seconds) and the kernel's peak of the largest single process (bytes).
+    Linux only (``/proc``). Raises :class:`RuntimeError` if the run fails."""
+    argv = [sys.executable, "-c", _WRAPPER, sys.executable, "-m", "zipai_rules.cli",
+            "simulate", "--variant", variant, "--games", str(games), "--jobs", str(jobs),
+            "--seed", str(seed), "--json"]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    total = 0
+    while proc.poll() is None:
+        total = max(total, _tree_rss(proc.pid))
+        time.sleep(interval)
+    out, err = proc.communicate()
+    seconds = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise RuntimeError(f"zipai simulate failed: {err.decode(errors='replace').strip()}")
+    largest = int(out.splitlines()[-1]) * 1024  # ru_maxrss is in KiB on Linux
+    return seconds, max(total, largest), largest
+
+
+def run_memory_bench(variant: str, games: Sequence[int], jobs: Sequence[int]) -> None:
+    """Print the peak memory of ``zipai simulate`` for each number of games and jobs."""
+    print(f"peak RSS of `zipai simulate --variant {variant}` (total: the process and its "
+          "workers, sampled; largest: one process, kernel peak)")
+    print(f"  {'games':>7} {'jobs':>4} {'seconds':>8} {'total MB':>9} {'largest MB':>10}")
+    for j in jobs:
+        for n in games:
+            seconds, total, largest = simulate_peak_rss(variant, n, j)
+            print(f"  {n:7} {j:4} {seconds:8.1f} {total / 2**20:9.1f} {largest / 2**20:10.1f}")

@@ -129,7 +129,7 @@ def _play_match(args: argparse.Namespace, variant: Variant) -> int:
     from .bots import make_bots
     from .match import Match
 
-    match = Match(variant, seed=args.seed)
+    match = Match(variant, seed=args.seed, keep_hands=0)  # rows keep what the output needs
     bots = make_bots(args.bots.split(","), args.seed, variant.seats)
     unit = variant.term(variant.scoring.unit)
     rows = []
@@ -293,9 +293,26 @@ def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str |
     return None
 
 
-def cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import run_bench
+def _count_list(text: str) -> list[int]:
+    """argparse type: comma-separated positive integers, at most 20 of them."""
+    parts = text.split(",")
+    if len(parts) > 20:
+        raise argparse.ArgumentTypeError(f"{len(parts)} numbers; at most 20")
+    return [_count(1)(part.strip()) for part in parts]
 
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import run_bench, run_memory_bench
+
+    if args.memory:
+        from .simulate import max_jobs
+
+        if max(args.memory_jobs) > max_jobs():
+            raise ZipaiError(f"--memory-jobs {max(args.memory_jobs)} is above the number of "
+                             f"CPUs ({max_jobs()})", code="bad_option")
+        _variant(args.variant, args)  # refuse an unknown variant before starting
+        run_memory_bench(args.variant, args.memory, args.memory_jobs)
+        return 0
     run_bench(_variant(args.variant, args), hands=args.hands, games=args.games, seed=args.seed)
     return 0
 
@@ -359,6 +376,11 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--hands", type=_count(1), default=20_000, help="random hands to analyse")
     be.add_argument("--games", type=_count(1), default=300, help="full games with random bots")
     be.add_argument("--seed", type=_count(0), default=1)
+    be.add_argument("--memory", type=_count_list, metavar="N,N,...",
+                    help="instead: peak memory of `zipai simulate` for these numbers of games "
+                    "(Linux)")
+    be.add_argument("--memory-jobs", type=_count_list, default=[1, 2], metavar="J,J,...",
+                    help="with --memory: the --jobs values to measure (default 1,2)")
     be.set_defaults(func=cmd_bench)
 
     from .records import add_replay_parser
@@ -391,6 +413,9 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Sequence
 
 import attrs
@@ -19,6 +20,8 @@ import attrs
 from .bots import Bot, play_out
 from .cards import is_big, rank_of
 from .engine.game import Game, deck
+from .engine.seeds import check_seed, fresh_seed, hand_seed
+from .errors import ZipaiError
 from .settlement import Settlement, settle
 from .variant import Variant
 
@@ -65,16 +68,31 @@ def first_dealer(variant: Variant, rng: random.Random) -> int:
 
 class Match:
     """Several hands of one variant, seeded. ``scores`` holds the running total per table
-    seat (in score units); ``hands`` the summaries."""
+    seat (in score units); ``played`` the number of hands played; ``hands`` the summaries of
+    the last ``keep_hands`` of them (all when ``None``; each holds its whole game, so a long
+    match should keep few).
 
-    def __init__(self, variant: Variant, seed: int | None = None) -> None:
+    ``seed``: a non-negative ``int``; without one a secret 128-bit seed is drawn from
+    :mod:`secrets`. Hand ``n`` is shuffled with ``hand_seed(seed, n)`` (SHA-256, see
+    :mod:`~zipai_rules.engine.seeds`). Raises :class:`~zipai_rules.errors.HandError`
+    (``bad_seed``) for a bad seed, :class:`~zipai_rules.errors.ZipaiError` (``bad_option``)
+    for a bad ``keep_hands``.
+    """
+
+    def __init__(self, variant: Variant, seed: int | None = None, *,
+                 keep_hands: int | None = None) -> None:
+        if keep_hands is not None and (isinstance(keep_hands, bool)
+                                       or not isinstance(keep_hands, int) or keep_hands < 0):
+            raise ZipaiError(f"keep_hands {keep_hands!r} is not a non-negative integer",
+                             code="bad_option")
         self.variant = variant
-        self.seed = 0 if seed is None else seed
+        self.seed = fresh_seed() if seed is None else check_seed(seed)
         self.rng = random.Random(self.seed)
         self.dealer = first_dealer(variant, self.rng)
         self.streak = 0
         self.scores = [0] * variant.seats
-        self.hands: list[HandSummary] = []
+        self.played = 0
+        self.hands: deque[HandSummary] = deque(maxlen=keep_hands)
 
     def sitting_out(self) -> int | None:
         """The table seat sitting out the next hand, if any."""
@@ -94,8 +112,8 @@ class Match:
     def play_hand(self, bots: Sequence[Bot]) -> HandSummary:
         """Play the next hand with one bot per table seat; update scores and the dealer."""
         seats = self.seating()
-        number = len(self.hands) + 1
-        seed = self.seed * 10_007 + number
+        number = self.played + 1
+        seed = hand_seed(self.seed, number)
         game = play_out(Game(self.variant, seed=seed, dealer=0), [bots[t] for t in seats])
         settlement = settle(game.state, self.sitting_out() is not None)
         summary = HandSummary(number, self.dealer, self.sitting_out(), seats, seed, game,
@@ -103,6 +121,7 @@ class Match:
         for t, amount in enumerate(summary.table_payments(self.variant.seats)):
             self.scores[t] += amount
         self.hands.append(summary)
+        self.played = number
         result = game.result
         self.advance(None if result is None or result.winner is None else seats[result.winner])
         return summary

@@ -39,6 +39,7 @@ import jsonschema
 from .cards import parse_indices
 from .engine.actions import Action
 from .engine.game import Deal, Game, shuffled_deal
+from .engine.seeds import verify_commitment
 from .engine.state import Result
 from .errors import RecordError, ReplayError, VariantError, ZipaiError
 from .frozen import thaw
@@ -128,6 +129,8 @@ def game_record(game: Game, settlement: Settlement, *, sitting_out: bool | None 
     }
     if bots is not None:
         record["bots"] = [str(b) for b in bots]
+    if seed is not None and game.commitment is not None:
+        record["commitment"] = game.commitment.to_json()
     return record
 
 
@@ -382,6 +385,7 @@ def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
         if seed is not None and shuffled_deal(variant, seed, deal.dealer) != deal:
             raise ReplayError(f"bad deal: it is not the deal seed {seed} shuffles", 0,
                               code="bad_deal")
+        _check_commitment(record.get("commitment"), seed)
     except ReplayError:
         raise
     except ZipaiError as exc:
@@ -411,6 +415,16 @@ def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
             raise ReplayError(f"result differs: {name}{path} recorded {stored}, replayed "
                               f"{replayed}", len(actions), code="result_differs")
     return game, settlement
+
+
+def _check_commitment(commitment: Any, seed: int | None) -> None:
+    """A record's shuffle commitment must commit to its seed (ReplayError ``bad_commitment``)."""
+    if commitment is None:
+        return
+    if seed is None or not verify_commitment(commitment["digest"], seed, commitment["nonce"]):
+        raise ReplayError(f"the shuffle commitment {commitment['digest']} is not the commitment "
+                          f"of seed {seed} with nonce {commitment['nonce']}", 0,
+                          code="bad_commitment")
 
 
 def _brief(data: Any) -> str:

@@ -12,13 +12,21 @@ the summaries are identical to a single-process run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
-import statistics
+import multiprocessing
+import os
+import signal
 import sys
+import tempfile
+import threading
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +34,16 @@ import attrs
 
 from .bots import make_bots, play_out, seat_bot_names
 from .engine.game import Game
+from .engine.seeds import check_seed
+from .errors import RecordError, ZipaiError
 from .settlement import settle
 from .terminal import pad
 from .variant import Variant
 
 DEFAULT_BOTS = ("greedy", "random", "greedy")
 
-__all__ = ["DEFAULT_BOTS", "GameSummary", "format_stats", "play_game", "simulate",
-           "summarize"]
+__all__ = ["DEFAULT_BOTS", "GameSummary", "Tally", "format_stats", "max_jobs", "play_game",
+           "prepare_out", "run_games", "simulate", "summarize", "tally_stats"]
 
 
 @attrs.frozen(slots=True)
@@ -79,6 +89,7 @@ def play_game(variant: Variant, number: int, seed: int, bots: Sequence[str],
 # --- worker processes -------------------------------------------------------------------------
 
 _WORKER_VARIANTS: dict[str, Variant] = {}
+_WORKER_STOP: Any = None  # the run's stop event, in a worker process
 
 
 def _variant_spec(variant: Variant) -> tuple[str, Any]:
@@ -99,82 +110,227 @@ def _variant_from_spec(spec: tuple[str, Any]) -> Variant:
         return load_preset(value)
     key = json.dumps(value, sort_keys=True)
     if key not in _WORKER_VARIANTS:
+        _WORKER_VARIANTS.clear()  # a worker serves one run: keep one variant
         _WORKER_VARIANTS[key] = build_variant(value, raw_preset, f"variant {value.get('id')}")
     return _WORKER_VARIANTS[key]
 
 
-def _run_chunk(spec: tuple[str, Any], jobs: list[tuple[int, int]], bots: Sequence[str],
+def _init_worker(stop: Any) -> None:
+    """Worker set-up: Ctrl-C is the parent's business; ``stop`` says when to quit early."""
+    global _WORKER_STOP
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER_STOP = stop
+
+
+def _run_chunk(spec: tuple[str, Any], first: int, count: int, seed: int, bots: Sequence[str],
                out: str | None) -> list[GameSummary]:
+    """Games ``first`` .. ``first + count - 1``; stops between games once the run's stop
+    event is set, so a record is either fully written or not started."""
     variant = _variant_from_spec(spec)
-    return [play_game(variant, number, seed, bots, out) for number, seed in jobs]
+    done = []
+    for number in range(first, first + count):
+        if _WORKER_STOP is not None and _WORKER_STOP.is_set():
+            break
+        done.append(play_game(variant, number, seed + number - 1, bots, out))
+    return done
+
+
+# --- runs -------------------------------------------------------------------------------------
+
+def max_jobs() -> int:
+    """The default cap on worker processes: the number of CPUs (``os.cpu_count()``)."""
+    return os.cpu_count() or 1
+
+
+def _check_count(value: object, what: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ZipaiError(f"{what} {value!r} is not an integer of at least {minimum}",
+                         code="bad_option")
+    return value
+
+
+def prepare_out(out: str | Path) -> Path:
+    """Create the records folder ``out`` if missing and check that a file can be written in
+    it (a probe file is created and removed). Raises :class:`RecordError` (``unwritable``)."""
+    path = Path(out)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".zipai-probe-", dir=path)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise RecordError(f"{out}: cannot write records there: {exc.strerror or exc}",
+                          code="unwritable") from None
+    return path
+
+
+def run_games(variant: Variant, games: int, seed: int = 1, bots: Sequence[str] = DEFAULT_BOTS,
+              jobs: int = 1, out: str | Path | None = None, *,
+              stop: Callable[[], bool] | None = None, jobs_limit: int | None = None
+              ) -> Iterator[GameSummary]:
+    """Play ``games`` hands, game k with seed ``seed + k - 1``, and yield their summaries as
+    they finish: in game order with one job, in completion order with several. Nothing is
+    kept, so memory does not grow with ``games``.
+
+    ``jobs``: worker processes (1: this process), at most ``jobs_limit`` (default
+    :func:`max_jobs`, the number of CPUs). ``out``: a folder for the records, created and
+    checked for writing before any game is played. ``stop()`` is polled between games (and
+    every 0.1 s with workers); once it returns true no new game starts, the games being played
+    finish (their records are whole) and are yielded, then the iteration ends.
+
+    Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_option``) for a bad count, seed or
+    job number or an unknown bot name, :class:`~zipai_rules.errors.RecordError`
+    (``unwritable``) for an unwritable ``out``; all before any game is played.
+    """
+    _check_count(games, "games", 0)
+    check_seed(seed)
+    limit = max_jobs() if jobs_limit is None else _check_count(jobs_limit, "jobs_limit", 1)
+    if _check_count(jobs, "jobs", 1) > limit:
+        raise ZipaiError(f"jobs {jobs} is above the limit of {limit} (the number of CPUs)",
+                         code="bad_option")
+    make_bots(bots, seed, variant.players)  # unknown names fail here, before any work
+    if out is not None:
+        prepare_out(out)
+    if jobs <= 1 or games <= 1:
+        return _run_here(variant, games, seed, bots, out, stop)
+    return _run_pool(variant, games, seed, bots, jobs, out, stop)
+
+
+def _run_here(variant: Variant, games: int, seed: int, bots: Sequence[str],
+              out: str | Path | None, stop: Callable[[], bool] | None
+              ) -> Iterator[GameSummary]:
+    for number in range(1, games + 1):
+        if stop is not None and stop():
+            return
+        yield play_game(variant, number, seed + number - 1, bots, out)
+
+
+def _run_pool(variant: Variant, games: int, seed: int, bots: Sequence[str], jobs: int,
+              out: str | Path | None, stop: Callable[[], bool] | None
+              ) -> Iterator[GameSummary]:
+    """Chunks of games on ``jobs`` workers, at most ``4 * jobs`` chunks submitted at a time."""
+    spec = _variant_spec(variant)
+    size = max(1, min(50, math.ceil(games / (jobs * 8))))
+    starts = iter(range(1, games + 1, size))
+    context = multiprocessing.get_context()
+    stop_event = context.Event()
+    folder = None if out is None else str(out)
+    pending: set[Future[list[GameSummary]]] = set()
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
+                             initargs=(stop_event,)) as pool:
+        try:
+            while True:
+                if stop is not None and stop():
+                    break
+                for first in starts:
+                    pending.add(pool.submit(_run_chunk, spec, first,
+                                            min(size, games + 1 - first), seed, list(bots),
+                                            folder))
+                    if len(pending) >= 4 * jobs:
+                        break
+                if not pending:
+                    return
+                finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+                for f in finished:
+                    yield from f.result()
+            stop_event.set()  # stopped: let the chunks being played end after their game
+            for f in pending:
+                f.cancel()
+            for f in pending:
+                if not f.cancelled():
+                    yield from f.result()
+        finally:
+            stop_event.set()
+            for f in pending:
+                f.cancel()
 
 
 def simulate(variant: Variant, games: int, seed: int = 1, bots: Sequence[str] = DEFAULT_BOTS,
              jobs: int = 1, out: str | Path | None = None,
              progress: Callable[[int, int], None] | None = None) -> list[GameSummary]:
-    """Play ``games`` hands, game k with seed ``seed + k - 1``; returns their summaries in
-    game order. ``jobs``: worker processes (1: this process). ``out``: a folder for the
-    records (created if missing). ``progress(done, total)`` is called as games finish.
-
-    Raises :class:`~zipai_rules.errors.ZipaiError` for unknown bot names and
-    :class:`~zipai_rules.errors.RecordError` for an unwritable ``out``.
+    """Play ``games`` hands as :func:`run_games` does; returns all their summaries in game
+    order (for a long run, iterate :func:`run_games` and :func:`summarize` instead, which keep
+    nothing). ``progress(done, total)`` is called as games finish. Raises as
+    :func:`run_games`.
     """
-    from .errors import RecordError
-
-    make_bots(bots, seed, variant.players)  # unknown names fail here, before any work
-    if out is not None:
-        try:
-            Path(out).mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise RecordError(f"{out}: cannot create the folder: {exc}",
-                              code="unwritable") from None
-    work = [(k, seed + k - 1) for k in range(1, games + 1)]
     done: list[GameSummary] = []
-    if jobs <= 1 or games <= 1:
-        for number, s in work:
-            done.append(play_game(variant, number, s, bots, out))
-            if progress:
-                progress(len(done), games)
-        return done
-    spec = _variant_spec(variant)
-    size = max(1, min(50, math.ceil(games / (jobs * 8))))
-    chunks = [work[i:i + size] for i in range(0, games, size)]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_run_chunk, spec, chunk, list(bots),
-                               None if out is None else str(out)) for chunk in chunks]
-        for f in as_completed(futures):
-            done.extend(f.result())
-            if progress:
-                progress(len(done), games)
+    for g in run_games(variant, games, seed, bots, jobs, out):
+        done.append(g)
+        if progress:
+            progress(len(done), games)
     return sorted(done, key=lambda g: g.number)
 
 
 # --- statistics -------------------------------------------------------------------------------
 
-def _distribution(values: Sequence[int]) -> dict[str, Any]:
-    """count, mean, min, quartiles, max and histogram buckets of integer values."""
-    if not values:
+class Tally:
+    """Running statistics of a run: exact counts per seat, result kind and value, so memory
+    is bounded by the number of distinct values (胡息, units, game lengths), not of games."""
+
+    def __init__(self, players: int) -> None:
+        self.games = 0
+        self.wins = [0] * players
+        self.huangzhuang = 0
+        self.kinds: Counter[str] = Counter()
+        self.values: dict[str, Counter[int]] = {k: Counter() for k in
+                                                ("huxi", "units", "gain", "length")}
+
+    def add(self, g: GameSummary) -> None:
+        """Count one game."""
+        self.games += 1
+        self.kinds[g.kind] += 1
+        self.values["length"][g.actions] += 1
+        if g.winner is None:
+            self.huangzhuang += 1
+            return
+        self.wins[g.winner] += 1
+        self.values["huxi"][g.huxi] += 1
+        self.values["units"][g.units] += 1
+        self.values["gain"][g.gain] += 1
+
+
+def _distribution(counts: Mapping[int, int]) -> dict[str, Any]:
+    """count, mean, min, quartiles, max and histogram buckets of integer values given as
+    ``{value: how many}``; the same figures as :mod:`statistics` (``fmean``, inclusive
+    ``quantiles``) on the expanded list."""
+    n = sum(counts.values())
+    if not n:
         return {"count": 0, "mean": None, "min": None, "q1": None, "median": None,
                 "q3": None, "max": None, "histogram": []}
-    if len(values) > 1:
-        q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    keys = sorted(k for k, c in counts.items() if c)
+    ends = list(accumulate(counts[k] for k in keys))  # ends[i]: values up to keys[i]
+
+    def nth(i: int) -> int:  # the i-th smallest value, 0-based
+        return keys[bisect_right(ends, i)]
+    if n > 1:
+        q1, median, q3 = (_quartile(nth, n, i) for i in (1, 2, 3))
     else:
-        q1 = median = q3 = float(values[0])
-    return {"count": len(values), "mean": round(statistics.fmean(values), 3),
-            "min": min(values), "q1": round(q1, 3), "median": round(median, 3),
-            "q3": round(q3, 3), "max": max(values), "histogram": _histogram(values)}
+        q1 = median = q3 = float(keys[0])
+    total = sum(k * c for k, c in counts.items())
+    return {"count": n, "mean": round(float(total) / n, 3),
+            "min": keys[0], "q1": round(q1, 3), "median": round(median, 3),
+            "q3": round(q3, 3), "max": keys[-1], "histogram": _histogram(counts)}
 
 
-def _histogram(values: Sequence[int], max_buckets: int = 10) -> list[dict[str, int]]:
-    """Buckets of a round width (1, 2, 5, 10, 20, 50, …), at most ``max_buckets``."""
-    lo, hi = min(values), max(values)
+def _quartile(nth: Callable[[int], int], n: int, i: int) -> float:
+    """Quartile ``i`` (1..3) as ``statistics.quantiles(n=4, method="inclusive")``."""
+    j, delta = divmod(i * (n - 1), 4)
+    return (nth(j) * (4 - delta) + nth(j + 1) * delta) / 4
+
+
+def _histogram(values: Mapping[int, int] | Iterable[int],
+               max_buckets: int = 10) -> list[dict[str, int]]:
+    """Buckets of a round width (1, 2, 5, 10, 20, 50, …), at most ``max_buckets``, of
+    integer values (a list, or a mapping ``{value: how many}``)."""
+    counts = values if isinstance(values, Mapping) else Counter(values)
+    lo, hi = min(counts), max(counts)
     width = 1
     while hi // width - lo // width + 1 > max_buckets:
         width = _next_round(width)
     start = (lo // width) * width
     buckets = []
     while start <= hi:
-        count = sum(1 for v in values if start <= v < start + width)
+        count = sum(c for v, c in counts.items() if start <= v < start + width)
         buckets.append({"from": start, "to": start + width - 1, "count": count})
         start += width
     return buckets
@@ -186,7 +342,7 @@ def _next_round(width: int) -> int:
     return {1: 2, 2: 5, 5: 10}[lead] * digits
 
 
-def summarize(variant: Variant, summaries: Sequence[GameSummary], *, seed: int,
+def summarize(variant: Variant, summaries: Iterable[GameSummary], *, seed: int,
               bots: Sequence[str], jobs: int = 1, seconds: float | None = None
               ) -> dict[str, Any]:
     """The statistics of a run as a JSON-ready dict: per-seat ``wins`` and ``win_rate``,
@@ -194,27 +350,30 @@ def summarize(variant: Variant, summaries: Sequence[GameSummary], *, seed: int,
     distributions (count, mean, min, quartiles, max, histogram buckets ``from``/``to``/
     ``count``) of the winning ``huxi``, the ``units`` per loser, the winner's ``gain`` and
     the game ``length`` in actions, and ``timing`` (``jobs``, ``seconds``,
-    ``games_per_second``: the only fields that vary between identical runs)."""
-    n = len(summaries)
-    wins = [sum(1 for g in summaries if g.winner == s) for s in range(variant.players)]
-    hz = sum(1 for g in summaries if g.winner is None)
-    kinds: dict[str, int] = {}
+    ``games_per_second``: the only fields that vary between identical runs).
+    ``summaries`` may be any iterable, in any order (e.g. :func:`run_games`): it is consumed
+    once and nothing is kept."""
+    tally = Tally(variant.players)
     for g in summaries:
-        kinds[g.kind] = kinds.get(g.kind, 0) + 1
-    won = [g for g in summaries if g.winner is not None]
+        tally.add(g)
+    return tally_stats(tally, variant, seed=seed, bots=bots, jobs=jobs, seconds=seconds)
+
+
+def tally_stats(tally: Tally, variant: Variant, *, seed: int, bots: Sequence[str],
+                jobs: int = 1, seconds: float | None = None) -> dict[str, Any]:
+    """The statistics dict of :func:`summarize` from a :class:`Tally`."""
+    n = tally.games
     timing = {"jobs": jobs, "seconds": None if seconds is None else round(seconds, 3),
               "games_per_second": None if not seconds else round(n / seconds, 1)}
     return {
         "variant": variant.id, "content_hash": variant.content_hash, "games": n,
         "seed": seed, "bots": seat_bot_names(bots, variant.players),
         "unit": variant.scoring.unit,
-        "wins": wins, "win_rate": [w / n if n else 0.0 for w in wins],
-        "huangzhuang": hz, "huangzhuang_rate": hz / n if n else 0.0,
-        "kinds": dict(sorted(kinds.items())),
-        "huxi": _distribution([g.huxi for g in won]),
-        "units": _distribution([g.units for g in won]),
-        "gain": _distribution([g.gain for g in won]),
-        "length": _distribution([g.actions for g in summaries]),
+        "wins": list(tally.wins), "win_rate": [w / n if n else 0.0 for w in tally.wins],
+        "huangzhuang": tally.huangzhuang,
+        "huangzhuang_rate": tally.huangzhuang / n if n else 0.0,
+        "kinds": dict(sorted(tally.kinds.items())),
+        **{name: _distribution(counts) for name, counts in tally.values.items()},
         "timing": timing,
     }
 
@@ -286,18 +445,64 @@ class _ProgressBar:
         self.stream.flush()
 
 
+@contextlib.contextmanager
+def deferred_sigint() -> Iterator[Callable[[], bool]]:
+    """Within the block, Ctrl-C (SIGINT) raises nothing: it is held, and the function yielded
+    returns ``True`` once one arrived (and keeps returning it after the block). Where signal
+    masks exist (POSIX), SIGINT is blocked in this thread, so worker processes started inside
+    the block inherit the block and never see it; elsewhere a handler records it."""
+    seen = threading.Event()
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        previous = signal.signal(signal.SIGINT, lambda *_: seen.set())
+        try:
+            yield seen.is_set
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        return
+
+    def arrived() -> bool:
+        if not seen.is_set() and signal.SIGINT in signal.sigpending():
+            seen.set()
+        return seen.is_set()
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield arrived
+    finally:
+        if signal.SIGINT in signal.sigpending():
+            signal.sigtimedwait({signal.SIGINT}, 0)  # consume it: the caller has handled it
+            seen.set()
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
-    """``zipai simulate``: play many seeded games and print their statistics."""
+    """``zipai simulate``: play many seeded games and print their statistics. Ctrl-C stops
+    it within about a second: the games being played finish and are written, the count of
+    records written is printed, and the exit status is 130."""
     from .cli import _variant
 
-    variant = _variant(args.variant)
+    variant = _variant(args.variant, args)
     bots = [b for b in args.bots.split(",")]
+    if args.jobs > max_jobs():
+        raise ZipaiError(f"--jobs {args.jobs} is above the number of CPUs ({max_jobs()})",
+                         code="bad_option")
     progress = _ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    tally = Tally(variant.players)
     t0 = time.perf_counter()
-    summaries = simulate(variant, args.games, args.seed, bots, args.jobs, args.out, progress)
+    with deferred_sigint() as interrupted:
+        for g in run_games(variant, args.games, args.seed, bots, args.jobs, args.out,
+                           stop=interrupted):
+            tally.add(g)
+            if progress:
+                progress(tally.games, args.games)
     seconds = time.perf_counter() - t0
-    stats = summarize(variant, summaries, seed=args.seed, bots=bots, jobs=args.jobs,
-                      seconds=seconds)
+    if interrupted():
+        written = f", {tally.games} records written to {args.out}" if args.out else ""
+        lead = "\n" if progress else ""
+        print(f"{lead}interrupted after {tally.games} of {args.games} games{written}",
+              file=sys.stderr)
+        return 130
+    stats = tally_stats(tally, variant, seed=args.seed, bots=bots, jobs=args.jobs,
+                        seconds=seconds)
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
     else:
@@ -319,7 +524,8 @@ def add_simulate_parser(sub: Any) -> None:
                    help="preset id, Chinese name or alias, or a YAML file")
     p.add_argument("--games", type=_count(1), default=100, help="number of games")
     p.add_argument("--seed", type=_count(0), default=1, help="seed of the first game")
-    p.add_argument("--jobs", type=_count(1), default=1, help="worker processes")
+    p.add_argument("--jobs", type=_count(1), default=1,
+                   help="worker processes, at most the number of CPUs")
     p.add_argument("--out", metavar="DIR", help="write each game's record to DIR/game-NNNNN.json")
     p.add_argument("--bots", default=",".join(DEFAULT_BOTS),
                    help="comma-separated bot names per seat: greedy, random")

@@ -16,6 +16,7 @@ from ..cards import KING, card_index, check_copies, format_cards
 from ..errors import HandError, IllegalActionError
 from ..variant import Variant
 from .actions import Action, Event
+from .seeds import ShuffleCommitment, check_seed, commit_seed, fresh_seed
 from .state import GameState, Result
 from .transition import start, step
 
@@ -41,10 +42,12 @@ def deck(variant: Variant) -> list[int]:
     return [i for i in range(20) for _ in range(variant.copies)] + [KING] * variant.kings
 
 
-def shuffled_deal(variant: Variant, seed: int | None, dealer: int = 0) -> Deal:
-    """Shuffle the deck with ``random.Random(seed)`` and deal in seat order from the dealer."""
+def shuffled_deal(variant: Variant, seed: int, dealer: int = 0) -> Deal:
+    """Shuffle the deck with ``random.Random(seed)`` and deal in seat order from the dealer.
+    Raises :class:`HandError` (``bad_seed``) unless ``seed`` is a valid seed (see
+    :mod:`~zipai_rules.engine.seeds`)."""
     cards = deck(variant)
-    random.Random(seed).shuffle(cards)
+    random.Random(check_seed(seed)).shuffle(cards)
     hands: list[tuple[int, ...]] = [()] * variant.players
     pos = 0
     for k in range(variant.players):
@@ -81,13 +84,28 @@ def check_deal(variant: Variant, deal: Deal) -> None:
 class Game:
     """One hand. ``state`` is the current frozen :class:`GameState`; ``actions`` and
     ``events`` the history. Build with ``Game(variant, seed=7)`` or ``Game(variant, deal=...)``.
+
+    ``seed``: a non-negative ``int`` (:class:`HandError` ``bad_seed`` otherwise); without a
+    seed or a deal, a secret 128-bit seed is drawn from :mod:`secrets`. ``self.seed`` is the
+    seed that shuffled the deal (``None`` for a deal given without one). ``commit=True`` also
+    sets ``self.commitment`` to a :class:`~zipai_rules.engine.seeds.ShuffleCommitment` of the
+    seed (publish its ``digest`` before the deal; the game record reveals seed and nonce).
     """
 
     def __init__(self, variant: Variant, *, seed: int | None = None, deal: Deal | None = None,
-                 dealer: int = 0) -> None:
+                 dealer: int = 0, commit: bool = False) -> None:
         self.variant = variant
+        if seed is not None:
+            seed = check_seed(seed)
+        elif deal is None:
+            seed = fresh_seed()
         self.seed = seed
-        if deal is None and not (isinstance(dealer, int) and 0 <= dealer < variant.players):
+        if commit and seed is None:
+            raise HandError("a shuffle commitment needs a seed, not only a deal",
+                            code="bad_commitment")
+        self.commitment: ShuffleCommitment | None = commit_seed(seed) if commit else None
+        if deal is None and not (isinstance(dealer, int) and not isinstance(dealer, bool)
+                                 and 0 <= dealer < variant.players):
             raise HandError(f"dealer seat {dealer!r} outside 0..{variant.players - 1}",
                             code="bad_deal")
         self.deal = deal if deal is not None else shuffled_deal(variant, seed, dealer)
@@ -163,6 +181,7 @@ class Game:
         """An independent copy sharing the immutable history."""
         other = Game.__new__(Game)
         other.variant, other.seed, other.deal = self.variant, self.seed, self.deal
+        other.commitment = self.commitment
         other._states = list(self._states)
         other._events = list(self._events)
         other.actions = list(self.actions)

@@ -1,0 +1,71 @@
+"""Memory that stays flat: the bounded analysis memo, matches that keep few hands, and the
+peak-memory benchmark of ``zipai simulate`` (measured small here; the real figures come from
+``zipai bench --memory``)."""
+
+import json
+import random
+
+from helpers import verdict
+from zipai_rules import analysis
+from zipai_rules.analysis import analyze
+from zipai_rules.bench import random_meld_hand
+from zipai_rules.cli import main
+
+
+def test_memo_is_emptied_past_its_limit_and_answers_stay_the_same(hunan, monkeypatch):
+    rng = random.Random(3)
+    hands = [random_meld_hand(hunan, rng) for _ in range(60)]
+    analysis._SEARCHERS.clear()
+    free = [analyze(hunan, h) for h in hands]
+    grown = len(analysis._searcher(hunan).memo)
+    assert grown > 400
+    monkeypatch.setattr(analysis, "MEMO_LIMIT", 200)
+    analysis._SEARCHERS.clear()
+    sizes = []
+    bounded = []
+    for h in hands:
+        bounded.append(analyze(hunan, h))
+        sizes.append(len(analysis._searcher(hunan).memo))
+    assert bounded == free
+    assert max(sizes) < 200 + 150 and min(sizes[10:]) < max(sizes)  # emptied, then refilled
+
+
+def test_searchers_are_bounded(hunan, monkeypatch):
+    monkeypatch.setattr(analysis, "SEARCHER_LIMIT", 1)
+    verdict(hunan, "x1 x2 x3")
+    from zipai_rules import find_variant
+
+    verdict(find_variant("guilin"), "x1 x2 x3")
+    assert len(analysis._SEARCHERS) == 1
+
+
+def test_match_json_keeps_only_rows(capsys, monkeypatch):
+    import zipai_rules.match as match_mod
+
+    made = []
+    original = match_mod.Match.__init__
+
+    def spy(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        made.append(self)
+    monkeypatch.setattr(match_mod.Match, "__init__", spy)
+    assert main(["play", "--hands", "5", "--seed", "2", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [row["hand"] for row in doc["hands"]] == [1, 2, 3, 4, 5]
+    assert made[0].played == 5 and len(made[0].hands) == 0
+
+
+def test_bench_memory(capsys):
+    assert main(["bench", "--memory", "2", "--memory-jobs", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("peak RSS of `zipai simulate --variant hunan`")
+    games, jobs, seconds, total, largest = lines[2].split()
+    assert (games, jobs) == ("2", "1") and float(seconds) > 0
+    assert 10 < float(largest) <= float(total) < 1000  # MB
+
+
+def test_bench_memory_bad_options(capsys):
+    assert main(["bench", "--memory", "5", "--memory-jobs", "4096"]) == 2
+    assert capsys.readouterr().err.startswith("error: --memory-jobs 4096 is above the number")
+    assert main(["bench", "--memory", "5", "--variant", "atlantis"]) == 2
+    assert capsys.readouterr().err.startswith("error: unknown variant 'atlantis'")
