@@ -397,25 +397,26 @@ def check_count(variant: Variant, held: int, quads: int, incoming: bool) -> None
     with ``quads`` 提/跑 on the table, before an ``incoming`` card or with none.
 
     A player at rest holds ``variant.resting_size(quads)`` cards (20 in Hunan, plus one for
-    every 提/跑 after the first: digest §1.4.0); a card arrives only then. Judged as it stands,
-    the hand may also hold one card more (a discard owed, or a forced 偎/提 just made), or the
-    dealer's dealt hand. Raises :class:`HandError`: ``too_many_cards`` above that, and
-    ``impossible_count`` for any other count (e.g. a partial hand: every win uses every card).
+    every 提/跑 after the first: digest §1.4.0); a card arrives only then. Two or more dealt 提
+    leave a player up to one card short of that per 提 after the first until its next take
+    (the discard it skips), never below the dealt hand. Judged as it stands, the hand may also
+    hold one card more (a discard owed, or a forced 偎/提 just made), or the dealer's dealt
+    hand. Raises :class:`HandError`: ``too_many_cards`` above that, and ``impossible_count``
+    for any other count (e.g. a partial hand: every win uses every card).
     """
     resting = variant.resting_size(quads)
-    allowed = [resting] if incoming else sorted({resting, resting + 1, variant.dealer_hand})
-    total = held + (1 if incoming else 0)
-    if incoming:
-        when, expected = "before the incoming card", str(resting)
-    else:
-        when, expected = "as it stands", " or ".join(map(str, allowed))
-    if held in allowed:
+    low = max(resting - max(quads - 1, 0), min(variant.other_hand, resting))
+    high = resting if incoming else resting + 1
+    if low <= held <= high or (not incoming and held == variant.dealer_hand):
         return
+    total = held + (1 if incoming else 0)
     quad_note = f" with {quads} 提/跑" if quads else ""
-    if held > max(allowed):
+    if held > max(high, variant.dealer_hand if not incoming else high):
         raise HandError(f"{total} cards in hand, table and incoming card; a player of "
-                        f"{variant.id}{quad_note} holds at most {max(allowed) + incoming}",
+                        f"{variant.id}{quad_note} holds at most {high + incoming}",
                         code="too_many_cards")
+    when = "before the incoming card" if incoming else "as it stands"
+    expected = str(low) if low == high else f"{low} to {high}"
     raise HandError(f"{held} cards in hand and table (a 提/跑 counts 4) {when}; a player of "
                     f"{variant.id}{quad_note} holds {expected} then: no game reaches this "
                     "situation", code="impossible_count")
