@@ -178,23 +178,23 @@ def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observ
 
 def timeline(states: Sequence[GameState], batches: Sequence[Sequence[Event]], seat: int
              ) -> tuple[Observation, ...]:
-    """What ``seat`` is shown over a hand, in order: ``states[k]`` is the state after the
-    events of ``batches[0..k]``. An observation is listed when it differs from the one before,
-    and a ``wait`` is left out when the seat is asked to decide next with nothing new shown
-    (the decision request replaces it), so that how many other seats were asked first, and
-    declined, does not show. Raises :class:`SeatError` for a bad seat."""
+    """The observations ``seat`` is sent over a hand: one at each of its own decisions, and
+    the last state's (the end of the hand, or the table as it stands now). ``states[k]`` is
+    the state after the events of ``batches[0..k]``.
+
+    Between two of these the seat is sent only the events it is shown (:func:`events_for`).
+    A view taken while other seats decide would tell that somebody had an option on the card
+    on offer, so the seat gets none: how many seats were asked, and declined, does not show.
+    Raises :class:`SeatError` for a bad seat."""
     if not states:
         return ()
     v = states[0].variant
     check_seat(v, seat)
     history: list[Event] = []
     views: list[Observation] = []
-    for state, batch in zip(states, batches):
+    last = len(states) - 1
+    for k, (state, batch) in enumerate(zip(states, batches)):
         history.extend(e for e in (event_for(v, e, seat) for e in batch) if e is not None)
-        obs = attrs.evolve(observe(state, seat), history=tuple(history))
-        if views and views[-1].phase == WAIT and views[-1].history == obs.history \
-                and obs.phase != WAIT:
-            views.pop()
-        if not views or views[-1] != obs:
-            views.append(obs)
+        if state.actor == seat or k == last:
+            views.append(attrs.evolve(observe(state, seat), history=tuple(history)))
     return tuple(views)
