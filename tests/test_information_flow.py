@@ -239,3 +239,18 @@ def test_bad_seat_messages_name_the_value():
         observe(state, True)
     with pytest.raises(SeatError, match="an integer of 16610 bits"):
         observe(state, 10 ** 5000)
+
+
+@pytest.mark.parametrize("bad", [0.0, False])
+def test_an_action_for_a_bool_or_float_seat_is_refused(bad):
+    """``Action(kind, 0.0, card)`` equals seat 0's action but names no seat: refused, the game
+    unchanged (it used to crash, or record ``seat: false``)."""
+    from zipai_rules.engine import Action
+    from zipai_rules.errors import IllegalActionError
+
+    game = Game(load_preset("hunan"), seed=1)
+    legal = game.legal_actions()[0]
+    assert legal.seat == 0
+    with pytest.raises(IllegalActionError, match=f"not a {type(bad).__name__}"):
+        game.apply(Action(legal.kind, bad, legal.card))
+    assert game.actions == [] and game.legal_actions()[0] == legal

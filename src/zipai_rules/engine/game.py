@@ -144,6 +144,8 @@ class Game:
             return "the hand is over"
         if not isinstance(action, Action):
             return f"{action!r} is not an Action"
+        if not isinstance(action.seat, int) or isinstance(action.seat, bool):
+            return f"a seat is an int, not a {type(action.seat).__name__}"
         if action.seat != st.actor:
             return f"it is seat {st.actor}'s turn, not seat {action.seat}'s"
         if action not in st.options:
