@@ -254,3 +254,23 @@ def test_an_action_for_a_bool_or_float_seat_is_refused(bad):
     with pytest.raises(IllegalActionError, match=f"not a {type(bad).__name__}"):
         game.apply(Action(legal.kind, bad, legal.card))
     assert game.actions == [] and game.legal_actions()[0] == legal
+
+
+def test_streaming_the_shown_events_of_each_action_gives_the_seat_view():
+    """What docs/observations.md tells a server to send, action by action, adds up to
+    ``events_for`` and ``views``."""
+    from zipai_rules.engine.observation import events_for
+
+    v = load_preset("guilin")
+    game, rng = Game(v, seed=11), random.Random(11)
+    sent = [list(events_for(v, game.events, s)) for s in range(v.players)]
+    asked = [[] for _ in range(v.players)]
+    while not game.is_over:
+        asked[game.actor].append(game.observe(game.actor))
+        batch = game.apply(rng.choice(game.legal_actions()))
+        for s in range(v.players):
+            sent[s] += events_for(v, batch, s)
+    for s in range(v.players):
+        assert tuple(sent[s]) == game.events_for(s)
+        assert tuple(asked[s]) + (game.observe(s),) == game.views(s)
+    assert len(game.actions) == sum(len(a) for a in asked) > 10
