@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from zipai_rules import load_preset, preset_ids
 from zipai_rules.bots import make_bots, play_out
 from zipai_rules.engine import Deal, EventKind, Game, shuffled_deal
-from zipai_rules.engine.observation import event_for, observe
+from zipai_rules.engine.observation import observe
 from zipai_rules.errors import SeatError, ZipaiError
 
 
@@ -89,14 +89,26 @@ LAID = {EventKind.WEI: "wei", EventKind.CHOU_WEI: "chou_wei", EventKind.TI: "ti"
 
 
 def table_talk(variant, events, seat) -> list:
-    """What the table tells ``seat`` of a full event log, per the rules."""
+    """What the table tells ``seat`` of a full event log, per the rules; a 提/跑 that turns
+    one of a seat's face-down melds shows which one it takes."""
     out = []
+    down: dict[int, list] = {}   # the cards of each other seat's face-down melds, in order
     for e in events:
         theirs = e.seat is not None and e.seat != seat
         if theirs and e.kind in DECLINED:
             continue
         face_down = variant.display.get(LAID.get(e.kind, "-"), "all_up") == "hidden"
-        out.append((e.kind, e.seat, e.note) if theirs and face_down else e)
+        taken = None
+        if theirs and e.kind in LAID:
+            cards = down.setdefault(e.seat, [])
+            if e.kind in (EventKind.TI, EventKind.PAO) and e.card in cards:
+                taken = cards.index(e.card)
+                if not face_down:
+                    cards.remove(e.card)
+            elif face_down:
+                cards.append(e.card)
+        shown = (e.kind, e.seat) if theirs and face_down else (e.kind, e.seat, e.card, e.melds)
+        out.append(shown + (taken,))
     return out
 
 
@@ -122,7 +134,33 @@ def test_cards_hidden_from_a_seat_do_not_change_its_views(preset, data):
         a = data.draw(st.sampled_from(places), label="first")
         b = data.draw(st.sampled_from(places), label="second")
     other = swapped(deal, a, b)
-    twin = play(v, other, seed)
+    same_views_until_revealed(v, seat, game, play(v, other, seed))
+
+
+# found by the dev profile: a 跑 or 提 on a face-down 偎 in one hand, from the hand (or on
+# another face-down 偎) in the other; the table sees which meld it takes
+@pytest.mark.parametrize("preset, seed, seat, first, second", [
+    ("liuzhou_bayi", 17, 1, 12, 15), ("daye", 8157, 1, 9, 14), ("guilin", 1330, 0, 3, 5),
+    ("guilin", 441, 1, 2, 3)])
+def test_a_quad_on_a_face_down_meld_shows_which_meld_it_takes(preset, seed, seat, first, second):
+    v = load_preset(preset)
+    deal = shuffled_deal(v, seed)
+    game, twin = play(v, deal, seed), play(v, swapped(deal, (-1, first), (-1, second)), seed)
+    same_views_until_revealed(v, seat, game, twin)
+    talk, talk_twin = table_talk(v, game.events, seat), table_talk(v, twin.events, seat)
+    k = common_prefix(talk, talk_twin)
+    assert talk[k][0] in (EventKind.TI, EventKind.PAO) and talk[k][-1] != talk_twin[k][-1]
+    for hand, said in ((game, talk[k]), (twin, talk_twin[k])):
+        note = hand.events_for(seat)[k].note
+        if said[-1] is None:
+            assert "face-down" not in note
+        else:
+            assert note.endswith(f"on face-down meld {said[-1] + 1}")
+
+
+def same_views_until_revealed(v, seat, game, twin):
+    """Seat ``seat`` is shown the same in ``game`` and ``twin`` up to the first event the table
+    tells it differently (``table_talk``)."""
     seen, seen_twin = game.events_for(seat), twin.events_for(seat)
     views, views_twin = game.views(seat), twin.views(seat)
     talk, talk_twin = table_talk(v, game.events, seat), table_talk(v, twin.events, seat)
@@ -259,17 +297,15 @@ def test_an_action_for_a_bool_or_float_seat_is_refused(bad):
 def test_streaming_the_shown_events_of_each_action_gives_the_seat_view():
     """What docs/observations.md tells a server to send, action by action, adds up to
     ``events_for`` and ``views``."""
-    from zipai_rules.engine.observation import events_for
-
     v = load_preset("guilin")
     game, rng = Game(v, seed=11), random.Random(11)
-    sent = [list(events_for(v, game.events, s)) for s in range(v.players)]
+    sent = [list(game.events_for(s)) for s in range(v.players)]
     asked = [[] for _ in range(v.players)]
     while not game.is_over:
         asked[game.actor].append(game.observe(game.actor))
-        batch = game.apply(rng.choice(game.legal_actions()))
+        game.apply(rng.choice(game.legal_actions()))
         for s in range(v.players):
-            sent[s] += events_for(v, batch, s)
+            sent[s] += game.events_for(s)[len(sent[s]):]
     for s in range(v.players):
         assert tuple(sent[s]) == game.events_for(s)
         assert tuple(asked[s]) + (game.observe(s),) == game.views(s)

@@ -3,7 +3,7 @@ the events the rules show it, and its own decisions, never another seat's.
 
 Meld display follows the variant (``display``): a hidden 偎 shows the others only its kind and
 three face-down cards; ``one_up`` shows one card; a 提 may be hidden, one up, or all up. The
-seat always sees its own melds in full. The same rule redacts events (:func:`event_for`): the
+seat always sees its own melds in full. The same rule redacts events (:class:`Redactor`): the
 others learn that a seat made a face-down 偎, not of which card. A declined option (``pass``,
 a 臭 mark) is told to no other seat, and neither is whose decision the table is waiting for:
 another seat's turn shows as ``phase == "wait"``. What a seat can still infer from the rules
@@ -121,34 +121,54 @@ def seen(meld: Meld, display: str) -> SeenMeld:
     return SeenMeld(meld.kind, meld.cards, 0)
 
 
-def event_for(variant: Variant, event: Event, seat: int) -> Event | None:
-    """``event`` as ``seat`` is shown it, or ``None`` if it is not shown at all.
+class Redactor:
+    """Shows one seat the events of a hand, in order: :meth:`show` gives an event as ``seat``
+    is shown it, or ``None`` if it is not shown at all.
 
     A seat sees its own events whole. Of another seat's events it sees neither a ``pass`` nor
     a ``chou`` (a declined 胡/碰/吃 would tell that the seat held the cards for it), and a 偎,
     臭偎, 提 or 跑 that the variant's ``display`` lays face down (``hidden``) without its card:
-    ``Event(kind, seat, None, (), note)``. Everything else is shown as it happened.
+    ``Event(kind, seat, None, (), note)``. A 提 or 跑 made on one of the seat's face-down melds
+    is seen to take that meld, as at the table: its note says ``on face-down meld N`` (the
+    N-th of that seat's face-down melds, in the order they were laid). Everything else is shown
+    as it happened. Feed it every event of the hand, from the deal on.
     """
-    if event.seat is None or event.seat == seat:
-        return event
-    if event.kind in _PRIVATE_EVENTS:
-        return None
-    key = _EVENT_DISPLAY_KEY.get(event.kind)
-    if key is not None and variant.display.get(key, "all_up") == "hidden":
-        return Event(event.kind, event.seat, None, (), event.note)
-    return event
+
+    def __init__(self, variant: Variant, seat: int) -> None:
+        self.variant = variant
+        self.seat = check_seat(variant, seat)
+        self._face_down: dict[int, list[int]] = {}  # per other seat: cards, in table order
+
+    def _hidden(self, kind: EventKind) -> bool:
+        key = _EVENT_DISPLAY_KEY.get(kind)
+        return key is not None and self.variant.display.get(key, "all_up") == "hidden"
+
+    def show(self, event: Event) -> Event | None:
+        if event.seat is None or event.seat == self.seat:
+            return event
+        if event.kind in _PRIVATE_EVENTS:
+            return None
+        if event.kind not in _EVENT_DISPLAY_KEY:
+            return event
+        face_down = self._face_down.setdefault(event.seat, [])
+        hidden, note = self._hidden(event.kind), event.note
+        if event.kind in (EventKind.TI, EventKind.PAO) and event.card in face_down:
+            k = face_down.index(event.card)
+            note = ", ".join(filter(None, (note, f"on face-down meld {k + 1}")))
+            if not hidden:
+                face_down.pop(k)
+        elif hidden and event.card is not None:
+            face_down.append(event.card)
+        if hidden:
+            return Event(event.kind, event.seat, None, (), note)
+        return event if note == event.note else attrs.evolve(event, note=note)
 
 
 def events_for(variant: Variant, events: Iterable[Event], seat: int) -> tuple[Event, ...]:
-    """The events of a hand that ``seat`` is shown, redacted by :func:`event_for`. Raises
-    :class:`SeatError` for a bad seat."""
-    check_seat(variant, seat)
-    out = []
-    for e in events:
-        shown = event_for(variant, e, seat)
-        if shown is not None:
-            out.append(shown)
-    return tuple(out)
+    """The events of a hand (all of them, from the deal on) that ``seat`` is shown, redacted
+    by a :class:`Redactor`. Raises :class:`SeatError` for a bad seat."""
+    redactor = Redactor(variant, seat)
+    return tuple(e for e in map(redactor.show, events) if e is not None)
 
 
 def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observation:
@@ -188,13 +208,12 @@ def timeline(states: Sequence[GameState], batches: Sequence[Sequence[Event]], se
     Raises :class:`SeatError` for a bad seat."""
     if not states:
         return ()
-    v = states[0].variant
-    check_seat(v, seat)
+    redactor = Redactor(states[0].variant, seat)
     history: list[Event] = []
     views: list[Observation] = []
     last = len(states) - 1
     for k, (state, batch) in enumerate(zip(states, batches)):
-        history.extend(e for e in (event_for(v, e, seat) for e in batch) if e is not None)
+        history.extend(e for e in map(redactor.show, batch) if e is not None)
         if state.actor == seat or k == last:
             views.append(attrs.evolve(observe(state, seat), history=tuple(history)))
     return tuple(views)
