@@ -30,7 +30,7 @@ from .cards import KING
 from .engine.actions import Action, ActionKind, EventKind
 from .engine.claims import _shapes_with, hu_allowed, tier_options
 from .engine.game import Game, deck, replay
-from .engine.observation import observe
+from .engine.observation import display, observe
 from .engine.state import GameState
 from .errors import IllegalActionError
 from .melds import CHI_SHAPES, Meld, MeldKind, chi_shape
@@ -524,8 +524,7 @@ class ZipaiMachine(RuleBasedStateMachine):
             for e in shown:
                 if e.seat is not None and e.seat != s:
                     assert e.kind not in (EventKind.PASS, EventKind.CHOU), f"seat {s} sees {e}"
-                    key = e.kind.value
-                    if game.variant.display.get(key, "all_up") == "hidden":
+                    if display(game.variant, e.kind) == "hidden":
                         assert e.card is None and not e.melds, f"seat {s} sees {e}"
 
     def _check_discard(self, state: GameState) -> None:

@@ -23,11 +23,9 @@ from ..variant import Variant
 from .actions import Action, Event, EventKind
 from .state import GameState
 
-_DISPLAY_KEY = {MeldKind.WEI: "wei", MeldKind.CHOU_WEI: "chou_wei", MeldKind.TI: "ti",
-                MeldKind.PAO: "pao"}
-# events that lay down a meld whose display the variant chooses
-_EVENT_DISPLAY_KEY = {EventKind.WEI: "wei", EventKind.CHOU_WEI: "chou_wei", EventKind.TI: "ti",
-                      EventKind.PAO: "pao"}
+# meld kinds (and the events that lay them down, of the same name) whose display the variant
+# chooses (``display.wei`` …); every other meld is shown face up
+_DISPLAYED = frozenset({"wei", "chou_wei", "ti", "pao"})
 # a declined claim or win (and the 臭 it leaves) is known only to the seat that declined it
 _PRIVATE_EVENTS = frozenset({EventKind.PASS, EventKind.CHOU})
 
@@ -99,6 +97,12 @@ class Observation:
             "history": [e.to_json() for e in self.history]}
 
 
+def display(variant: Variant, kind: MeldKind | EventKind) -> str:
+    """How the other seats see a meld of ``kind`` (or the meld an event of that name lays
+    down): ``hidden``, ``one_up`` or ``all_up``."""
+    return variant.display.get(kind.value, "all_up") if kind.value in _DISPLAYED else "all_up"
+
+
 def check_seat(variant: Variant, seat: object) -> int:
     """``seat`` if it is a seat of a game of ``variant`` (an ``int`` in ``0..players-1``);
     else :class:`SeatError` (code ``bad_seat``) naming the value."""
@@ -139,19 +143,15 @@ class Redactor:
         self.seat = check_seat(variant, seat)
         self._face_down: dict[int, list[int]] = {}  # per other seat: cards, in table order
 
-    def _hidden(self, kind: EventKind) -> bool:
-        key = _EVENT_DISPLAY_KEY.get(kind)
-        return key is not None and self.variant.display.get(key, "all_up") == "hidden"
-
     def show(self, event: Event) -> Event | None:
         if event.seat is None or event.seat == self.seat:
             return event
         if event.kind in _PRIVATE_EVENTS:
             return None
-        if event.kind not in _EVENT_DISPLAY_KEY:
+        if event.kind.value not in _DISPLAYED:
             return event
         face_down = self._face_down.setdefault(event.seat, [])
-        hidden, note = self._hidden(event.kind), event.note
+        hidden, note = display(self.variant, event.kind) == "hidden", event.note
         if event.kind in (EventKind.TI, EventKind.PAO) and event.card in face_down:
             k = face_down.index(event.card)
             note = ", ".join(filter(None, (note, f"on face-down meld {k + 1}")))
@@ -183,8 +183,7 @@ def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observ
         if s == seat:
             melds.append(tuple(SeenMeld(m.kind, m.cards) for m in st.melds))
         else:
-            melds.append(tuple(seen(m, v.display.get(_DISPLAY_KEY.get(m.kind, ""), "all_up"))
-                               for m in st.melds))
+            melds.append(tuple(seen(m, display(v, m.kind)) for m in st.melds))
     p = state.pending
     me = state.seats[seat]
     mine = state.actor == seat
