@@ -81,7 +81,14 @@ def test_own_view_and_hidden_counts_in_seeded_games(preset):
                 assert obs.seat == seat and obs.hand == mine.hand
                 assert obs.melds[seat] == tuple(SeenMeld(m.kind, m.cards) for m in mine.melds)
                 assert obs.hidden_cards == tuple(sum(s.hand) for s in state.seats)
-                assert obs.wall == len(state.wall) and obs.actor == state.actor
+                assert obs.wall == len(state.wall)
+                # whose turn: the seat's own decision in full, anyone else's as a neutral wait
+                if state.is_over:
+                    assert (obs.phase, obs.options) == ("over", ())
+                elif state.actor == seat:
+                    assert (obs.phase, obs.options) == (state.phase, state.options)
+                else:
+                    assert (obs.phase, obs.options) == ("wait", ())
                 assert obs.discards == tuple(s.discards for s in state.seats)
                 assert (obs.chou_chi, obs.chou_peng) == (mine.chou_chi, mine.chou_peng)
             if game.is_over:

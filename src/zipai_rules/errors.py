@@ -37,6 +37,13 @@ class HandError(ZipaiError, ValueError):
     code = "bad_hand"
 
 
+class SeatError(ZipaiError, ValueError):
+    """A seat number that is not a seat of the game: not an ``int`` (``True`` and ``1.0`` are
+    not seats), negative, or not below the number of players."""
+
+    code = "bad_seat"
+
+
 class VariantError(ZipaiError, ValueError):
     """A variant file that fails its schema or a semantic check.
 

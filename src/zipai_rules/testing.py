@@ -28,9 +28,10 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from .analysis import SOURCES, Analysis, analyze
 from .cards import KING
-from .engine.actions import Action, ActionKind
+from .engine.actions import Action, ActionKind, EventKind
 from .engine.claims import _shapes_with, hu_allowed, tier_options
 from .engine.game import Game, deck, replay
+from .engine.observation import display, observe
 from .engine.state import GameState
 from .errors import IllegalActionError
 from .melds import CHI_SHAPES, Meld, MeldKind, chi_shape
@@ -368,7 +369,10 @@ class ZipaiMachine(RuleBasedStateMachine):
     胡/碰/吃 and one's own discard are marked 臭 as the variant says, and the 臭 sets only
     grow; no claim of a lower tier is offered while a seat that could claim in a higher tier
     (or earlier in the same tier) has not passed; a win offered on the hand as it stands is
-    a win; every 25 actions and at the end the actions replay to the same state; at the end
+    a win; each seat's observation shows its own hand and options, and every other seat's
+    turn only as ``wait``; every 25 actions and at the end the actions replay to the same
+    state; at the end each seat was shown its own events whole and no other seat's ``pass``,
+    ``chou`` or card of a face-down meld; at the end
     a 荒庄 has an empty wall, the settlement's payments sum to zero and (``check_records``)
     the game record replays to the same state and settlement.
 
@@ -529,9 +533,30 @@ class ZipaiMachine(RuleBasedStateMachine):
                      "hu_check": self._check_hu}.get(state.phase)
             assert check is not None, f"unknown phase {state.phase!r}"
             check(state)
+        self._check_views(game)
         if game.actions and (game.is_over or len(game.actions) % 25 == 0):
             again = replay(v, game.deal, game.actions)
             assert again.state == state and again.events == game.events
+
+    def _check_views(self, game: Game) -> None:
+        """Seat views (docs/observations.md): nothing of another seat's turn or secrets."""
+        state = game.state
+        for s in range(len(state.seats)):
+            obs = observe(state, s)
+            assert obs.hand == state.seats[s].hand
+            if state.actor == s:
+                assert (obs.phase, obs.options) == (state.phase, state.options)
+            else:
+                assert obs.options == () and obs.phase in ("wait", "over"), obs.phase
+            if not game.is_over:
+                continue
+            shown = game.events_for(s)
+            assert [e for e in shown if e.seat == s] == [e for e in game.events if e.seat == s]
+            for e in shown:
+                if e.seat is not None and e.seat != s:
+                    assert e.kind not in (EventKind.PASS, EventKind.CHOU), f"seat {s} sees {e}"
+                    if display(game.variant, e.kind) == "hidden":
+                        assert e.card is None and not e.melds, f"seat {s} sees {e}"
 
     def _check_discard(self, state: GameState) -> None:
         v, seat = state.variant, state.seats[state.actor]  # type: ignore[index]

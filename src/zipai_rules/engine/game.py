@@ -16,6 +16,7 @@ from ..cards import KING, card_index, check_copies, format_cards
 from ..errors import HandError, IllegalActionError
 from ..variant import Variant
 from .actions import Action, Event
+from .observation import Observation, events_for, observe, timeline
 from .seeds import ShuffleCommitment, check_seed, commit_seed, fresh_seed
 from .state import GameState, Result
 from .transition import start, step
@@ -136,6 +137,22 @@ class Game:
         """The seat to act, or ``None`` when the hand is over."""
         return self.state.actor
 
+    def events_for(self, seat: int) -> tuple[Event, ...]:
+        """The events ``seat`` was shown so far: its own whole, the others' redacted by the
+        variant's display rules, their declined options left out
+        (:func:`~zipai_rules.engine.observation.events_for`). Raises :class:`SeatError`."""
+        return events_for(self.variant, self.events, seat)
+
+    def observe(self, seat: int) -> Observation:
+        """What ``seat`` sees now, its visible history included
+        (:func:`~zipai_rules.engine.observation.observe`). Raises :class:`SeatError`."""
+        return observe(self.state, seat, self.events)
+
+    def views(self, seat: int) -> tuple[Observation, ...]:
+        """Every observation ``seat`` was shown so far, in order
+        (:func:`~zipai_rules.engine.observation.timeline`). Raises :class:`SeatError`."""
+        return timeline(self._states, self._events, seat)
+
     def legal_actions(self) -> tuple[Action, ...]:
         """The actor's legal actions (empty when the hand is over)."""
         return self.state.options
@@ -147,6 +164,8 @@ class Game:
             return "the hand is over"
         if not isinstance(action, Action):
             return f"{action!r} is not an Action"
+        if not isinstance(action.seat, int) or isinstance(action.seat, bool):
+            return f"a seat is an int, not a {type(action.seat).__name__}"
         if action.seat != st.actor:
             return f"it is seat {st.actor}'s turn, not seat {action.seat}'s"
         if action not in st.options:

@@ -1,20 +1,35 @@
-"""What one seat may see: its own hand, every shown meld and discard, counts of hidden cards.
+"""What one seat may see: its own hand, every shown meld and discard, counts of hidden cards,
+the events the rules show it, and its own decisions, never another seat's.
 
 Meld display follows the variant (``display``): a hidden 偎 shows the others only its kind and
 three face-down cards; ``one_up`` shows one card; a 提 may be hidden, one up, or all up. The
-seat always sees its own melds in full.
+seat always sees its own melds in full. The same rule redacts events (:class:`Redactor`): the
+others learn that a seat made a face-down 偎, not of which card. A declined option (``pass``,
+a 臭 mark) is told to no other seat, and neither is whose decision the table is waiting for:
+another seat's turn shows as ``phase == "wait"``. What a seat can still infer from the rules
+themselves is listed in ``docs/observations.md``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 import attrs
 
 from ..cards import format_cards
+from ..errors import SeatError
 from ..melds import Meld, MeldKind
+from ..variant import Variant
+from .actions import Action, Event, EventKind
 from .state import GameState
 
-_DISPLAY_KEY = {MeldKind.WEI: "wei", MeldKind.CHOU_WEI: "chou_wei", MeldKind.TI: "ti",
-                MeldKind.PAO: "pao"}
+# meld kinds (and the events that lay them down, of the same name) whose display the variant
+# chooses (``display.wei`` …); every other meld is shown face up
+_DISPLAYED = frozenset({"wei", "chou_wei", "ti", "pao"})
+# a declined claim or win (and the 臭 it leaves) is known only to the seat that declined it
+_PRIVATE_EVENTS = frozenset({EventKind.PASS, EventKind.CHOU})
+
+WAIT = "wait"
 
 
 @attrs.frozen(slots=True)
@@ -33,10 +48,19 @@ class SeenMeld:
 
 @attrs.frozen(slots=True)
 class Observation:
-    """One seat's view: ``seat``; its concealed ``hand`` (21 counts); ``melds`` per seat as
-    :class:`SeenMeld`; ``discards`` per seat; ``hidden_cards`` per seat (concealed cards);
-    ``wall`` (cards left); the card on offer (``pending``: card, source, by) if any;
-    ``actor``; ``phase``; its own 臭 sets."""
+    """One seat's view.
+
+    * ``seat``; its concealed ``hand`` (21 counts) and its own 臭 sets ``chou_chi``,
+      ``chou_peng``;
+    * ``melds`` per seat as :class:`SeenMeld`; ``discards`` per seat (card indices);
+      ``hidden_cards`` per seat (number of concealed cards); ``wall`` (cards left);
+    * ``pending``: the exposed card on offer as ``(card, source, by)``, or ``None``;
+    * ``phase``: ``discard``, ``respond`` or ``hu_check`` when this seat must decide,
+      ``wait`` while any other seat (or nobody the seat may know of) decides, ``over`` at the
+      end; ``options``: this seat's legal actions, empty unless it must decide;
+    * ``history``: the events this seat was shown so far (:func:`events_for`), empty when the
+      observation was made from a state alone.
+    """
 
     seat: int
     hand: tuple[int, ...]
@@ -45,12 +69,20 @@ class Observation:
     hidden_cards: tuple[int, ...]
     wall: int
     pending: tuple[int, str, int] | None
-    actor: int | None
     phase: str
     chou_chi: frozenset[int]
     chou_peng: frozenset[int]
+    options: tuple[Action, ...] = ()
+    history: tuple[Event, ...] = ()
+
+    @property
+    def to_act(self) -> bool:
+        """Whether this seat must decide now."""
+        return bool(self.options)
 
     def to_json(self) -> dict:
+        """The observation as JSON: cards as ASCII tokens, ``options`` and ``history`` in the
+        record format (``Action.to_json``, ``Event.to_json``)."""
         return {"seat": self.seat, "hand": format_cards(
             [i for i, n in enumerate(self.hand) for _ in range(n)]).split(),
             "melds": [[m.to_json() for m in ms] for ms in self.melds],
@@ -59,7 +91,28 @@ class Observation:
             "pending": None if self.pending is None else {
                 "card": format_cards([self.pending[0]]), "source": self.pending[1],
                 "by": self.pending[2]},
-            "actor": self.actor, "phase": self.phase}
+            "phase": self.phase, "chou_chi": format_cards(sorted(self.chou_chi)).split(),
+            "chou_peng": format_cards(sorted(self.chou_peng)).split(),
+            "options": [a.to_json() for a in self.options],
+            "history": [e.to_json() for e in self.history]}
+
+
+def display(variant: Variant, kind: MeldKind | EventKind) -> str:
+    """How the other seats see a meld of ``kind`` (or the meld an event of that name lays
+    down): ``hidden``, ``one_up`` or ``all_up``."""
+    return variant.display.get(kind.value, "all_up") if kind.value in _DISPLAYED else "all_up"
+
+
+def check_seat(variant: Variant, seat: object) -> int:
+    """``seat`` if it is a seat of a game of ``variant`` (an ``int`` in ``0..players-1``);
+    else :class:`SeatError` (code ``bad_seat``) naming the value."""
+    n = variant.players
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise SeatError(f"a seat is an int in 0..{n - 1}, not a {type(seat).__name__}")
+    if not 0 <= seat < n:
+        shown = repr(seat) if abs(seat) < 10 ** 12 else f"an integer of {seat.bit_length()} bits"
+        raise SeatError(f"seat {shown} outside 0..{n - 1}")
+    return seat
 
 
 def seen(meld: Meld, display: str) -> SeenMeld:
@@ -72,21 +125,94 @@ def seen(meld: Meld, display: str) -> SeenMeld:
     return SeenMeld(meld.kind, meld.cards, 0)
 
 
-def observe(state: GameState, seat: int) -> Observation:
-    """The observation of ``seat`` (0-based) in ``state``. A pending card drawn by a seat is
-    shown to all (hidden draws never become pending)."""
+class Redactor:
+    """Shows one seat the events of a hand, in order: :meth:`show` gives an event as ``seat``
+    is shown it, or ``None`` if it is not shown at all.
+
+    A seat sees its own events whole. Of another seat's events it sees neither a ``pass`` nor
+    a ``chou`` (a declined 胡/碰/吃 would tell that the seat held the cards for it), and a 偎,
+    臭偎, 提 or 跑 that the variant's ``display`` lays face down (``hidden``) without its card:
+    ``Event(kind, seat, None, (), note)``. A 提 or 跑 made on one of the seat's face-down melds
+    is seen to take that meld, as at the table: its note says ``on face-down meld N`` (the
+    N-th of that seat's face-down melds, in the order they were laid). Everything else is shown
+    as it happened. Feed it every event of the hand, from the deal on.
+    """
+
+    def __init__(self, variant: Variant, seat: int) -> None:
+        self.variant = variant
+        self.seat = check_seat(variant, seat)
+        self._face_down: dict[int, list[int]] = {}  # per other seat: cards, in table order
+
+    def show(self, event: Event) -> Event | None:
+        if event.seat is None or event.seat == self.seat:
+            return event
+        if event.kind in _PRIVATE_EVENTS:
+            return None
+        if event.kind.value not in _DISPLAYED:
+            return event
+        face_down = self._face_down.setdefault(event.seat, [])
+        hidden, note = display(self.variant, event.kind) == "hidden", event.note
+        if event.kind in (EventKind.TI, EventKind.PAO) and event.card in face_down:
+            k = face_down.index(event.card)
+            note = ", ".join(filter(None, (note, f"on face-down meld {k + 1}")))
+            if not hidden:
+                face_down.pop(k)
+        elif hidden and event.card is not None:
+            face_down.append(event.card)
+        if hidden:
+            return Event(event.kind, event.seat, None, (), note)
+        return event if note == event.note else attrs.evolve(event, note=note)
+
+
+def events_for(variant: Variant, events: Iterable[Event], seat: int) -> tuple[Event, ...]:
+    """The events of a hand (all of them, from the deal on) that ``seat`` is shown, redacted
+    by a :class:`Redactor`. Raises :class:`SeatError` for a bad seat."""
+    redactor = Redactor(variant, seat)
+    return tuple(e for e in map(redactor.show, events) if e is not None)
+
+
+def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observation:
+    """The observation of ``seat`` (0-based) in ``state``; ``events`` is the hand's full event
+    log up to ``state`` (``Game.events``), kept as the seat's redacted ``history``. A pending
+    card drawn by a seat is shown to all (hidden draws never become pending). Raises
+    :class:`SeatError` for a bad seat."""
     v = state.variant
+    check_seat(v, seat)
     melds = []
     for s, st in enumerate(state.seats):
         if s == seat:
             melds.append(tuple(SeenMeld(m.kind, m.cards) for m in st.melds))
         else:
-            melds.append(tuple(seen(m, v.display.get(_DISPLAY_KEY.get(m.kind, ""), "all_up"))
-                               for m in st.melds))
+            melds.append(tuple(seen(m, display(v, m.kind)) for m in st.melds))
     p = state.pending
     me = state.seats[seat]
+    mine = state.actor == seat
+    phase = state.phase if mine or state.is_over else WAIT
     return Observation(
         seat, me.hand, tuple(melds), tuple(st.discards for st in state.seats),
         tuple(sum(st.hand) for st in state.seats), len(state.wall),
-        None if p is None else (p.card, p.source, p.by), state.actor, state.phase,
-        me.chou_chi, me.chou_peng)
+        None if p is None else (p.card, p.source, p.by), phase, me.chou_chi, me.chou_peng,
+        state.options if mine else (), events_for(v, events, seat))
+
+
+def timeline(states: Sequence[GameState], batches: Sequence[Sequence[Event]], seat: int
+             ) -> tuple[Observation, ...]:
+    """The observations ``seat`` is sent over a hand: one at each of its own decisions, and
+    the last state's (the end of the hand, or the table as it stands now). ``states[k]`` is
+    the state after the events of ``batches[0..k]``.
+
+    Between two of these the seat is sent only the events it is shown (:func:`events_for`).
+    A view taken while other seats decide would tell that somebody had an option on the card
+    on offer, so the seat gets none: how many seats were asked, and declined, does not show.
+    Raises :class:`SeatError` for a bad seat."""
+    if not states:
+        return ()
+    redactor = Redactor(states[0].variant, seat)
+    history: list[Event] = []
+    views: list[Observation] = []
+    last = len(states) - 1
+    for k, (state, batch) in enumerate(zip(states, batches)):
+        history.extend(e for e in map(redactor.show, batch) if e is not None)
+        if state.actor == seat or k == last:
+            views.append(attrs.evolve(observe(state, seat), history=tuple(history)))
+    return tuple(views)
