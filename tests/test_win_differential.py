@@ -31,7 +31,7 @@ from zipai_rules.engine import EventKind as E
 from zipai_rules.engine import Game
 
 PRESETS = preset_ids()
-HAND_CHANGES = {E.TI, E.WEI, E.CHOU_WEI, E.PAO, E.CHI, E.PENG, E.DRAW_HIDDEN}
+HAND_CHANGES = {E.TI, E.WEI, E.CHOU_WEI, E.PAO, E.CHI, E.PENG, E.DRAW_HIDDEN, E.NO_DISCARD}
 
 
 def _engine_hu_offers(game: Game) -> dict[int, int]:
