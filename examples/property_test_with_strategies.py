@@ -58,7 +58,7 @@ def test_round_trip_with_kings(situation):
 def test_winning_hands_survive_the_wire(case):
     table, hand, analysis = case
     table2, hand2 = from_wire(to_wire(table, hand))
-    assert analyze(HUNAN, hand2, table2).huxi == analysis.huxi >= HUNAN.min_huxi
+    assert analyze(HUNAN, hand2, table2).huxi == analysis.huxi >= HUNAN.win.min_huxi
 
 
 if __name__ == "__main__":

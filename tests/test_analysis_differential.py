@@ -34,7 +34,7 @@ def pairs_rule(variant, table) -> int:
     """Pairs a winning hand may hold: ``max_jiang``, only next to a 提/跑 when the variant
     says so (digest §1.2)."""
     quad = any(kind in ref.QUAD_KINDS for kind, _ in table)
-    return variant.max_jiang if (quad or not variant.jiang_requires_quad) else 0
+    return variant.win.max_jiang if (quad or not variant.win.jiang_requires_quad) else 0
 
 
 def agree(variant, hand, table_melds):
@@ -50,7 +50,7 @@ def agree(variant, hand, table_melds):
         assert a.reason == ("incomplete" if loose is None else "jiang_not_allowed")
         return a
     assert a.huxi == best
-    assert a.win == (best >= variant.min_huxi)
+    assert a.win == (best >= variant.win.min_huxi)
     assert a.reason == (None if a.win else "below_min_huxi")
     groups = [(g.meld.kind.value, g.meld.cards) for g in a.best.groups]
     assert sum(g.huxi for g in a.best.groups) == best

@@ -110,7 +110,7 @@ def test_guilin_seed_table_is_hunan_table(hunan):
             "jiao": (0, 0), "jiang": (0, 0)}
     assert {k.value: v for k, v in hunan.huxi_table.items()} == seed
     assert dict(guilin().huxi_table) == dict(hunan.huxi_table)
-    assert hunan.min_huxi == 15 and hunan.win_sources == {"self", "draw"}
+    assert hunan.win.min_huxi == 15 and hunan.win.sources == {"self", "draw"}
 
 
 # --- A. Guilin ----------------------------------------------------------------------------------
@@ -126,7 +126,7 @@ def test_e1_exact_minimum_on_a_discard():
     check(a, win=True, reason=None, huxi=10,
           best=M("peng:d4 d4 d4", "peng:x9 x9 x9", "er_qi_shi:x2 x7 x10",
                  "yi_er_san:x1 x2 x3", "shun:x4 x5 x6", "shun:d5 d6 d7", "shun:d8 d9 d10"))
-    assert guilin().forced_win_sources == {"discard"}
+    assert guilin().win.forced_sources == {"discard"}
 
 
 def test_e2_one_short():

@@ -386,14 +386,14 @@ def test_C6_C7_display_values():
     """C6 (偎: "碰亮偎不亮" Hunan, "偎亮一张底牌" Shaoyang) and C7 (提: "盖三张亮一张" Hunan, "4需全盖"
     Guilin, "4张全亮" 碰胡). Display is data for a front end; the engine's rules do not depend on
     it, so flipping the knob changes the variant (and its hash) but no legal action."""
-    assert find_variant("hunan").display["wei"] == "hidden"
-    assert find_variant("shaoyang").display["wei"] == "one_up"
-    assert find_variant("hunan").display["ti"] == "one_up"
-    assert find_variant("guilin").display["ti"] == "hidden"
-    assert find_variant("penghu").display["ti"] == "all_up"
+    assert find_variant("hunan").display.wei == "hidden"
+    assert find_variant("shaoyang").display.wei == "one_up"
+    assert find_variant("hunan").display.ti == "one_up"
+    assert find_variant("guilin").display.ti == "hidden"
+    assert find_variant("penghu").display.ti == "all_up"
     for value in ("hidden", "one_up", "all_up"):
         v = knob({"display": {"wei": value, "ti": value}})
-        assert (v.display["wei"], v.display["ti"]) == (value, value)
+        assert (v.display.wei, v.display.ti) == (value, value)
     assert knob({"display": {"wei": "one_up"}}).content_hash != \
         knob({"display": {"wei": "hidden"}}).content_hash
     # the same deal plays identically under both 偎 displays

@@ -348,7 +348,8 @@ def test_no_chi_while_a_win_is_unanswered(hunan, seed, rnd):
                 continue
             src = "self" if (s == p.by and p.source == "draw") else p.source
             assert hu_allowed(hunan, seat, p.card, src) is None, (s, str(p))
-            if src in hunan.win_sources and win_verdict(hunan, seat.hand, seat.melds, p.card, src).win:
+            if src in hunan.win.sources \
+                    and win_verdict(hunan, seat.hand, seat.melds, p.card, src).win:
                 # it could win: it declined, now or on an earlier copy at the same 胡息 (臭胡)
                 assert (p.card, table_huxi(hunan, seat)) in seat.chou_hu, s
         for s, seat in enumerate(st_.seats):  # a 跑 is forced and outranks 碰 and 吃
@@ -367,7 +368,7 @@ def test_no_chi_while_a_win_is_unanswered(hunan, seed, rnd):
                     continue
                 after = list(seat.hand)
                 after[p.card] -= 2
-                could_peng = (seat.hand[p.card] == 2 and p.source in hunan.peng_on
+                could_peng = (seat.hand[p.card] == 2 and p.source in hunan.claims.peng_on
                               and p.card not in seat.chou_peng and not seat.dead
                               and (not owes_discard(hunan, seat, 1) or can_discard(hunan, after)))
                 if could_peng:
@@ -472,13 +473,13 @@ def test_every_preset_plays_to_the_end_conserving_cards(preset):
     from zipai_rules import load_preset
 
     variant = load_preset(preset)
-    want = Counter({i: variant.copies for i in range(20)})
-    if variant.kings:
-        want[20] = variant.kings
+    want = Counter({i: variant.deck.copies for i in range(20)})
+    if variant.deck.kings:
+        want[20] = variant.deck.kings
 
     def check(game):
         st_ = game.state
-        assert st_.card_count() == variant.deck_size
+        assert st_.card_count() == variant.deck.size
         assert +total_counts(st_) == want
         assert bool(st_.options) != st_.is_over
 

@@ -177,7 +177,7 @@ def test_parents_resolve_relative_to_the_file_naming_them(tmp_path):
     (sub / "mid.yaml").write_text("extends: base.yaml\nid: mid\nname: mid\n", "utf-8")
     (tmp_path / "top.yaml").write_text("extends: sub/mid.yaml\nid: top\nname: top\n", "utf-8")
     v = load_variant_file(tmp_path / "top.yaml")
-    assert (v.id, v.min_huxi) == ("top", 9)  # sub/base.yaml, not the top file's base.yaml
+    assert (v.id, v.win.min_huxi) == ("top", 9)  # sub/base.yaml, not the top file's base.yaml
 
 
 def test_parents_outside_the_folder_are_not_read(tmp_path):
@@ -220,7 +220,7 @@ def test_preset_documents_are_read_only_all_the_way_down():
     with pytest.raises(TypeError):
         raw_preset("hunan")["win"]["min_huxi"] = 0  # type: ignore[index]
     child = build_variant({"extends": "hunan", "id": "c", "name": "c"}, raw_preset, "c")
-    assert child.min_huxi == hunan.min_huxi == 15
+    assert child.win.min_huxi == hunan.win.min_huxi == 15
 
 
 def test_variant_and_game_pickle_and_deep_copy():

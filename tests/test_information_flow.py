@@ -41,7 +41,7 @@ def hidden_places(variant, deal: Deal, seat: int) -> list[tuple[int, int]]:
     for s, hand in enumerate(deal.hands):
         if s == seat:
             continue
-        last = len(hand) - 1 if (variant.lianzhang and s == deal.dealer) else None
+        last = len(hand) - 1 if (variant.deal.lianzhang and s == deal.dealer) else None
         out += [(s, i) for i in range(len(hand)) if i != last]
     return out + [(-1, j) for j in range(len(deal.wall))]
 
@@ -97,7 +97,7 @@ def table_talk(variant, events, seat) -> list:
         theirs = e.seat is not None and e.seat != seat
         if theirs and e.kind in DECLINED:
             continue
-        face_down = variant.display.get(LAID.get(e.kind, "-"), "all_up") == "hidden"
+        face_down = getattr(variant.display, LAID.get(e.kind, "-"), "all_up") == "hidden"
         taken = None
         if theirs and e.kind in LAID:
             cards = down.setdefault(e.seat, [])

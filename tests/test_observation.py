@@ -119,7 +119,7 @@ def test_nothing_reveals_another_seats_concealed_cards(preset, data):
     state = data.draw(games(v, max_steps=40)).state
     viewer = data.draw(st.integers(0, v.players - 1))
     other = data.draw(st.sampled_from([s for s in range(v.players) if s != viewer]))
-    hidden_wei = v.display["wei"] == "hidden"
+    hidden_wei = v.display.wei == "hidden"
     if hidden_wei:  # make sure there is a face-down 偎 to change
         state = with_table(state, other, state.seats[other].melds + (Meld(M.WEI, (x(9),) * 3),))
     changed = swap_concealed(state, other, random.Random(data.draw(st.integers(0, 99))),

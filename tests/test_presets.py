@@ -123,17 +123,17 @@ def test_key_parameters_match_the_digest(pid):
      pao_on_peng, display, first, kings) = EXPECTED[pid]
     v = find_variant(pid)
     assert (v.players, v.seats) == (players, seats)
-    assert v.deck_size == deck and v.kings == kings and v.copies == 4
-    assert (v.dealer_hand, v.other_hand, v.wall) == (dealer_hand, other_hand, wall)
+    assert v.deck.size == deck and v.deck.kings == kings and v.deck.copies == 4
+    assert (v.deal.dealer_hand, v.deal.other_hand, v.deal.wall) == (dealer_hand, other_hand, wall)
     assert dealer_hand + other_hand * (players - 1) + wall == deck
-    assert v.min_huxi == threshold
-    assert v.win_sources == sources
-    assert v.forced_win_sources == forced
-    assert v.pao_on_peng == pao_on_peng
+    assert v.win.min_huxi == threshold
+    assert v.win.sources == sources
+    assert v.win.forced_sources == forced
+    assert v.claims.pao_on_peng == pao_on_peng
     # "桌面上碰的牌不能跑任何人手中打出的牌" (000 L49): a discard never upgrades a 碰 (C2)
-    assert "discard" not in v.pao_on_peng
-    assert (v.display["wei"], v.display["chou_wei"], v.display["ti"], v.display["pao"]) == display
-    assert v.first_dealer == first
+    assert "discard" not in v.claims.pao_on_peng
+    assert (v.display.wei, v.display.chou_wei, v.display.ti, v.display.pao) == display
+    assert v.dealer.first == first
 
 
 def test_sitting_out():
@@ -149,28 +149,29 @@ def test_contested_knobs_per_preset():
     """The contested rules of digest §3 as each preset settles them."""
     v = {pid: find_variant(pid) for pid in PRESETS}
     # C9: 跑 forced everywhere except 放炮罚 "可跑牌"
-    assert {p for p in PRESETS if not v[p].pao_forced} == {"loudi_fangpaofa"}
+    assert {p for p in PRESETS if not v[p].claims.pao_forced} == {"loudi_fangpaofa"}
     # 破跑胡 (003, Yongzhou 撇跑胡), "胡牌时可以不开舵" (Guilin), "自己胡牌的话就可以不跑起" (碰胡):
     # the win comes before the 跑 in every preset
-    assert all(v[p].po_pao_hu for p in PRESETS)
+    assert all(v[p].claims.po_pao_hu for p in PRESETS)
     # C10: Guilin "照常打牌，在听牌的时候不打"; Hengyang "需打一张牌，再碰或再吃时，跳过出牌"
-    assert {p for p in PRESETS if v[p].dealt_double_quad == "skip_second"} == {
+    assert {p for p in PRESETS if v[p].discard.dealt_double_quad == "skip_second"} == {
         "guilin", "liuzhou_bayi", "hengyang_liuhu", "hengyang_shihu"}
     # C8: 十胡抢 "第二次他家再打出同张牌时，本人不得再吃" (discards only)
-    assert v["hengyang_shihu"].chou_blocks_on == {"discard"}
-    assert v["hunan"].chou_blocks_on == {"draw", "discard"}
+    assert v["hengyang_shihu"].chou.blocks_on == {"discard"}
+    assert v["hunan"].chou.blocks_on == {"draw", "discard"}
     # C17: 地胡 in Shaoyang (first wall card) and Guilin (G13/G19: also the dealer's first discard)
-    assert v["shaoyang"].dihu == "first_wall_card"
-    assert v["guilin"].dihu == "first_discard_or_wall_card"
-    assert v["hunan"].dihu == "none"
+    assert v["shaoyang"].win.dihu == "first_wall_card"
+    assert v["guilin"].win.dihu == "first_discard_or_wall_card"
+    assert v["hunan"].win.dihu == "none"
     # C11: 碰胡 has no 三提五坎 天胡; its 2 提蛇 and 小七对 are special wins
-    assert (v["penghu"].tianhu_ti, v["penghu"].tianhu_kan) == (0, 0)
-    assert set(v["penghu"].special_wins) == {"two_ti", "xiao_qi_dui"}
-    assert (v["hunan"].tianhu_ti, v["hunan"].tianhu_kan) == (3, 5)
+    assert (v["penghu"].win.tianhu.ti, v["penghu"].win.tianhu.kan) == (0, 0)
+    assert set(v["penghu"].win.special) == {"two_ti", "xiao_qi_dui"}
+    assert (v["hunan"].win.tianhu.ti, v["hunan"].win.tianhu.kan) == (3, 5)
     # Yongzhou 王霸: "王霸不能打出"; "手中有王霸的玩家，只能自摸"
-    assert not v["yongzhou"].king_discardable and v["yongzhou"].king_holder_wins_only_self
+    assert not v["yongzhou"].deck.king_rules.discardable
+    assert v["yongzhou"].deck.king_rules.holder_wins_only_self
     # Guilin 坎 "也不能打出去" (and the Hunan core: a 坎 stays whole)
-    assert not any(v[p].kan_discardable for p in PRESETS)
+    assert not any(v[p].discard.kan_discardable for p in PRESETS)
 
 
 # --- seeded games -------------------------------------------------------------------------------
@@ -192,15 +193,15 @@ def test_200_seeded_games(pid):
     results = set()
     for seed in range(1, 201):
         game = Game(v, seed=seed)
-        assert game.state.card_count() == v.deck_size
-        bots = [_checked(b, v.deck_size) for b in make_bots(["random"], seed, v.players)]
+        assert game.state.card_count() == v.deck.size
+        bots = [_checked(b, v.deck.size) for b in make_bots(["random"], seed, v.players)]
         play_out(game, bots, max_steps=2_000)
-        assert game.is_over and game.state.card_count() == v.deck_size
+        assert game.is_over and game.state.card_count() == v.deck.size
         r = game.result
         results.add(r.kind)
         if r.kind == "hu" and r.source is not None:
-            assert r.source in v.win_sources, (seed, r)
-            assert r.huxi >= v.min_huxi, (seed, r)
+            assert r.source in v.win.sources, (seed, r)
+            assert r.huxi >= v.win.min_huxi, (seed, r)
         assert not any(a.kind == ActionKind.DISCARD and a.card == KING for a in game.actions)
     assert results <= {"hu", "tianhu", "huangzhuang"}
     assert "hu" in results  # 200 games always produce some wins

@@ -96,7 +96,7 @@ def test_simulate_json_consistent(capsys, tmp_path):
             assert sum(b["count"] for b in d["histogram"]) == d["count"]
             assert d["min"] <= d["q1"] <= d["median"] <= d["q3"] <= d["max"]
     if stats["huxi"]["count"]:
-        assert stats["huxi"]["min"] >= load_preset("hunan").min_huxi
+        assert stats["huxi"]["min"] >= load_preset("hunan").win.min_huxi
     assert set(stats["timing"]) == {"jobs", "seconds", "games_per_second"}
 
     # the records agree with the statistics, and each is the `zipai play` game of its seed

@@ -70,7 +70,7 @@ def within_deck(preset: str, card_lists) -> None:
 
 def pairs_rule(variant, table) -> int:
     quad = any(m.kind in (MeldKind.TI, MeldKind.PAO) for m in table)
-    return variant.max_jiang if (quad or not variant.jiang_requires_quad) else 0
+    return variant.win.max_jiang if (quad or not variant.win.jiang_requires_quad) else 0
 
 
 def ref_table(table):
@@ -94,7 +94,7 @@ def test_hands(preset, data, size):
     v = load_preset(preset)
     hand = data.draw(hands(v))
     within_deck(preset, [hand])
-    assert hand == sorted(hand) and len(hand) <= v.dealer_hand
+    assert hand == sorted(hand) and len(hand) <= v.deal.dealer_hand
     assert len(data.draw(hands(v, size=size))) == size
     lo = data.draw(st.integers(0, 5))
     assert lo <= len(data.draw(hands(v, min_size=lo, max_size=lo + 3))) <= lo + 3
@@ -133,7 +133,7 @@ def check_situation(preset, variant, sit, complete):
     # a count a game reaches: the resting size (other_hand, plus one card per 提/跑 after the
     # first: digest §1.4.0) before a card; that or one more as it stands; one more if complete
     quads = sum(1 for m in table if m.kind.value in ("ti", "pao"))
-    resting = variant.other_hand + max(quads - 1, 0)
+    resting = variant.deal.other_hand + max(quads - 1, 0)
     held_now = len(hand) + sum(len(m.cards) for m in table)
     if card is not None:
         assert held_now == resting
@@ -187,13 +187,13 @@ def test_complete_situations_never_hold_a_concealed_four():
 @given(data=st.data())
 def test_winning_hands_win_within_the_range(preset, data):
     v = load_preset(preset)
-    low = data.draw(st.sampled_from([None, v.min_huxi + 3]), label="min_huxi")
-    high = data.draw(st.sampled_from([200, v.min_huxi + 12]), label="max_huxi")
+    low = data.draw(st.sampled_from([None, v.win.min_huxi + 3]), label="min_huxi")
+    high = data.draw(st.sampled_from([200, v.win.min_huxi + 12]), label="max_huxi")
     table, hand, a = data.draw(winning_hands(v, low, high))
     check_situation(preset, v, (table, hand, None, None), True)
     best = ref.best_huxi_wild(hand, ref_table(table), pairs_rule(v, table))
     assert best == a.huxi and a.win
-    assert (v.min_huxi if low is None else low) <= best <= high
+    assert (v.win.min_huxi if low is None else low) <= best <= high
 
 
 def test_yongzhou_situations_use_the_kings():

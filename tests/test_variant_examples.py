@@ -76,7 +76,8 @@ def test_guilin_preset_is_the_example_setting():
     """§4 A heading: "threshold 10 胡; discard-win allowed and forced" (004_4a6d8adec4e0ba73.txt
     第七条二) "胡牌最低胡牌数10胡"; 第五条6 "放炮必胡：有人打出的牌能胡，则必须胡牌"); 胡息 from the seed table 第七条四)."""
     g = V("guilin")
-    assert g.min_huxi == 10 and "discard" in g.win_sources and g.forced_win_sources == {"discard"}
+    assert g.win.min_huxi == 10 and "discard" in g.win.sources
+    assert g.win.forced_sources == {"discard"}
     table = {k.value: v for k, v in g.huxi_table.items()}
     assert table == {"ti": (9, 12), "pao": (6, 9), "wei": (3, 6), "chou_wei": (3, 6),
                      "kan": (3, 6), "peng": (1, 3), "yi_er_san": (3, 6), "er_qi_shi": (3, 6),
@@ -241,7 +242,7 @@ def test_E32_shihuqiang_win_with_15_cards():
     check(a, win=True, reason=None, huxi=12,
           best=M("peng:d4 d4 d4", "wei:x9 x9 x9", "yi_er_san:x1 x2 x3", "shun:d6 d7 d8",
                  "er_qi_shi:x2 x7 x10"))
-    assert sum(len(g.meld.cards) for g in a.best.groups) == 15 == v.other_hand + 1
+    assert sum(len(g.meld.cards) for g in a.best.groups) == 15 == v.deal.other_hand + 1
 
 
 E33 = ("x1 x2 x3 d6 d7 d8 x4 x5", HENGYANG_TABLE, "x6", "draw")

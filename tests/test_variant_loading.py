@@ -18,17 +18,18 @@ def test_hunan_loads(hunan):
     """Digest §2.1: 3 players, 80 cards, 21 / 20, wall 19, threshold 15, wins on shown draws only,
     碰 → 跑 on a drawn card only, 胡 > 跑/碰 > 吃."""
     assert hunan.id == "hunan" and hunan.name == "湖南跑胡子"
-    assert (hunan.players, hunan.copies, hunan.kings) == (3, 4, 0)
-    assert hunan.deck_size == 80
-    assert (hunan.dealer_hand, hunan.other_hand, hunan.wall) == (21, 20, 19)
-    assert hunan.min_huxi == 15
-    assert hunan.win_sources == {"self", "draw"}
-    assert hunan.jiang_requires_quad and hunan.max_jiang == 1
-    assert hunan.pao_on_peng == {"self", "draw"}
-    assert hunan.pao_on_wei == {"draw", "discard"}
-    assert hunan.pao_on_kan == {"draw", "discard"}
-    assert hunan.priority == (("hu",), ("pao", "peng"), ("chi",))
-    assert (hunan.tianhu_ti, hunan.tianhu_kan, hunan.tianhu_ti_counts_as_kan) == (3, 5, True)
+    assert (hunan.players, hunan.deck.copies, hunan.deck.kings) == (3, 4, 0)
+    assert hunan.deck.size == 80
+    assert (hunan.deal.dealer_hand, hunan.deal.other_hand, hunan.deal.wall) == (21, 20, 19)
+    assert hunan.win.min_huxi == 15
+    assert hunan.win.sources == {"self", "draw"}
+    assert hunan.win.jiang_requires_quad and hunan.win.max_jiang == 1
+    assert hunan.claims.pao_on_peng == {"self", "draw"}
+    assert hunan.claims.pao_on_wei == {"draw", "discard"}
+    assert hunan.claims.pao_on_kan == {"draw", "discard"}
+    assert hunan.claims.priority == (("hu",), ("pao", "peng"), ("chi",))
+    tianhu = hunan.win.tianhu
+    assert (tianhu.ti, tianhu.kan, tianhu.ti_counts_as_kan) == (3, 5, True)
     assert hunan.huxi(MeldKind.TI, True) == 12 and hunan.huxi(MeldKind.PENG, False) == 1
     assert hunan.term("wei") == "偎" and hunan.term("nonexistent") == "nonexistent"
 
@@ -45,7 +46,8 @@ def test_every_preset_loads():
     for pid in preset_ids():
         v = load_preset(pid)
         assert v.id == pid
-        assert 20 * v.copies + v.kings == v.dealer_hand + v.other_hand * (v.players - 1) + v.wall
+        assert 20 * v.deck.copies + v.deck.kings == \
+            v.deal.dealer_hand + v.deal.other_hand * (v.players - 1) + v.deal.wall
 
 
 @pytest.mark.parametrize("name", ["hunan", "湖南跑胡子", "跑胡子", "PAOHUZI", "paohuzi",
@@ -81,7 +83,7 @@ def test_content_hash_stable(hunan):
 
 def test_content_hash_changes_with_rules(hunan):
     child = build_variant({"extends": "hunan", "win": {"min_huxi": 16}}, raw_preset, "child")
-    assert child.min_huxi == 16
+    assert child.win.min_huxi == 16
     assert child.content_hash != hunan.content_hash
 
 
@@ -92,11 +94,11 @@ def test_child_file_inherits(tmp_path, hunan):
     path.write_text("extends: hunan\nid: child\nname: 子\nwin:\n  min_huxi: 10\n"
                     "  sources: [self, draw, discard]\n", "utf-8")
     v = load_variant_file(path)
-    assert (v.id, v.name, v.min_huxi) == ("child", "子", 10)
-    assert v.win_sources == {"self", "draw", "discard"}
+    assert (v.id, v.name, v.win.min_huxi) == ("child", "子", 10)
+    assert v.win.sources == {"self", "draw", "discard"}
     # mappings merge key by key: the rest of win and everything else come from hunan
-    assert v.max_jiang == hunan.max_jiang and v.tianhu_kan == hunan.tianhu_kan
-    assert v.huxi_table == hunan.huxi_table and v.wall == 19
+    assert v.win.max_jiang == hunan.win.max_jiang and v.win.tianhu.kan == hunan.win.tianhu.kan
+    assert v.huxi_table == hunan.huxi_table and v.deal.wall == 19
     assert v.aliases == ()  # a child does not inherit its parent's names
 
 
@@ -105,7 +107,7 @@ def test_child_of_child_file(tmp_path):
         "extends: hunan\nid: base\nname: base\nwin:\n  min_huxi: 10\n", "utf-8")
     (tmp_path / "leaf.yaml").write_text("extends: base.yaml\nid: leaf\n", "utf-8")
     v = load_variant_file(tmp_path / "leaf.yaml")
-    assert (v.id, v.min_huxi) == ("leaf", 10)
+    assert (v.id, v.win.min_huxi) == ("leaf", 10)
 
 
 def test_extends_cycle(tmp_path):
@@ -229,3 +231,136 @@ def test_cli_validate_rejects_every_broken_file(name, code, path, capsys):
     assert name in err
     if path != "<root>":
         assert path in err
+
+
+# --- defaults: declared once in the schema, filled in before hashing ----------------------------
+
+def _section_classes():
+    """(schema node, attrs class, fields that are not schema keys) for every section of the
+    model, walking the Variant's nested sections."""
+    import attrs
+
+    from zipai_rules.loader import variant_schema
+    from zipai_rules.variant import Variant
+
+    out = []
+
+    def walk(cls, schema, extra=frozenset()):
+        out.append((schema, cls, extra))
+        for f in attrs.fields(cls):
+            sub = f.metadata.get("section")
+            if sub is not None:
+                node = schema["properties"][f.name]
+                walk(sub, node["items"] if f.metadata["items"] else node)
+
+    walk(Variant, variant_schema(), frozenset({"huxi_table", "doc", "content_hash"}))
+    return out
+
+
+def test_the_model_mirrors_the_schema_sections():
+    """Every section of the Variant holds exactly the keys of its schema object (the ``huxi``
+    table as ``huxi_table``; ``description`` and ``extends`` are not rules)."""
+    import attrs
+
+    checked = set()
+    for schema, cls, extra in _section_classes():
+        keys = set(schema["properties"]) - {"description", "extends", "huxi"}
+        fields = {f.name for f in attrs.fields(cls)} - extra
+        assert fields == keys, cls.__name__
+        checked.add(cls.__name__)
+    assert {"Deck", "KingRules", "Deal", "Win", "Tianhu", "Claims", "Chou", "Discard", "Dealer",
+            "Display", "Scoring", "Conversion", "Bonus", "Xing", "Payment",
+            "Huangzhuang"} <= checked
+
+
+def test_every_optional_key_has_its_default_in_the_schema():
+    """An optional key either declares a ``default`` or is one of the few whose absence means
+    something (``description``, ``extends``, ``seats`` = players, a fixed conversion)."""
+    meaningful_absence = {"description", "extends", "seats", "fixed"}
+    for schema, cls, _ in _section_classes():
+        for key, sub in schema["properties"].items():
+            if key not in schema.get("required", ()) and key not in meaningful_absence:
+                assert "default" in sub, (cls.__name__, key)
+
+
+def _full_hunan(vid="mine"):
+    from zipai_rules.frozen import thaw
+
+    doc = thaw(raw_preset("hunan"))
+    doc.update(id=vid, name="我的")
+    del doc["aliases"]
+    return doc
+
+
+def _defaults_left_out(doc):
+    """``doc`` with every value that equals its schema default left out, and ``seats`` (which
+    defaults to ``players``) written out."""
+    import copy
+
+    doc = copy.deepcopy(doc)
+    for section, key in [("deal", "lianzhang"), ("win", "max_jiang"),
+                         ("win", "jiang_requires_quad"), ("claims", "po_pao_hu"),
+                         ("chou", "chi"), ("chou", "blocks_on"),
+                         ("discard", "dealt_double_quad"), ("discard", "kan_discardable")]:
+        del doc[section][key]
+    del doc["dealer"]
+    del doc["display"]
+    del doc["win"]["forced_sources"]
+    del doc["scoring"]["conversion"]["base"]
+    del doc["scoring"]["huangzhuang"]
+    doc["seats"], doc["sitting_out"] = doc["players"], "none"
+    return doc
+
+
+def test_normalise_fills_every_default_and_is_idempotent():
+    from zipai_rules.variant import normalise
+
+    full = normalise(_full_hunan())
+    assert normalise(full) == full
+    short = normalise(_defaults_left_out(_full_hunan()))
+    assert short == full
+    assert full["display"] == {"wei": "hidden", "chou_wei": "one_up", "ti": "one_up",
+                               "pao": "all_up"}
+    assert (full["seats"], full["sitting_out"], full["deck"]["king_rules"]) == (
+        3, "none", {"discardable": False, "holder_wins_only_self": False})
+    assert normalise({"players": 4})["seats"] == 4
+
+
+def test_two_spellings_of_the_same_rules_are_one_variant(tmp_path):
+    """One file writes its defaults out, the other leaves them out: the same content hash,
+    equal variants, and a record made with one replays against the other."""
+    import yaml
+
+    from zipai_rules.bots import make_bots, play_out
+    from zipai_rules.engine import Game
+    from zipai_rules.records import game_record, replay_record
+    from zipai_rules.settlement import settle
+
+    long_doc, short_doc = _full_hunan(), _defaults_left_out(_full_hunan())
+    assert long_doc != short_doc
+    (tmp_path / "long.yaml").write_text(yaml.safe_dump(long_doc, allow_unicode=True), "utf-8")
+    (tmp_path / "short.yaml").write_text(yaml.safe_dump(short_doc, allow_unicode=True), "utf-8")
+    long_v = load_variant_file(tmp_path / "long.yaml")
+    short_v = load_variant_file(tmp_path / "short.yaml")
+    assert long_v.content_hash == short_v.content_hash == content_hash(short_doc)
+    assert long_v == short_v
+    assert short_v.display.wei == "hidden" and short_v.dealer.huangzhuang_streak == 3
+
+    game = play_out(Game(long_v, seed=7), make_bots(["greedy"], 7, long_v.players))
+    record = game_record(game, settle(game.state, False))
+    assert record["variant"]["doc"] == long_doc
+    record["variant"]["doc"] = short_doc  # the other spelling, the hash recorded with the first
+    replayed, settlement = replay_record(record)
+    assert replayed.variant == long_v and replayed.result == game.result
+    assert settlement.to_json() == record["settlement"]
+
+
+def test_a_preset_spelled_with_its_defaults_is_the_preset(tmp_path, hunan):
+    """Writing out hunan's defaults (``seats``, ``sitting_out``) keeps its hash: the file may
+    keep hunan's id and names, and records of the preset accept it."""
+    raw = raw_preset("hunan")
+    text = (variants_dir() / "hunan.yaml").read_text("utf-8")
+    (tmp_path / "hunan.yaml").write_text(text + "\nseats: 3\nsitting_out: none\n", "utf-8")
+    spelled = load_variant_file(tmp_path / "hunan.yaml")
+    assert "seats" not in raw and spelled.doc["seats"] == 3
+    assert spelled == hunan and spelled.content_hash == hunan.content_hash

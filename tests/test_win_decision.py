@@ -12,8 +12,8 @@ from zipai_rules import HandError, analyze, find_variant, preset_ids, waits
 from zipai_rules.cards import parse_indices
 from zipai_rules.cli import main
 
-TWENTY = [p for p in preset_ids() if find_variant(p).other_hand == 20]
-FOURTEEN = [p for p in preset_ids() if find_variant(p).other_hand == 14]
+TWENTY = [p for p in preset_ids() if find_variant(p).deal.other_hand == 20]
+FOURTEEN = [p for p in preset_ids() if find_variant(p).deal.other_hand == 14]
 
 # 破跑胡 (003_5cd7634dfd57d897.txt "当玩家自己或其他玩家跑牌时，正好这只牌是自己要胡的，可以胡，称为破跑胡
 # （即胡牌优先于跑牌）"; 000 Yongzhou 撇跑胡): another seat's x6 would make the 坎 x6 a 跑, which
@@ -32,7 +32,7 @@ def test_po_pao_hu_on_a_concealed_kan(preset, source):
     """坎 x6 3 + 一二三 3 + 五六七 0 + 肆伍陆 0 + table (壹贰叁 6, 碰 拾 3, 二七十 3) = 18."""
     v = find_variant(preset)
     a = analyze(v, PO_HAND, PO_TABLE, "x6", source)
-    if source not in v.win_sources:
+    if source not in v.win.sources:
         assert (a.win, a.reason, a.huxi) == (False, "discard_win_not_allowed", 18)
         return
     assert (a.win, a.reason, a.huxi) == (True, None, 18)

@@ -77,7 +77,7 @@ def _compare_exposure(variant, seats, card, source, by, offers, tally):
             tally["skipped_dead"] += 1
             continue
         seat = _Seat(seats[s])
-        if variant.chou_hu and any(c == card for c, _ in seat.chou_hu):
+        if variant.win.chou_hu and any(c == card for c, _ in seat.chou_hu):
             tally["skipped_chou_hu"] += 1
             continue
         want = _analyze_offer(variant, seat, card, src)
@@ -112,7 +112,8 @@ def _check_state(variant, game, events, previous, tally):
     if fresh is not None and st_.pending is not None and st_.phase == "respond" \
             and events[fresh].card == st_.pending.card:
         p = st_.pending
-        hu_tier = next((t for t, kinds in enumerate(variant.priority) if "hu" in kinds), None)
+        hu_tier = next((t for t, kinds in enumerate(variant.claims.priority) if "hu" in kinds),
+                       None)
         offers = _engine_hu_offers(game) if p.tier == hu_tier else {}
         _compare_exposure(variant, st_.seats, p.card, p.source, p.by, offers, tally)
     elif fresh is not None and previous is not None and \
@@ -134,7 +135,7 @@ def _check_state(variant, game, events, previous, tally):
     if st_.phase == "hu_check":
         seat = _Seat(st_.seats[st_.actor])
         a = analyze(variant, seat.hand_indices, seat.melds)
-        assert a.win and "self" in variant.win_sources, "engine offers 自摸 analyze refuses"
+        assert a.win and "self" in variant.win.sources, "engine offers 自摸 analyze refuses"
         g = game.clone()
         g.apply(next(o for o in g.legal_actions() if o.kind == A.HU))
         assert g.result.huxi == a.huxi

@@ -271,11 +271,11 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
     # elsewhere to win, the meld kept whole ("当玩家自己或其他玩家跑牌时，正好这只牌是自己要胡的，
     # 可以胡，称为破跑胡（即胡牌优先于跑牌）", 003_5cd7634dfd57d897.txt); so may any card whose
     # 跑 the player may decline. The same for a concealed 坎 and a table 偎/碰.
-    keep_meld = variant.po_pao_hu or not variant.pao_forced
+    keep_meld = variant.claims.po_pao_hu or not variant.claims.pao_forced
     if card != KING and hand[card] == 3:
         if own:
             return [_Placement(table, (same_meld(MeldKind.TI, card),), minus(3))]
-        if source in variant.pao_on_kan:
+        if source in variant.claims.pao_on_kan:
             out.append(_Placement(table, (same_meld(MeldKind.PAO, card),), minus(3)))
             if not keep_meld:
                 return out
@@ -285,10 +285,10 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
         kind = table[on_table].kind
         rest = table[:on_table] + table[on_table + 1:]
         if kind == MeldKind.PENG:
-            allowed = ("self" if own else source) in variant.pao_on_peng
+            allowed = ("self" if own else source) in variant.claims.pao_on_peng
             new_kind = MeldKind.PAO
         else:
-            allowed = own or source in variant.pao_on_wei
+            allowed = own or source in variant.claims.pao_on_wei
             new_kind = MeldKind.TI if own else MeldKind.PAO
         if allowed:
             out.append(_Placement(rest + (Meld(new_kind, (card,) * 4),), (), tuple(hand)))
@@ -381,8 +381,8 @@ def analyze(variant: Variant, hand: Sequence | str, table: Sequence = (),  # typ
             seen[i] += 1
     if c is not None:
         seen[c] += 1
-    if max(seen[:20]) > variant.copies or seen[KING] > variant.kings:
-        check_copies(indices_of(seen), variant.copies, variant.kings)
+    if max(seen[:20]) > variant.deck.copies or seen[KING] > variant.deck.kings:
+        check_copies(indices_of(seen), variant.deck.copies, variant.deck.kings)
     if 4 in counts[:20]:
         i = counts.index(4)
         raise HandError(f"four {token(i)} in the concealed hand must be laid down as 提 "
@@ -405,13 +405,13 @@ def check_count(variant: Variant, held: int, quads: int, incoming: bool) -> None
     for any other count (e.g. a partial hand: every win uses every card).
     """
     resting = variant.resting_size(quads)
-    low = max(resting - max(quads - 1, 0), min(variant.other_hand, resting))
+    low = max(resting - max(quads - 1, 0), min(variant.deal.other_hand, resting))
     high = resting if incoming else resting + 1
-    if low <= held <= high or (not incoming and held == variant.dealer_hand):
+    if low <= held <= high or (not incoming and held == variant.deal.dealer_hand):
         return
     total = held + (1 if incoming else 0)
     quad_note = f" with {quads} 提/跑" if quads else ""
-    if held > max(high, variant.dealer_hand if not incoming else high):
+    if held > max(high, variant.deal.dealer_hand if not incoming else high):
         raise HandError(f"{total} cards in hand, table and incoming card; a player of "
                         f"{variant.id}{quad_note} holds at most {high + incoming}",
                         code="too_many_cards")
@@ -453,11 +453,12 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     reason = None
     if card == KING and source != "self":
         reason = "king_not_claimable"  # a 王 joins only by one's own draw (digest G14)
-    elif variant.king_holder_wins_only_self and hand[KING] and source in ("draw", "discard"):
+    elif variant.deck.king_rules.holder_wins_only_self and hand[KING] \
+            and source in ("draw", "discard"):
         reason = "king_not_claimable"
-    elif source is not None and source not in variant.win_sources:
+    elif source is not None and source not in variant.win.sources:
         reason = f"{source}_win_not_allowed"
-    elif variant.chou_hu and card is not None and chou_hu and \
+    elif variant.win.chou_hu and card is not None and chou_hu and \
             (card, sum(map(variant.meld_huxi, table))) in set(chou_hu):
         reason = "chou_hu"
     if reason is not None and (not explain or card == KING):
@@ -504,8 +505,8 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                 for m in kans:
                     pool[m.cards[0]] -= 3
             quads = any(m.kind in QUADS for m in pl.table + pl.extra)
-            jiang = variant.max_jiang if (quads or not variant.jiang_requires_quad) else 0
-            if quads and variant.jiang_requires_quad and sum(pool[:20]) % 3 == 0:
+            jiang = variant.win.max_jiang if (quads or not variant.win.jiang_requires_quad) else 0
+            if quads and variant.win.jiang_requires_quad and sum(pool[:20]) % 3 == 0:
                 continue  # a 提/跑 needs its 将 ("必须有且只能有一对牌做为一方门子", 003)
             x = encode(pool)
             hand_fixed = pl.extra + kans
@@ -527,7 +528,7 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
         return Analysis(False, "jiang_not_allowed" if pair_only else "incomplete", 0, None)
     results.sort(key=lambda d: -d.huxi)
     best = results[0]
-    reason = "below_min_huxi" if best.huxi < variant.min_huxi else None
+    reason = "below_min_huxi" if best.huxi < variant.win.min_huxi else None
     return Analysis(reason is None, reason, best.huxi, best,
                     tuple(_unique(results)) if want_all else ())
 
@@ -569,7 +570,7 @@ def waits(variant: Variant, hand: Sequence, table: Sequence[Meld] = (),
     seen = counts_of(indices + [i for m in table for i in m.cards])
     out = []
     for c in range(20):
-        if seen[c] >= variant.copies:
+        if seen[c] >= variant.deck.copies:
             continue
         a = analyze(variant, indices, table, c, source)
         if a.win:
@@ -590,9 +591,9 @@ def tianhu(variant: Variant, hand: Sequence, table: Sequence[Meld] = ()) -> Anal
     counts = list(counts_of(indices))
     tis = [m for m in table if m.kind == MeldKind.TI]
     kans = [i for i in range(20) if counts[i] == 3]
-    n_kan = len(kans) + (len(tis) if variant.tianhu_ti_counts_as_kan else 0)
-    hit = (variant.tianhu_ti and len(tis) >= variant.tianhu_ti) or (
-        variant.tianhu_kan and n_kan >= variant.tianhu_kan)
+    n_kan = len(kans) + (len(tis) if variant.win.tianhu.ti_counts_as_kan else 0)
+    hit = (variant.win.tianhu.ti and len(tis) >= variant.win.tianhu.ti) or (
+        variant.win.tianhu.kan and n_kan >= variant.win.tianhu.kan)
     if not hit:
         return None
     searcher = _searcher(variant)
@@ -602,7 +603,7 @@ def tianhu(variant: Variant, hand: Sequence, table: Sequence[Meld] = ()) -> Anal
         m = Meld(MeldKind.KAN, (i,) * 3)
         groups.append(Group(m, variant.meld_huxi(m)))
     counts[KING] = 0
-    found = searcher.best(encode(counts), variant.max_jiang if tis else 0, partial=True)
+    found = searcher.best(encode(counts), variant.win.max_jiang if tis else 0, partial=True)
     if found is None:  # cannot happen: a partial search always succeeds
         raise RuntimeError("partial decomposition failed")
     groups += [Group(m, searcher.huxi_of.get(m, 0)) for m in found[1]]

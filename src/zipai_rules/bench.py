@@ -25,7 +25,7 @@ from .variant import Variant
 def random_meld_hand(variant: Variant, rng: random.Random, size: int = 21) -> list[int]:
     """A random concealed hand of ``size`` cards made only of chi-type triples and 坎."""
     while True:
-        left = [variant.copies] * 20
+        left = [variant.deck.copies] * 20
         hand: list[int] = []
         tries = 0
         while len(hand) < size and tries < 200:
@@ -49,7 +49,7 @@ def random_meld_hand(variant: Variant, rng: random.Random, size: int = 21) -> li
 def bench_analysis(variant: Variant, hands: int, seed: int) -> tuple[float, float, int]:
     """(cold analyses/s, warm analyses/s, wins) over ``hands`` random meld-built hands."""
     rng = random.Random(seed)
-    size = variant.dealer_hand // 3 * 3  # 21 for the 80-card games, 15 for the 14/15 ones
+    size = variant.deal.dealer_hand // 3 * 3  # 21 for the 80-card games, 15 for the 14/15 ones
     sample = [random_meld_hand(variant, rng, size) for _ in range(hands)]
     _SEARCHERS.clear()
     t0 = time.perf_counter()
@@ -76,9 +76,11 @@ def bench_games(variant: Variant, games: int, seed: int) -> tuple[float, dict[st
 def run_bench(variant: Variant, hands: int, games: int, seed: int) -> None:
     """Print both measurements for one variant."""
     cold, warm, wins = bench_analysis(variant, hands, seed)
-    print(f"analysis  {variant.id}: {hands} random {variant.dealer_hand // 3 * 3}-card meld hands")
+    print(f"analysis  {variant.id}: {hands} random {variant.deal.dealer_hand // 3 * 3}-card "
+          "meld hands")
     print(f"  cold memo {cold:12,.0f} analyses/s")
-    print(f"  warm memo {warm:12,.0f} analyses/s   ({wins} of them reach {variant.min_huxi} 胡息)")
+    print(f"  warm memo {warm:12,.0f} analyses/s   ({wins} of them reach "
+          f"{variant.win.min_huxi} 胡息)")
     rate, counts = bench_games(variant, games, seed)
     print(f"games     {variant.id}: {games} full games, random bots")
     print(f"  {rate:12,.1f} games/s   results: "

@@ -193,7 +193,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     out = result.to_json()
     if card is None:
         out["waits"] = [dict(w.to_json(), source=src) for src in ("self", "draw", "discard")
-                        if src in variant.win_sources for w in waits(variant, hand, table, src)]
+                        if src in variant.win.sources for w in waits(variant, hand, table, src)]
     if args.all:
         out["decompositions"] = [{"huxi": d.huxi, "groups": [g.to_json() for g in d.groups]}
                                  for d in result.decompositions]
@@ -224,8 +224,9 @@ def cmd_variants(args: argparse.Namespace) -> int:
     rows = [("id", "name", "players", "deck", "hands (dealer/others)", "wall", "min 胡息")]
     for pid in preset_ids():
         v = load_preset(pid)
-        rows.append((v.id, v.name, str(v.players), str(v.deck_size),
-                     f"{v.dealer_hand}/{v.other_hand}", str(v.wall), str(v.min_huxi)))
+        rows.append((v.id, v.name, str(v.players), str(v.deck.size),
+                     f"{v.deal.dealer_hand}/{v.deal.other_hand}", str(v.deal.wall),
+                     str(v.win.min_huxi)))
     widths = [max(width(r[k]) for r in rows) for k in range(len(rows[0]))]
     for r in rows:
         print("  ".join(cell + " " * (w - width(cell)) for cell, w in zip(r, widths)))
@@ -264,7 +265,7 @@ def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str |
     from .bots import BOTS, make_bots
     from .engine import Game
 
-    total = variant.deck_size
+    total = variant.deck.size
     kinds = sorted(BOTS)
     for seed in range(1, games + 1):
         game = Game(variant, seed=seed)

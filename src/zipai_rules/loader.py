@@ -12,12 +12,9 @@ file relative to the file that names it and inside the folder of the top file.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -29,19 +26,14 @@ from .frozen import thaw
 from .inputs import (MAX_INT_DIGITS, VARIANT_LIMITS, Limits, Refused, brief, check_tree,
                      read_text, schema_message, strict_validator)
 from .inputs import yaml_path as yaml_path
-from .variant import Variant
+from .variant import Variant, normalise
+from .variant import content_hash as content_hash
+from .variant import variant_schema as variant_schema
 
 Resolver = Callable[[str], Mapping[str, Any]]
 
 #: an ``extends`` chain may be at most this many parents long
 MAX_EXTENDS = 8
-
-
-@cache
-def variant_schema() -> dict[str, Any]:
-    """The variant JSON Schema (draft 2020-12) shipped in the package."""
-    text = resources.files("zipai_rules").joinpath("schema/variant.schema.json").read_text("utf-8")
-    return json.loads(text)
 
 
 class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
@@ -209,7 +201,10 @@ def schema_problems(doc: Mapping[str, Any], limits: Limits = VARIANT_LIMITS
 
 def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Checks the schema cannot express: sizes fit the deck, every claim kind is ranked once,
-    citations name real parameters, the threshold can be reached."""
+    citations name real parameters, the threshold can be reached. ``doc`` is a resolved
+    mapping that passed the schema; its defaults are filled in first (:func:`normalise`), so
+    a citation may name a parameter left at its default."""
+    doc = normalise(doc)
     out: list[tuple[str, str]] = []
     deck = 20 * doc["deck"]["copies"] + doc["deck"]["kings"]
     deal = doc["deal"]
@@ -219,16 +214,16 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
                     f"the wall ({deal['wall']}) make {dealt + deal['wall']}"))
     if deal["dealer_hand"] < deal["other_hand"]:
         out.append(("deal.dealer_hand", "the dealer must hold at least as many cards as the others"))
-    seats = doc.get("seats", doc["players"])
+    seats = doc["seats"]
     if seats < doc["players"]:
         out.append(("seats", f"{seats} seats cannot hold {doc['players']} players"))
-    sitting = doc.get("sitting_out", "none")
+    sitting = doc["sitting_out"]
     if (seats > doc["players"]) != (sitting != "none"):
         out.append(("sitting_out", "a seat sits out exactly when there are more seats than "
                     f"players (seats {seats}, players {doc['players']}, sitting_out {sitting})"))
     from .special import SPECIAL_WINS
 
-    for k, name in enumerate(doc["win"].get("special", [])):
+    for k, name in enumerate(doc["win"]["special"]):
         if name not in SPECIAL_WINS:
             out.append((f"win.special[{k}]", f"unknown hook {name!r}; registered: "
                         + ", ".join(sorted(SPECIAL_WINS))))
@@ -237,7 +232,7 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
         if ranked.count(kind) != 1:
             out.append(("claims.priority", f"claim kind {kind!r} must appear exactly once "
                         f"(found {ranked.count(kind)})"))
-    if doc["win"].get("forced_sources") and not set(doc["win"]["forced_sources"]) <= set(
+    if not set(doc["win"]["forced_sources"]) <= set(
             doc["win"]["sources"]):
         out.append(("win.forced_sources", "a forced win source must also be a win source"))
     # the best concealed hand of other_hand + 1 cards: all big 提/坎/一二三-type melds
@@ -245,7 +240,7 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     if doc["win"]["min_huxi"] > best:
         out.append(("win.min_huxi", f"threshold {doc['win']['min_huxi']} is above the most "
                     f"胡息 any hand of this size can score ({best})"))
-    for path in doc.get("citations", {}):
+    for path in doc["citations"]:
         if not _has_path(doc, path):
             out.append((f"citations.{path}", "cites a parameter that does not exist"))
     return out
@@ -269,12 +264,6 @@ def _has_path(doc: Mapping[str, Any], path: str) -> bool:
     return True
 
 
-def content_hash(doc: Mapping[str, Any]) -> str:
-    """SHA-256 of the canonical JSON of a resolved variant mapping (plain or frozen)."""
-    canon = json.dumps(thaw(doc), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
-
-
 def build_variant(raw: Mapping[str, Any], resolver: Resolver, origin: str, *,
                   limits: Limits = VARIANT_LIMITS) -> Variant:
     """Resolve, validate and freeze a raw variant mapping.
@@ -295,7 +284,7 @@ def build_variant(raw: Mapping[str, Any], resolver: Resolver, origin: str, *,
     problems = semantic_problems(doc)
     if problems:
         raise VariantError(_message(origin, "semantic", problems), problems, code="semantic")
-    return Variant.from_doc(doc, content_hash(doc))
+    return Variant.from_doc(doc)
 
 
 def _message(origin: str, what: str, problems: list[tuple[str, str]],

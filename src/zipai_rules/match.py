@@ -52,9 +52,9 @@ class HandSummary:
 
 def first_dealer(variant: Variant, rng: random.Random) -> int:
     """The first dealer's table seat under ``dealer.first``."""
-    if variant.first_dealer == "seat0":
+    if variant.dealer.first == "seat0":
         return 0
-    if variant.first_dealer == "highest_card":
+    if variant.dealer.first == "highest_card":
         cards = deck(variant)
         rng.shuffle(cards)
         drawn = cards[:variant.seats]  # seat order: the first to draw wins a full tie
@@ -133,6 +133,6 @@ class Match:
             self.dealer = winner
             return
         self.streak += 1
-        if self.streak >= self.variant.huangzhuang_streak:
+        if self.streak >= self.variant.dealer.huangzhuang_streak:
             self.streak = 0
             self.dealer = (self.dealer + 1) % self.variant.seats

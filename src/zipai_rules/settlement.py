@@ -95,9 +95,10 @@ def settle(state: GameState, has_sitting_out: bool = False) -> Settlement:
             lines.append(Line("multiplier", v.term(b.label), f"{v.term(b.label)} ×{b.multiply_huxi}",
                               huxi))
     units = sc.units(huxi)
-    sign = "−" if sc.base < 0 else "+"
-    how = "per win" if sc.fixed is not None else (
-        f"({huxi} − {sc.offset}) // {sc.step} {sign} {abs(sc.base)}" if sc.unit != "huxi"
+    sign = "−" if sc.conversion.base < 0 else "+"
+    how = "per win" if sc.conversion.fixed is not None else (
+        f"({huxi} − {sc.conversion.offset}) // {sc.conversion.step} {sign} "
+        f"{abs(sc.conversion.base)}" if sc.unit != "huxi"
         else "胡息")
     lines.append(Line("conversion", unit_word, f"{huxi} {v.term('huxi')} → {units} {unit_word} "
                       f"[{how}]", units))
@@ -106,13 +107,13 @@ def settle(state: GameState, has_sitting_out: bool = False) -> Settlement:
             units += b.add_units
             lines.append(Line("bonus", v.term(b.label), f"{v.term(b.label)} +{b.add_units}",
                               b.add_units))
-    if sc.xing_per_card and state.wall:
+    if sc.xing.per_card and state.wall:
         units += _xing(state, lines, unit_word)
     payments = [0] * n
     winner = r.winner if r.winner is not None else 0
     losers = [s for s in range(n) if s != winner]
     discarder = state.pending.by if (r.source == "discard" and state.pending) else None
-    if discarder is not None and sc.discard_win == "discarder_pays_all":
+    if discarder is not None and sc.payment.discard_win == "discarder_pays_all":
         pay = units * len(losers)
         payments[discarder] -= pay
         lines.append(Line("payment", v.term("dianpao"), f"seat {discarder} pays {pay} for "
@@ -123,7 +124,7 @@ def settle(state: GameState, has_sitting_out: bool = False) -> Settlement:
             lines.append(Line("payment", unit_word, f"seat {s} pays {units}", -units))
     payments[winner] += units * len(losers)
     sitting = 0
-    if has_sitting_out and sc.sitting_out == "mirror":
+    if has_sitting_out and sc.payment.sitting_out == "mirror":
         extra = units
         for s in losers:
             payments[s] -= extra
@@ -147,7 +148,7 @@ def _xing(state: GameState, lines: list[Line], unit_word: str) -> int:
     held = [i for g in dec.groups for i in g.meld.cards] + list(dec.leftover)
     up, down = pair
     n_up, n_down = held.count(up), held.count(down)
-    per = v.scoring.xing_per_card
+    per = v.scoring.xing.per_card
     lines.append(Line("xing", v.term("shang_xing"), f"flipped {token(flipped)}: 上醒 {token(up)} "
                       f"× {n_up}", n_up * per))
     lines.append(Line("xing", v.term("xia_xing"), f"flipped {token(flipped)}: 下醒 {token(down)} "
@@ -160,7 +161,7 @@ def _huangzhuang(state: GameState, unit_word: str) -> Settlement:
     n = len(state.seats)
     payments = [0] * n
     lines = [Line("huangzhuang", v.term("huangzhuang"), "the wall is empty and nobody won", 0)]
-    per = v.scoring.king_penalty
+    per = v.scoring.huangzhuang.king_penalty
     if per:
         kings = [s.hand[KING] for s in state.seats]
         for s in range(n):

@@ -62,7 +62,7 @@ SPECIAL_WINS: dict[str, SpecialWin] = {"two_ti": two_ti, "xiao_qi_dui": xiao_qi_
 def special_win(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer: bool
                 ) -> Analysis | None:
     """The first of the variant's special wins this seat has, or ``None``."""
-    for name in variant.special_wins:
+    for name in variant.win.special:
         found = SPECIAL_WINS[name](variant, hand, melds, dealer)
         if found is not None:
             return found

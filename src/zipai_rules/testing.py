@@ -43,7 +43,7 @@ from .variant import Variant
 def cards(variant: Variant) -> st.SearchStrategy[int]:
     """One card index of the variant's deck: ``0..19``, plus the 王 (``20``) only where the
     deck has one. Shrinks towards ``x1`` (index 0)."""
-    kinds = list(range(20)) + ([KING] if variant.kings else [])
+    kinds = list(range(20)) + ([KING] if variant.deck.kings else [])
     return st.sampled_from(kinds)
 
 
@@ -55,7 +55,8 @@ def hands(variant: Variant, size: int | None = None, min_size: int = 0,
     hand). Any cards: four of a kind included. Shrinks towards fewer, lower cards."""
     pool = deck(variant)
     lo = size if size is not None else min_size
-    hi = size if size is not None else (max_size if max_size is not None else variant.dealer_hand)
+    hi = size if size is not None else (
+        max_size if max_size is not None else variant.deal.dealer_hand)
     picks = st.lists(st.integers(0, len(pool) - 1), unique=True, min_size=lo, max_size=hi)
     return picks.map(lambda ix: sorted(pool[i] for i in ix))
 
@@ -73,9 +74,9 @@ def melds(variant: Variant, kinds: frozenset[MeldKind] | None = None
     shape; a ``claimed`` card is marked on about half of them. No meld holds a 王. Shrinks
     towards the first kind in ``MeldKind`` value order, low cards and no claimed card."""
     allowed = sorted((k for k in (kinds or frozenset(MeldKind))
-                      if _SAME.get(k, 2) <= variant.copies), key=lambda k: k.value)
+                      if _SAME.get(k, 2) <= variant.deck.copies), key=lambda k: k.value)
     shapes_of = {k: sorted({s for c in range(20) for s in _shapes_with(c)
-                            if chi_shape(s) == k and max(map(s.count, s)) <= variant.copies})
+                            if chi_shape(s) == k and max(map(s.count, s)) <= variant.deck.copies})
                  for k in CHI_SHAPES}
 
     @st.composite
@@ -94,7 +95,7 @@ def _fits(counts: list[int], meld: Meld, variant: Variant) -> bool:
     need = [0] * 21
     for i in meld.cards:
         need[i] += 1
-    return all(counts[i] + need[i] <= variant.copies for i in range(20))
+    return all(counts[i] + need[i] <= variant.deck.copies for i in range(20))
 
 
 def _hand_melds() -> list[Meld]:
@@ -179,12 +180,12 @@ def situations(draw: Any, variant: Variant, complete: bool = False) -> tuple[
         if meld_fits(m) and (complete or len(hand) + 3 <= room - 2 or rng.random() < 0.5):
             take(m.cards)
     if complete and pair:
-        free = [c for c in range(20) if counts[c] + 2 <= variant.copies and held[c] == 0
+        free = [c for c in range(20) if counts[c] + 2 <= variant.deck.copies and held[c] == 0
                 and c not in blocked]
         if free and len(hand) + 2 == room:
             take([free[rng.randrange(len(free))]] * 2)
     if not complete:
-        kings = draw(st.integers(0, variant.kings))
+        kings = draw(st.integers(0, variant.deck.kings))
         for _ in range(kings):
             if len(hand) < room:
                 take([KING])
@@ -193,11 +194,11 @@ def situations(draw: Any, variant: Variant, complete: bool = False) -> tuple[
         for c in loose:
             if len(hand) >= room:
                 break
-            if counts[c] < variant.copies and held[c] < 3 and c not in blocked:
+            if counts[c] < variant.deck.copies and held[c] < 3 and c not in blocked:
                 take([c])
     assume(len(hand) == room)  # a deck or variant too tight to fill this table: rare
     if complete:
-        for _ in range(draw(st.integers(0, variant.kings))):
+        for _ in range(draw(st.integers(0, variant.deck.kings))):
             k = draw(st.integers(0, len(hand) - 1))
             held[hand[k]] -= 1
             counts[hand[k]] -= 1
@@ -206,8 +207,8 @@ def situations(draw: Any, variant: Variant, complete: bool = False) -> tuple[
             counts[KING] += 1
     if not with_card:
         return table, sorted(hand), None, None
-    free = [c for c in range(20) if counts[c] < variant.copies]
-    if counts[KING] < variant.kings:
+    free = [c for c in range(20) if counts[c] < variant.deck.copies]
+    if counts[KING] < variant.deck.kings:
         free.append(KING)
     card = draw(st.sampled_from(free))
     source = "self" if card == KING else draw(st.sampled_from(SOURCES))
@@ -220,7 +221,7 @@ def winning_hands(variant: Variant, min_huxi: int | None = None, max_huxi: int =
     stands under the variant (``analysis`` is its :func:`~zipai_rules.analysis.analyze`
     verdict), with ``min_huxi`` (default: the variant's threshold) ≤ 胡息 ≤ ``max_huxi``.
     Filtered, so a tight range is slow to find. Shrinks like :func:`situations`."""
-    low = variant.min_huxi if min_huxi is None else min_huxi
+    low = variant.win.min_huxi if min_huxi is None else min_huxi
 
     def judged(sit: tuple[list[Meld], list[int], Any, Any]) -> tuple[list[Meld], list[int],
                                                                       Analysis]:
@@ -516,8 +517,8 @@ class ZipaiMachine(RuleBasedStateMachine):
         v = game.variant
         state = game.state
         counts = _kind_counts(state)
-        assert counts[:20] == [v.copies] * 20 and counts[KING] == v.kings, counts
-        assert state.card_count() == v.deck_size
+        assert counts[:20] == [v.deck.copies] * 20 and counts[KING] == v.deck.kings, counts
+        assert state.card_count() == v.deck.size
         for seat in state.seats:
             assert all(0 <= k <= 3 for k in seat.hand[:20]), seat.hand  # a 4th is a 提
         if game.is_over:
@@ -564,9 +565,9 @@ class ZipaiMachine(RuleBasedStateMachine):
             assert a.kind == ActionKind.DISCARD and a.card is not None, str(a)
             assert seat.hand[a.card] >= 1, f"{a}: card not held"
             if a.card == KING:
-                assert v.king_discardable, f"{a}: a 王 may not be discarded"
+                assert v.deck.king_rules.discardable, f"{a}: a 王 may not be discarded"
             elif seat.hand[a.card] == 3:
-                assert v.kan_discardable, f"{a}: a 坎 card may not be discarded"
+                assert v.discard.kan_discardable, f"{a}: a 坎 card may not be discarded"
 
     def _check_hu(self, state: GameState) -> None:
         seat = state.seats[state.actor]  # type: ignore[index]
@@ -585,12 +586,12 @@ class ZipaiMachine(RuleBasedStateMachine):
                 assert a.card not in seat.own_chou, f"{a}: a card it discarded itself (臭)"
             if a.kind == ActionKind.PENG:
                 assert a.card not in seat.chou_peng, f"{a}: a declined 碰 (臭)"
-            if a.kind == ActionKind.CHI and p.source in v.chou_blocks_on:
+            if a.kind == ActionKind.CHI and p.source in v.chou.blocks_on:
                 assert a.card not in seat.chou_chi, f"{a}: a declined 吃 (臭)"
         # claim order: every seat that can claim in a higher tier, or earlier in this tier,
         # has passed this card; the actor's options are exactly its options in this tier
         for t in range(p.tier + 1):
-            cands = tier_options(v, state.seats, v.priority[t], p.card, p.source, p.by)
+            cands = tier_options(v, state.seats, v.claims.priority[t], p.card, p.source, p.by)
             seats = [s for s, _ in cands]
             if t == p.tier:
                 assert actor in seats, f"seat {actor} is asked but has no claim in tier {t}"
@@ -616,14 +617,14 @@ class ZipaiMachine(RuleBasedStateMachine):
         if before.phase == "respond" and action.kind == ActionKind.PASS:
             card = before.pending.card  # type: ignore[union-attr]
             declined = {a.kind for a in before.options}
-            if ActionKind.PENG in declined and v.chou_peng:
+            if ActionKind.PENG in declined and v.chou.peng:
                 assert card in seat.chou_peng, f"seat {s} declined 碰 {card}: not marked 臭"
-            if ActionKind.CHI in declined and v.chou_chi:
+            if ActionKind.CHI in declined and v.chou.chi:
                 assert card in seat.chou_chi, f"seat {s} declined 吃 {card}: not marked 臭"
-            if ActionKind.HU in declined and v.chou_hu:
+            if ActionKind.HU in declined and v.win.chou_hu:
                 assert any(c == card for c, _ in seat.chou_hu), \
                     f"seat {s} declined 胡 on {card}: not marked 臭胡"
-        if action.kind == ActionKind.DISCARD and v.chou_own_discards:
+        if action.kind == ActionKind.DISCARD and v.chou.own_discards:
             assert action.card in seat.own_chou, f"seat {s} discarded {action.card}: not 臭"
         for s, (a, b) in enumerate(zip(before.seats, after.seats)):
             for name in ("chou_chi", "chou_peng", "own_chou"):

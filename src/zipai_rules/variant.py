@@ -3,18 +3,216 @@
 A :class:`Variant` is built by :func:`zipai_rules.loader.load_variant` from YAML data that has
 passed the JSON Schema and the semantic checks; code reads rules from it, never from the raw
 mapping. Units: 胡息 for thresholds and meld values, cards for hand and wall sizes.
+
+Defaults are declared once, as ``default`` in the shipped JSON Schema (:func:`variant_schema`);
+:func:`normalise` fills them in, and :func:`content_hash` is taken of the normalised document.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from functools import cache
+from importlib import resources
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
+from attrs import AttrsInstance
 
 from .frozen import freeze, thaw
 from .melds import Meld, MeldKind
+
+_A = TypeVar("_A", bound=AttrsInstance)
+
+
+@cache
+def variant_schema() -> dict[str, Any]:
+    """The variant JSON Schema (draft 2020-12) shipped in the package: the one home of every
+    key, its type, its meaning and its ``default``."""
+    text = resources.files("zipai_rules").joinpath("schema/variant.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def normalise(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A plain copy of a resolved variant mapping (plain or frozen) with every default filled
+    in: each absent key whose schema property declares a ``default`` takes it (mappings then
+    fill their own keys, list items of object type likewise), and ``seats`` defaults to
+    ``players``. Values of the wrong type are left as they are (the schema reports them).
+    Idempotent; the :func:`content_hash` is taken of this form."""
+    out: dict[str, Any] = thaw(doc)
+    _fill(out, variant_schema())
+    if "seats" not in out and isinstance(out.get("players"), int):
+        out["seats"] = out["players"]
+    return out
+
+
+def _fill(node: Any, schema: Mapping[str, Any]) -> None:
+    if isinstance(node, dict):
+        for key, sub in schema.get("properties", {}).items():
+            if key not in node and "default" in sub:
+                node[key] = copy.deepcopy(sub["default"])
+            if key in node:
+                _fill(node[key], sub)
+    elif isinstance(node, list) and isinstance(schema.get("items"), Mapping):
+        for item in node:
+            _fill(item, schema["items"])
+
+
+def content_hash(doc: Mapping[str, Any]) -> str:
+    """SHA-256 (64 hex digits) of the canonical JSON (sorted keys, UTF-8, no spaces) of the
+    :func:`normalise` d form of a resolved variant mapping: two documents that differ only in
+    writing a default out have the same hash."""
+    canon = json.dumps(normalise(doc), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+
+
+def _section(cls: type, *, items: bool = False) -> dict[str, Any]:
+    """The metadata of an attrs field holding a nested section (or, with ``items``, a tuple
+    of them)."""
+    return {"section": cls, "items": items}
+
+
+def _build(cls: type[_A], doc: Mapping[str, Any]) -> _A:
+    """An instance of section class ``cls`` from its (normalised) mapping: a field takes the
+    key of its own name; nested sections are built the same way."""
+    kwargs: dict[str, Any] = {}
+    for f in attrs.fields(cls):
+        if f.name not in doc:
+            continue  # an optional key with no default (scoring.conversion.fixed)
+        value, sub = doc[f.name], f.metadata.get("section")
+        if sub is not None:
+            value = tuple(_build(sub, v) for v in value) if f.metadata["items"] \
+                else _build(sub, value)
+        kwargs[f.name] = value
+    return cls(**kwargs)
+
+
+def _tiers(tiers: Iterable[Iterable[str]]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(t) for t in tiers)
+
+
+def _proxy(words: Mapping[str, str]) -> Mapping[str, str]:
+    return MappingProxyType(dict(words))
+
+
+@attrs.frozen(slots=True)
+class KingRules:
+    """``deck.king_rules``: what a wild 王 may do."""
+
+    discardable: bool
+    holder_wins_only_self: bool
+
+
+@attrs.frozen(slots=True)
+class Deck:
+    """``deck``: ``copies`` of each of the 20 kinds and ``kings`` wild 王 cards."""
+
+    copies: int
+    kings: int
+    king_rules: KingRules = attrs.field(metadata=_section(KingRules))
+
+    @property
+    def size(self) -> int:
+        """Cards in the deck: ``20 * copies + kings``."""
+        return 20 * self.copies + self.kings
+
+
+@attrs.frozen(slots=True)
+class Deal:
+    """``deal``: hand and wall sizes in cards, and the 亮张."""
+
+    dealer_hand: int
+    other_hand: int
+    wall: int
+    lianzhang: bool
+    lianzhang_is_draw: bool
+
+    def hand_size(self, seat: int, dealer: int) -> int:
+        """Cards dealt to ``seat`` when ``dealer`` deals."""
+        return self.dealer_hand if seat == dealer else self.other_hand
+
+
+@attrs.frozen(slots=True)
+class Tianhu:
+    """``win.tianhu``: dealt 提 / 坎 counts that make a forced 天胡 (0: none)."""
+
+    ti: int
+    kan: int
+    ti_counts_as_kan: bool
+    optional_dealer_win: bool
+
+
+@attrs.frozen(slots=True)
+class Win:
+    """``win``: threshold in 胡息, sources (``self``/``draw``/``discard``), 将, 臭胡, 天胡,
+    地胡 and special-win hook names."""
+
+    min_huxi: int
+    sources: frozenset[str] = attrs.field(converter=frozenset)
+    forced_sources: frozenset[str] = attrs.field(converter=frozenset)
+    jiang_requires_quad: bool = attrs.field()
+    max_jiang: int = attrs.field()
+    chou_hu: bool = attrs.field()
+    tianhu: Tianhu = attrs.field(metadata=_section(Tianhu))
+    dihu: str = attrs.field()
+    special: tuple[str, ...] = attrs.field(converter=tuple)
+
+
+@attrs.frozen(slots=True)
+class Claims:
+    """``claims``: priority tiers (highest first) and who may take an exposed card."""
+
+    priority: tuple[tuple[str, ...], ...] = attrs.field(converter=_tiers)
+    chi_by: frozenset[str] = attrs.field(converter=frozenset)
+    peng_on: frozenset[str] = attrs.field(converter=frozenset)
+    pao_on_kan: frozenset[str] = attrs.field(converter=frozenset)
+    pao_on_wei: frozenset[str] = attrs.field(converter=frozenset)
+    pao_on_peng: frozenset[str] = attrs.field(converter=frozenset)
+    pao_forced: bool = attrs.field()
+    po_pao_hu: bool = attrs.field()
+
+
+@attrs.frozen(slots=True)
+class Chou:
+    """``chou``: 臭牌, the cards a player may no longer take."""
+
+    chi: bool
+    peng: bool
+    own_discards: bool
+    chou_wei_after_declined_peng: bool
+    blocks_on: frozenset[str] = attrs.field(converter=frozenset)
+
+
+@attrs.frozen(slots=True)
+class Discard:
+    """``discard``: what may be discarded and when a discard is owed."""
+
+    kan_discardable: bool
+    repeat_quad_skips_discard: bool
+    dealt_double_quad: str
+
+
+@attrs.frozen(slots=True)
+class Dealer:
+    """``dealer``: how the first dealer is chosen, and 荒庄 in a row before the next deals."""
+
+    first: str
+    huangzhuang_streak: int
+
+
+@attrs.frozen(slots=True)
+class Display:
+    """``display``: how each meld kind is shown to the others (``hidden``, ``one_up``,
+    ``all_up``)."""
+
+    wei: str
+    chou_wei: str
+    ti: str
+    pao: str
 
 
 @attrs.frozen(slots=True)
@@ -23,9 +221,9 @@ class Bonus:
     not for results that also carry a label in ``unless``."""
 
     label: str
-    multiply_huxi: int = 1
-    add_units: int = 0
-    unless: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    multiply_huxi: int
+    add_units: int
+    unless: tuple[str, ...] = attrs.field(converter=tuple)
 
     def applies(self, labels: tuple[str, ...]) -> bool:
         """Whether the bonus applies to a result carrying ``labels``."""
@@ -33,164 +231,111 @@ class Bonus:
 
 
 @attrs.frozen(slots=True)
-class Scoring:
-    """Settlement rules: the unit, the 胡息 → unit conversion, bonuses, 醒, who pays."""
+class Conversion:
+    """``scoring.conversion``: units = (胡息 − offset) // step + base, at least ``minimum``;
+    or ``fixed`` units per win (``None``: use the formula)."""
 
-    unit: str = "point"
-    offset: int = 0
-    step: int = 1
-    base: int = 0
-    minimum: int = 1
+    offset: int
+    step: int
+    base: int
+    minimum: int
     fixed: int | None = None
-    bonuses: tuple[Bonus, ...] = ()
-    xing_per_card: int = 0
-    discard_win: str = "discarder_pays_all"
-    sitting_out: str = "none"
-    king_penalty: int = 0
 
-    @classmethod
-    def from_doc(cls, doc: Mapping[str, Any]) -> Scoring:
-        conv = doc.get("conversion", {})
-        return cls(unit=doc.get("unit", "point"), offset=conv.get("offset", 0),
-                   step=conv.get("step", 1), base=conv.get("base", 0),
-                   minimum=conv.get("minimum", 1), fixed=conv.get("fixed"),
-                   bonuses=tuple(Bonus(**b) for b in doc.get("bonuses", ())),
-                   xing_per_card=doc.get("xing", {}).get("per_card", 0),
-                   discard_win=doc.get("payment", {}).get("discard_win", "discarder_pays_all"),
-                   sitting_out=doc.get("payment", {}).get("sitting_out", "none"),
-                   king_penalty=doc.get("huangzhuang", {}).get("king_penalty", 0))
+
+@attrs.frozen(slots=True)
+class Xing:
+    """``scoring.xing``: units per 上醒 / 下醒 card the winner holds (0: no 醒)."""
+
+    per_card: int
+
+
+@attrs.frozen(slots=True)
+class Payment:
+    """``scoring.payment``: who pays a discard win; what the seat sitting out gets."""
+
+    discard_win: str
+    sitting_out: str
+
+
+@attrs.frozen(slots=True)
+class Huangzhuang:
+    """``scoring.huangzhuang``: units each 王 holder pays per 王 on a drawn hand."""
+
+    king_penalty: int
+
+
+@attrs.frozen(slots=True)
+class Scoring:
+    """``scoring``: the unit, the 胡息 → unit conversion, bonuses, 醒, who pays."""
+
+    unit: str
+    conversion: Conversion = attrs.field(metadata=_section(Conversion))
+    bonuses: tuple[Bonus, ...] = attrs.field(metadata=_section(Bonus, items=True))
+    xing: Xing = attrs.field(metadata=_section(Xing))
+    payment: Payment = attrs.field(metadata=_section(Payment))
+    huangzhuang: Huangzhuang = attrs.field(metadata=_section(Huangzhuang))
 
     def units(self, huxi: int) -> int:
         """Score units of a win worth ``huxi`` 胡息 (before unit bonuses)."""
-        if self.fixed is not None:
-            return self.fixed
-        return max((huxi - self.offset) // self.step + self.base, self.minimum)
+        c = self.conversion
+        if c.fixed is not None:
+            return c.fixed
+        return max((huxi - c.offset) // c.step + c.base, c.minimum)
 
 
-def _frozen_set(values: Any) -> frozenset[str]:
-    return frozenset(values or ())
+def _huxi_table(doc: Mapping[str, Any]) -> Mapping[MeldKind, tuple[int, int]]:
+    return MappingProxyType({MeldKind(k): (int(v[0]), int(v[1])) for k, v in doc.items()})
 
 
 @attrs.frozen(slots=True, repr=False)
 class Variant:
-    """A resolved, validated variant.
+    """A resolved, validated variant: nested frozen sections mirroring the YAML sections
+    (``variant.win.min_huxi``, ``variant.claims.pao_forced``, ``variant.scoring.xing.per_card``),
+    every default filled in from the schema.
 
-    Attributes are read by the analysis and the engine; ``doc`` keeps the resolved mapping
-    (read-only all the way down: mappings are ``MappingProxyType``, lists tuples; use
-    :func:`zipai_rules.frozen.thaw` for a plain copy) and ``content_hash`` the SHA-256 of its
-    canonical JSON, so a game record can tell whether the rules changed. A variant pickles
-    and deep-copies (it is rebuilt from its document).
+    ``huxi_table`` is the ``huxi`` section (meld kind → (small, big) 胡息). ``doc`` keeps the
+    resolved mapping as written (read-only all the way down: mappings are
+    ``MappingProxyType``, lists tuples; use :func:`zipai_rules.frozen.thaw` for a plain copy)
+    and ``content_hash`` the SHA-256 of its :func:`normalise` d canonical JSON, so a game record
+    can tell whether the rules changed, and two spellings of the same rules (one writing a
+    default out) compare equal. A variant pickles and deep-copies (it is rebuilt from its
+    document).
     """
 
     id: str
     name: str
-    aliases: tuple[str, ...]
-    players: int
-    copies: int
-    kings: int
-    dealer_hand: int
-    other_hand: int
-    wall: int
-    lianzhang: bool
-    min_huxi: int
-    win_sources: frozenset[str]
-    forced_win_sources: frozenset[str]
-    jiang_requires_quad: bool
-    max_jiang: int
-    chou_hu: bool
-    tianhu_ti: int
-    tianhu_kan: int
-    tianhu_ti_counts_as_kan: bool
-    tianhu_optional_dealer: bool
-    huxi_table: Mapping[MeldKind, tuple[int, int]]
-    priority: tuple[tuple[str, ...], ...]
-    chi_by: frozenset[str]
-    peng_on: frozenset[str]
-    pao_on_kan: frozenset[str]
-    pao_on_wei: frozenset[str]
-    pao_on_peng: frozenset[str]
-    pao_forced: bool
-    po_pao_hu: bool
-    chou_chi: bool
-    chou_peng: bool
-    chou_own_discards: bool
-    chou_wei_after_declined_peng: bool
-    kan_discardable: bool
-    repeat_quad_skips_discard: bool
-    seats: int
-    sitting_out: str
-    first_dealer: str
-    huangzhuang_streak: int
-    display: Mapping[str, str]
-    king_discardable: bool
-    king_holder_wins_only_self: bool
-    lianzhang_is_draw: bool
-    dihu: str
-    special_wins: tuple[str, ...]
-    chou_blocks_on: frozenset[str]
-    dealt_double_quad: str
-    scoring: Scoring
-    terminology: Mapping[str, str]
-    citations: Mapping[str, str]
+    aliases: tuple[str, ...] = attrs.field(converter=tuple)
+    players: int = attrs.field()
+    seats: int = attrs.field()
+    sitting_out: str = attrs.field()
+    deck: Deck = attrs.field(metadata=_section(Deck))
+    deal: Deal = attrs.field(metadata=_section(Deal))
+    win: Win = attrs.field(metadata=_section(Win))
+    huxi_table: Mapping[MeldKind, tuple[int, int]] = attrs.field()
+    claims: Claims = attrs.field(metadata=_section(Claims))
+    chou: Chou = attrs.field(metadata=_section(Chou))
+    discard: Discard = attrs.field(metadata=_section(Discard))
+    dealer: Dealer = attrs.field(metadata=_section(Dealer))
+    display: Display = attrs.field(metadata=_section(Display))
+    scoring: Scoring = attrs.field(metadata=_section(Scoring))
+    terminology: Mapping[str, str] = attrs.field(converter=_proxy)
+    citations: Mapping[str, str] = attrs.field(converter=_proxy)
     doc: Mapping[str, Any] = attrs.field(eq=False, repr=False)
-    content_hash: str = ""
+    content_hash: str = attrs.field()
 
     def __repr__(self) -> str:
         return f"Variant(id={self.id!r}, name={self.name!r}, hash={self.content_hash[:12]!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Variant.from_doc, (thaw(self.doc), self.content_hash))
+        return (Variant.from_doc, (thaw(self.doc),))
 
     @classmethod
-    def from_doc(cls, doc: Mapping[str, Any], content_hash: str) -> Variant:
-        """Build from a resolved mapping that already passed schema and semantic checks."""
-        win, claims, chou = doc["win"], doc["claims"], doc.get("chou", {})
-        tianhu = win.get("tianhu", {})
-        discard = doc.get("discard", {})
-        table = {MeldKind(k): (int(v[0]), int(v[1])) for k, v in doc["huxi"].items()}
-        return cls(
-            id=doc["id"], name=doc["name"], aliases=tuple(doc.get("aliases", ())),
-            players=doc["players"], copies=doc["deck"]["copies"], kings=doc["deck"]["kings"],
-            dealer_hand=doc["deal"]["dealer_hand"], other_hand=doc["deal"]["other_hand"],
-            wall=doc["deal"]["wall"], lianzhang=doc["deal"].get("lianzhang", True),
-            min_huxi=win["min_huxi"], win_sources=_frozen_set(win["sources"]),
-            forced_win_sources=_frozen_set(win.get("forced_sources")),
-            jiang_requires_quad=win.get("jiang_requires_quad", True),
-            max_jiang=win.get("max_jiang", 1), chou_hu=win.get("chou_hu", False),
-            tianhu_ti=tianhu.get("ti", 0), tianhu_kan=tianhu.get("kan", 0),
-            tianhu_ti_counts_as_kan=tianhu.get("ti_counts_as_kan", True),
-            tianhu_optional_dealer=tianhu.get("optional_dealer_win", False),
-            huxi_table=MappingProxyType(table),
-            priority=tuple(tuple(t) for t in claims["priority"]),
-            chi_by=_frozen_set(claims["chi_by"]), peng_on=_frozen_set(claims["peng_on"]),
-            pao_on_kan=_frozen_set(claims["pao_on_kan"]),
-            pao_on_wei=_frozen_set(claims["pao_on_wei"]),
-            pao_on_peng=_frozen_set(claims["pao_on_peng"]),
-            pao_forced=claims["pao_forced"],
-            po_pao_hu=claims.get("po_pao_hu", True),
-            chou_chi=chou.get("chi", True), chou_peng=chou.get("peng", True),
-            chou_own_discards=chou.get("own_discards", True),
-            chou_wei_after_declined_peng=chou.get("chou_wei_after_declined_peng", True),
-            kan_discardable=discard.get("kan_discardable", False),
-            repeat_quad_skips_discard=discard.get("repeat_quad_skips_discard", True),
-            seats=doc.get("seats", doc["players"]),
-            sitting_out=doc.get("sitting_out", "none"),
-            first_dealer=doc.get("dealer", {}).get("first", "random"),
-            huangzhuang_streak=doc.get("dealer", {}).get("huangzhuang_streak", 3),
-            display=MappingProxyType({"wei": "hidden", "chou_wei": "one_up", "ti": "one_up",
-                                      "pao": "all_up", **doc.get("display", {})}),
-            king_discardable=doc["deck"].get("king_rules", {}).get("discardable", False),
-            king_holder_wins_only_self=doc["deck"].get("king_rules", {}).get(
-                "holder_wins_only_self", False),
-            lianzhang_is_draw=doc["deal"].get("lianzhang_is_draw", False),
-            dihu=win.get("dihu", "none"), special_wins=tuple(win.get("special", ())),
-            chou_blocks_on=_frozen_set(chou.get("blocks_on", ("draw", "discard"))),
-            dealt_double_quad=discard.get("dealt_double_quad", "skip_first"),
-            scoring=Scoring.from_doc(doc.get("scoring", {})),
-            terminology=MappingProxyType(dict(doc["terminology"])),
-            citations=MappingProxyType(dict(doc["citations"])),
-            doc=freeze(doc), content_hash=content_hash,
-        )
+    def from_doc(cls, doc: Mapping[str, Any]) -> Variant:
+        """Build from a resolved mapping that already passed schema and semantic checks;
+        defaults are filled in (:func:`normalise`) and the content hash taken here."""
+        full = normalise(doc)
+        return _build(cls, {**full, "huxi_table": _huxi_table(full["huxi"]), "doc": freeze(doc),
+                            "content_hash": content_hash(full)})
 
     def huxi(self, kind: MeldKind, big: bool) -> int:
         """胡息 of a meld kind in its small or big form."""
@@ -204,16 +349,9 @@ class Variant:
         """The variant's own word for a canonical term (the term itself when it has none)."""
         return self.terminology.get(canonical, canonical)
 
-    @property
-    def deck_size(self) -> int:
-        return 20 * self.copies + self.kings
-
-    def hand_size(self, seat: int, dealer: int) -> int:
-        return self.dealer_hand if seat == dealer else self.other_hand
-
     def resting_size(self, quads: int) -> int:
         """Cards a player holds (hand plus table) when no discard is owed, with ``quads``
-        提/跑: ``other_hand + max(quads - 1, 0)`` (digest §1.4.0; 八块)."""
-        if not self.repeat_quad_skips_discard:
-            return self.other_hand
-        return self.other_hand + max(quads - 1, 0)
+        提/跑: ``deal.other_hand + max(quads - 1, 0)`` (digest §1.4.0; 八块)."""
+        if not self.discard.repeat_quad_skips_discard:
+            return self.deal.other_hand
+        return self.deal.other_hand + max(quads - 1, 0)

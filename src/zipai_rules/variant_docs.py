@@ -49,14 +49,15 @@ def comparison_table() -> str:
     for pid in preset_ids():
         v = load_preset(pid)
         seats = f"{v.players}" + (f" ({v.seats}, {v.sitting_out})" if v.seats != v.players else "")
-        deck = f"{v.deck_size}" + (f" ({v.kings} 王)" if v.kings else "")
+        deck = f"{v.deck.size}" + (f" ({v.deck.kings} 王)" if v.deck.kings else "")
         order = ("self", "draw", "discard")
-        wins = ", ".join(_SOURCES[s] for s in order if s in v.win_sources)
-        forced = ", ".join(_SOURCES[s] for s in order if s in v.forced_win_sources) or "—"
-        upgrade = ", ".join(_SOURCES[s] for s in order if s in v.pao_on_peng) or "—"
-        special = ", ".join(v.special_wins) or "—"
+        wins = ", ".join(_SOURCES[s] for s in order if s in v.win.sources)
+        forced = ", ".join(_SOURCES[s] for s in order if s in v.win.forced_sources) or "—"
+        upgrade = ", ".join(_SOURCES[s] for s in order if s in v.claims.pao_on_peng) or "—"
+        special = ", ".join(v.win.special) or "—"
         rows.append(f"| [`{v.id}`](variants/{v.id}.md) | {v.name} | {seats} | {deck} | "
-                    f"{v.dealer_hand}/{v.other_hand} | {v.wall} | {v.min_huxi} | {wins} | "
+                    f"{v.deal.dealer_hand}/{v.deal.other_hand} | {v.deal.wall} | "
+                    f"{v.win.min_huxi} | {wins} | "
                     f"{forced} | {upgrade} | {special} |")
     return head + "\n".join(rows) + "\n"
 

@@ -105,8 +105,8 @@ def discardable(variant: Variant, hand: list[int] | tuple[int, ...]) -> list[int
     """Card kinds the player may discard: not a 坎 card unless the variant allows ("不能拆开作
     其它牌型，也不能打出去", ``004_4a6d8adec4e0ba73.txt`` 第五条4), never a 王 unless the variant
     allows ("王霸不能打出，只能代替牌", ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``)."""
-    out = [i for i in range(20) if hand[i] and (variant.kan_discardable or hand[i] < 3)]
-    if hand[KING] and variant.king_discardable:
+    out = [i for i in range(20) if hand[i] and (variant.discard.kan_discardable or hand[i] < 3)]
+    if hand[KING] and variant.deck.king_rules.discardable:
         out.append(KING)
     return out
 
@@ -151,13 +151,13 @@ def pao_source(variant: Variant, seat: SeatState, card: int, source: str, own: b
     upgrades (``-1`` for a concealed 坎); else ``None``."""
     if card == KING:
         return None
-    if not own and seat.hand[card] == 3 and source in variant.pao_on_kan:
+    if not own and seat.hand[card] == 3 and source in variant.claims.pao_on_kan:
         return -1
     k = seat.table_meld(card, WEI_KINDS)
-    if k is not None and not own and source in variant.pao_on_wei:
+    if k is not None and not own and source in variant.claims.pao_on_wei:
         return k
     k = seat.table_meld(card, PENG_KINDS)
-    if k is not None and ("self" if own else source) in variant.pao_on_peng:
+    if k is not None and ("self" if own else source) in variant.claims.pao_on_peng:
         return k
     return None
 
@@ -167,7 +167,7 @@ def tier_options(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[st
     """For one claim tier, each seat (in turn order from ``by``) with its options."""
     n = len(seats)
     out: list[tuple[int, tuple[Action, ...]]] = []
-    chou_applies = source in variant.chou_blocks_on
+    chou_applies = source in variant.chou.blocks_on
     for step in range(n):
         s = (by + step) % n
         own = s == by
@@ -185,7 +185,7 @@ def tier_options(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[st
         # 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001): ``chou.blocks_on``
         # limits only the 吃 block (digest C8)
         if "peng" in kinds and not own and not seat.dead and card != KING \
-                and seat.hand[card] == 2 and source in variant.peng_on \
+                and seat.hand[card] == 2 and source in variant.claims.peng_on \
                 and card not in seat.chou_peng:
             after = list(seat.hand)
             after[card] -= 2
@@ -193,13 +193,15 @@ def tier_options(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[st
                 opts.append(Action(ActionKind.PENG, s, card))
         if "chi" in kinds and not seat.dead and card not in seat.own_chou \
                 and not (chou_applies and card in seat.chou_chi) and (
-                (own and "self" in variant.chi_by) or (s == (by + 1) % n and "next" in variant.chi_by)):
+                (own and "self" in variant.claims.chi_by)
+                or (s == (by + 1) % n and "next" in variant.claims.chi_by)):
             for plan in chi_plans(variant, seat.hand, card):
                 after = hand_after(seat.hand, plan, card)
                 if not owes_discard(variant, seat, 1) or can_discard(variant, after):
                     opts.append(Action(ActionKind.CHI, s, card, plan))
         if opts:
-            forced_win = "hu" in kinds and (("self" if own else source) in variant.forced_win_sources)
+            forced_win = "hu" in kinds and (
+                ("self" if own else source) in variant.win.forced_sources)
             if not (forced_win and opts[0].kind == ActionKind.HU):
                 opts.append(Action(ActionKind.PASS, s))
             out.append((s, tuple(opts)))

@@ -40,7 +40,7 @@ class Deal:
 
 def deck(variant: Variant) -> list[int]:
     """Every card of the variant's deck, as indices in a fixed order."""
-    return [i for i in range(20) for _ in range(variant.copies)] + [KING] * variant.kings
+    return [i for i in range(20) for _ in range(variant.deck.copies)] + [KING] * variant.deck.kings
 
 
 def shuffled_deal(variant: Variant, seed: int, dealer: int = 0) -> Deal:
@@ -53,7 +53,7 @@ def shuffled_deal(variant: Variant, seed: int, dealer: int = 0) -> Deal:
     pos = 0
     for k in range(variant.players):
         s = (dealer + k) % variant.players
-        size = variant.hand_size(s, dealer)
+        size = variant.deal.hand_size(s, dealer)
         hands[s] = tuple(cards[pos:pos + size])
         pos += size
     return Deal(tuple(hands), tuple(cards[pos:]), dealer)
@@ -71,15 +71,16 @@ def check_deal(variant: Variant, deal: Deal) -> None:
     if not 0 <= deal.dealer < variant.players:
         problems.append(f"dealer seat {deal.dealer} outside 0..{variant.players - 1}")
     for s, h in enumerate(deal.hands):
-        want = variant.hand_size(s, deal.dealer)
+        want = variant.deal.hand_size(s, deal.dealer)
         if len(h) != want:
             problems.append(f"seat {s} holds {len(h)} cards, the variant deals {want}")
-    if len(deal.wall) != variant.wall:
-        problems.append(f"the wall holds {len(deal.wall)} cards, the variant has {variant.wall}")
+    if len(deal.wall) != variant.deal.wall:
+        problems.append(f"the wall holds {len(deal.wall)} cards, the variant has "
+                        f"{variant.deal.wall}")
     if problems:
         raise HandError("bad deal: " + "; ".join(problems), code="bad_deal")
-    check_copies([i for h in deal.hands for i in h] + list(deal.wall), variant.copies,
-                 variant.kings)
+    check_copies([i for h in deal.hands for i in h] + list(deal.wall), variant.deck.copies,
+                 variant.deck.kings)
 
 
 class Game:

@@ -100,7 +100,7 @@ class Observation:
 def display(variant: Variant, kind: MeldKind | EventKind) -> str:
     """How the other seats see a meld of ``kind`` (or the meld an event of that name lays
     down): ``hidden``, ``one_up`` or ``all_up``."""
-    return variant.display.get(kind.value, "all_up") if kind.value in _DISPLAYED else "all_up"
+    return getattr(variant.display, kind.value) if kind.value in _DISPLAYED else "all_up"
 
 
 def check_seat(variant: Variant, seat: object) -> int:

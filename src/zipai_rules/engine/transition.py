@@ -87,7 +87,7 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
     b = _Builder(state)
     for s in range(b.n):
         b.emit(EventKind.DEAL, s, note=f"{len(hands[s])} cards")
-    if variant.lianzhang:
+    if variant.deal.lianzhang:
         b.emit(EventKind.DEAL, dealer, hands[dealer][-1], note="亮张")
     # 起手提: "起手手上有4张牌时,必须在打出第一张牌前“提”" (000 §跑胡子玩牌规则)
     for step in range(b.n):
@@ -98,7 +98,7 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
                 seat = b.seats[s]
                 b.set_seat(s, hand=_hand_minus(seat.hand, i, 4), melds=seat.melds + (meld,))
                 b.emit(EventKind.TI, s, i, (meld,), "dealt, forced")
-        if variant.dealt_double_quad == "skip_second" and b.seats[s].quads >= 2:
+        if variant.discard.dealt_double_quad == "skip_second" and b.seats[s].quads >= 2:
             b.set_seat(s, early_discard=True)  # "起手2提及以上时，需打一张牌" (000 §衡阳六胡抢)
     for step in range(b.n):
         s = (dealer + step) % b.n
@@ -112,7 +112,7 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
             b.emit(EventKind.TIANHU, s, note="forced")
             b.finish(Result("tianhu", s, None, None, a.huxi, a.best, _tianhu_labels(b, s)))
             return b.freeze(), b.events
-    if variant.tianhu_optional_dealer:
+    if variant.win.tianhu.optional_dealer_win:
         if hu_allowed(variant, b.seats[dealer], None, "self") is not None:
             b.ask("hu_check", dealer, (Action(ActionKind.HU, dealer), Action(ActionKind.PASS, dealer)))
             return b.freeze(), b.events
@@ -123,16 +123,16 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
 def _tianhu_labels(b: _Builder, s: int) -> tuple[str, ...]:
     """A dealer's 天胡 made with the 亮张 is also 自摸 where the 亮张 counts as a draw
     ("如果亮张的牌正好构成第3提或第5坎，则庄家天胡而且自摸", 000 §字牌规则说明)."""
-    return ("tianhu", "zimo") if s == b.dealer and b.v.lianzhang_is_draw else ("tianhu",)
+    return ("tianhu", "zimo") if s == b.dealer and b.v.deal.lianzhang_is_draw else ("tianhu",)
 
 
 def _win_labels(b: _Builder, s: int, source: str | None, by: int | None) -> tuple[str, ...]:
     """``zimo`` for a win on one's own draw, ``dihu`` per the variant's 地胡 rule."""
     labels = ("zimo",) if source == "self" else ()
-    if b.v.dihu != "none" and s != b.dealer:
-        first_draw = source in ("self", "draw") and len(b.wall) == b.v.wall - 1
-        first_discard = (source == "discard" and by == b.dealer and len(b.wall) == b.v.wall
-                         and b.v.dihu == "first_discard_or_wall_card")
+    if b.v.win.dihu != "none" and s != b.dealer:
+        first_draw = source in ("self", "draw") and len(b.wall) == b.v.deal.wall - 1
+        first_discard = (source == "discard" and by == b.dealer and len(b.wall) == b.v.deal.wall
+                         and b.v.win.dihu == "first_discard_or_wall_card")
         if first_draw or first_discard:
             labels += ("dihu",)
     return labels
@@ -140,7 +140,7 @@ def _win_labels(b: _Builder, s: int, source: str | None, by: int | None) -> tupl
 
 def _special(b: _Builder, s: int) -> bool:
     """End the hand if seat ``s`` holds one of the variant's special wins (e.g. 碰胡 2 提蛇)."""
-    if not b.v.special_wins:
+    if not b.v.win.special:
         return False
     seat = b.seats[s]
     a = special_win(b.v, seat.hand, seat.melds, s == b.dealer)
@@ -175,7 +175,7 @@ def step(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
                 raise RuntimeError(f"internal error: seat {action.seat} offered 胡 cannot win")
             # 天胡 only on the dealt hand: no card drawn from the wall yet (a win checked after
             # a forced 偎/提 on the first draw, when the dealer owed no discard, is a 自摸)
-            first = state.turn == 0 and len(state.wall) == b.v.wall
+            first = state.turn == 0 and len(state.wall) == b.v.deal.wall
             b.emit(EventKind.HU, action.seat, note="天胡" if first else "自摸")
             labels = (_tianhu_labels(b, action.seat) if first
                       else _win_labels(b, action.seat, "self", action.seat))
@@ -205,13 +205,13 @@ def _decline(b: _Builder, s: int, options: tuple[Action, ...]) -> None:
     b.emit(EventKind.PASS, s, p.card)
     seat = b.seats[s]
     kinds = {o.kind for o in options}
-    if ActionKind.HU in kinds and b.v.chou_hu:
+    if ActionKind.HU in kinds and b.v.win.chou_hu:
         seat = b.set_seat(s, chou_hu=seat.chou_hu + ((p.card, table_huxi(b.v, seat)),))
         b.emit(EventKind.CHOU, s, p.card, note="臭胡")
-    if ActionKind.PENG in kinds and b.v.chou_peng and p.card not in seat.chou_peng:
+    if ActionKind.PENG in kinds and b.v.chou.peng and p.card not in seat.chou_peng:
         seat = b.set_seat(s, chou_peng=seat.chou_peng | {p.card})
         b.emit(EventKind.CHOU, s, p.card, note="peng")
-    if ActionKind.CHI in kinds and b.v.chou_chi and p.card not in seat.chou_chi:
+    if ActionKind.CHI in kinds and b.v.chou.chi and p.card not in seat.chou_chi:
         b.set_seat(s, chou_chi=seat.chou_chi | {p.card})
         b.emit(EventKind.CHOU, s, p.card, note="chi")
 
@@ -293,7 +293,7 @@ def _discard(b: _Builder, s: int, c: int) -> None:
 
 def _mark_own(b: _Builder, s: int, c: int) -> None:
     """A card a player discards (or leaves from their own draw) is 臭 for them."""
-    if b.v.chou_own_discards:
+    if b.v.chou.own_discards:
         seat = b.seats[s]
         b.set_seat(s, chou_chi=seat.chou_chi | {c}, chou_peng=seat.chou_peng | {c},
                    own_chou=seat.own_chou | {c})
@@ -330,7 +330,7 @@ def _draw(b: _Builder, s: int) -> None:
             seat = b.set_seat(s, melds=tuple(melds))
             kind = EventKind.TI
         else:
-            chou = b.v.chou_wei_after_declined_peng and c in seat.chou_peng
+            chou = b.v.chou.chou_wei_after_declined_peng and c in seat.chou_peng
             meld = Meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, (c,) * 3)
             seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
             kind = EventKind.CHOU_WEI if chou else EventKind.WEI
@@ -349,7 +349,7 @@ def _after_own_card(b: _Builder, s: int) -> None:
     "偎完后可胡就自摸胡牌" (000 §衡阳六胡抢字牌规则介绍)."""
     if hu_allowed(b.v, b.seats[s], None, "self") is not None:
         opts = (Action(ActionKind.HU, s),)
-        if "self" not in b.v.forced_win_sources:
+        if "self" not in b.v.win.forced_sources:
             opts += (Action(ActionKind.PASS, s),)
         b.ask("hu_check", s, opts)
         return
@@ -360,13 +360,13 @@ def _resolve(b: _Builder) -> None:
     """Offer the pending card tier by tier; a forced 跑 happens as soon as its tier is reached;
     an unclaimed card goes to the exposer's discard area and the next seat draws."""
     p = _pending(b.pending)
-    tiers = b.v.priority
+    tiers = b.v.claims.priority
     tier = p.tier
     while tier < len(tiers):
         kinds = tiers[tier]
         cands = tier_options(b.v, tuple(b.seats), kinds, p.card, p.source, p.by)
         # a forced 跑 waits for every win on the card to be declined (破跑胡, 胡 > 跑)
-        if b.v.pao_forced and not any(o.kind == ActionKind.HU for _, opts in cands
+        if b.v.claims.pao_forced and not any(o.kind == ActionKind.HU for _, opts in cands
                                       for o in opts):
             for s, opts in cands:
                 if any(o.kind == ActionKind.PAO for o in opts):
