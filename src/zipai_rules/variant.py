@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from .cards import deck_size
 from .frozen import freeze, thaw
 from .melds import Meld, MeldKind
 
@@ -206,7 +207,7 @@ class Variant:
 
     @property
     def deck_size(self) -> int:
-        return 20 * self.copies + self.kings
+        return deck_size(self.copies, self.kings)
 
     def hand_size(self, seat: int, dealer: int) -> int:
         return self.dealer_hand if seat == dealer else self.other_hand
