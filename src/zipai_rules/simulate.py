@@ -449,7 +449,7 @@ def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str |
             if problem is not None:
                 raise _Problem(f"seed {seed} step {len(g.actions)}: {problem}")
 
-        def guarded(bot: Bot, name: str, seed: int = seed) -> Bot:
+        def guarded(bot: Bot, name: str, seed: int = seed, game: Game = game) -> Bot:
             def play(state: GameState, options: Sequence[Action]) -> Action:
                 try:
                     return bot(state, options)
@@ -458,8 +458,8 @@ def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str |
                                    f"failed: {type(exc).__name__}: {exc}") from exc
             return play
         try:
-            play_out(game, [guarded(b, n) for b, n in zip(bots, names)], max_steps + 1,
-                     before=check)
+            players = [guarded(b, n) for b, n in zip(bots, names, strict=True)]
+            play_out(game, players, max_steps + 1, before=check)
         except _Problem as problem:
             return str(problem)
         end = game_problem(game) or payments_balance(
