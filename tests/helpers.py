@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 
 from zipai_rules.cards import parse_indices
 from zipai_rules.engine import Action, ActionKind, Deal, Game
+from zipai_rules.invariants import kind_counts
 from zipai_rules.melds import Meld, MeldKind
 
 __all__ = ["C", "c", "make_deal", "find", "kinds", "act", "pass_all", "total_counts", "meld"]
@@ -130,19 +131,9 @@ def pass_all(game: Game, limit: int = 20) -> list:
 
 
 def total_counts(state) -> Counter:
-    """How many copies of each card kind are anywhere in the state."""
-    n: Counter = Counter()
-    for i in state.wall:
-        n[i] += 1
-    for seat in state.seats:
-        for i, k in enumerate(seat.hand):
-            n[i] += k
-        for m in seat.melds:
-            n.update(m.cards)
-        n.update(seat.discards)
-    if state.pending is not None:
-        n[state.pending.card] += 1
-    return n
+    """How many copies of each card kind are anywhere in the state (kinds with none left
+    out), from :func:`zipai_rules.invariants.kind_counts`."""
+    return Counter({i: k for i, k in enumerate(kind_counts(state)) if k})
 
 
 def verdict(variant, hand, table=(), card=None, source=None, *, all_decompositions=False):

@@ -27,9 +27,9 @@ from zipai_rules.bots import make_bots, play_out
 from zipai_rules.cli import main
 from zipai_rules.engine import Game
 from zipai_rules.frozen import thaw
-from zipai_rules.loader import load_variant_file
 from zipai_rules.records import game_record
 from zipai_rules.settlement import settle
+from zipai_rules.variant_file import load_variant_file
 
 PRESETS = preset_ids()
 N = max(20, settings.default.max_examples // 2)

@@ -20,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zipai_rules import preset_ids
-from zipai_rules.cli import main, simulate_check
+from zipai_rules.cli import main
+from zipai_rules.simulate import simulate_check
 from zipai_rules.errors import VariantError
 from zipai_rules.loader import build_variant
 from zipai_rules.presets import raw_preset, variants_dir

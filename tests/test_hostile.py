@@ -23,11 +23,12 @@ from zipai_rules.engine import Deal, Game
 from zipai_rules.errors import RecordError, ReplayError, VariantError, ZipaiError
 from zipai_rules.frozen import thaw
 from zipai_rules.inputs import Limits
-from zipai_rules.loader import build_variant, content_hash, load_variant_file
+from zipai_rules.loader import build_variant, content_hash
 from zipai_rules.presets import load_preset, raw_preset, variants_dir
 from zipai_rules.records import game_record, replay_file, write_record
 from zipai_rules.settlement import settle
 from zipai_rules.terminal import escape
+from zipai_rules.variant_file import load_variant_file
 
 HOSTILE = Path(__file__).parent / "data" / "hostile"
 EXPECTED: dict[str, str | list[str]] = json.loads((HOSTILE / "expected.json").read_text("utf-8"))
@@ -374,7 +375,7 @@ def test_kan_discardable_variant_plays_with_every_bot(tmp_path, capsys):
 
 
 def test_validate_simulate_reports_a_failing_bot(monkeypatch):
-    from zipai_rules import bots, cli as cli_module
+    from zipai_rules import bots, simulate
 
     class Broken:
         def __init__(self, seed):
@@ -384,7 +385,7 @@ def test_validate_simulate_reports_a_failing_bot(monkeypatch):
             raise IndexError("boom")
 
     monkeypatch.setitem(bots.BOTS, "broken", Broken)
-    problem = cli_module.simulate_check(load_preset("hunan"), 1)
+    problem = simulate.simulate_check(load_preset("hunan"), 1)
     assert problem is not None and "the broken bot failed: IndexError: boom" in problem
 
 

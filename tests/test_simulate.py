@@ -6,11 +6,11 @@ import json
 import pytest
 
 from zipai_rules.cli import main
-from zipai_rules.loader import load_variant_file
+from zipai_rules.cli.simulate import ProgressBar
 from zipai_rules.presets import load_preset
 from zipai_rules.records import read_record, replay_record
-from zipai_rules.simulate import (GameSummary, _histogram, _ProgressBar, format_stats, simulate,
-                                  summarize)
+from zipai_rules.simulate import GameSummary, _histogram, format_stats, simulate, summarize
+from zipai_rules.variant_file import load_variant_file
 
 
 def run(capsys, *argv):
@@ -74,7 +74,7 @@ def test_summarize_no_wins(hunan):
 
 def test_progress_bar():
     stream = io.StringIO()
-    bar = _ProgressBar(stream, width=10)
+    bar = ProgressBar(stream, width=10)
     bar(5, 10)
     assert stream.getvalue() == "\r[#####.....] 5/10 games"
     bar(10, 10)

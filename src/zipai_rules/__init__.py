@@ -1,13 +1,28 @@
-"""zipai_rules: the rules of 字牌 (zipai, 跑胡子 paohuzi) and its regional variants."""
+"""zipai_rules: the rules of 字牌 (zipai, 跑胡子 paohuzi) and its regional variants.
+
+The preset registry and the variant file loader (input and output) are imported when first
+used, so that ``import zipai_rules.analysis`` loads no more than the hand analysis needs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from .analysis import Analysis, Decomposition, Group, Wait, analyze, tianhu, waits
 from .cards import Card, format_cards, parse_card, parse_cards
 from .errors import (CardError, HandError, IllegalActionError, MeldError, RecordError,
                      ReplayError, SeatError, VariantError, ZipaiError)
-from .loader import load_variant_file
 from .melds import Meld, MeldKind, parse_meld
-from .presets import find_variant, load_preset, preset_ids
 from .variant import Variant
+
+if TYPE_CHECKING:
+    from .presets import find_variant, load_preset, preset_ids
+    from .variant_file import load_variant_file
+
+#: names imported on first use, and their modules
+_LAZY = {"find_variant": "presets", "load_preset": "presets", "preset_ids": "presets",
+         "load_variant_file": "variant_file"}
 
 __version__ = "0.1.0"
 
@@ -19,3 +34,15 @@ __all__ = [
     "load_variant_file", "parse_card", "parse_cards", "parse_meld", "preset_ids", "tianhu",
     "waits",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

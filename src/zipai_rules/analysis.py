@@ -231,6 +231,17 @@ def _searcher(variant: Variant) -> _Searcher:
     return s
 
 
+def searcher(variant: Variant) -> _Searcher:
+    """The variant's memoised exact search (one per content hash, bounded as above); its
+    ``best(encode(counts), pairs, partial=…)`` gives ``(huxi, melds, leftover)`` or ``None``."""
+    return _searcher(variant)
+
+
+def clear_searchers() -> None:
+    """Forget every variant's search and memo (the next analyses start cold)."""
+    _SEARCHERS.clear()
+
+
 @functools.cache
 def same_meld(kind: MeldKind, card: int) -> Meld:
     """The (cached) meld of ``kind`` made of copies of one card: 坎, 碰, 偎, 提, 跑, 将."""

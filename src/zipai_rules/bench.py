@@ -1,4 +1,5 @@
-"""Benchmarks behind ``zipai bench``: hand analyses per second and full games per second.
+"""Benchmarks behind ``zipai bench`` (which prints them): hand analyses per second and full
+games per second.
 
 Hands are random 21-card concealed hands built from valid melds (chi-type triples and 坎, no
 pair), drawn from one deck each so no card exceeds its copies. Analyses are timed twice:
@@ -13,12 +14,12 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
 
-from .analysis import _SEARCHERS, analyze
-from .bots import RandomBot, play_out
-from .engine.claims import _shapes_with
+from .analysis import analyze, clear_searchers
+from .bots import RandomBot
 from .engine.game import Game
+from .melds import chi_shapes_with
+from .play import play_out
 from .variant import Variant
 
 
@@ -34,7 +35,7 @@ def random_meld_hand(variant: Variant, rng: random.Random, size: int = 21) -> li
             if rng.random() < 0.15:
                 shape: tuple[int, ...] = (c, c, c)
             else:
-                shapes = list(_shapes_with(c))
+                shapes = list(chi_shapes_with(c))
                 shape = rng.choice(shapes)
             need = {i: shape.count(i) for i in shape}
             if all(left[i] >= n for i, n in need.items()):
@@ -51,7 +52,7 @@ def bench_analysis(variant: Variant, hands: int, seed: int) -> tuple[float, floa
     rng = random.Random(seed)
     size = variant.deal.dealer_hand // 3 * 3  # 21 for the 80-card games, 15 for the 14/15 ones
     sample = [random_meld_hand(variant, rng, size) for _ in range(hands)]
-    _SEARCHERS.clear()
+    clear_searchers()
     t0 = time.perf_counter()
     wins = sum(analyze(variant, h).win for h in sample)
     cold = hands / (time.perf_counter() - t0)
@@ -71,20 +72,6 @@ def bench_games(variant: Variant, games: int, seed: int) -> tuple[float, dict[st
                      [RandomBot(seed * 7 + k * 3 + s) for s in range(variant.players)])
         counts[g.result.kind] = counts.get(g.result.kind, 0) + 1  # type: ignore[union-attr]
     return games / (time.perf_counter() - t0), counts
-
-
-def run_bench(variant: Variant, hands: int, games: int, seed: int) -> None:
-    """Print both measurements for one variant."""
-    cold, warm, wins = bench_analysis(variant, hands, seed)
-    print(f"analysis  {variant.id}: {hands} random {variant.deal.dealer_hand // 3 * 3}-card "
-          "meld hands")
-    print(f"  cold memo {cold:12,.0f} analyses/s")
-    print(f"  warm memo {warm:12,.0f} analyses/s   ({wins} of them reach "
-          f"{variant.win.min_huxi} 胡息)")
-    rate, counts = bench_games(variant, games, seed)
-    print(f"games     {variant.id}: {games} full games, random bots")
-    print(f"  {rate:12,.1f} games/s   results: "
-          + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
 
 
 # --- memory of `zipai simulate` ---------------------------------------------------------------
@@ -139,14 +126,3 @@ def simulate_peak_rss(variant: str, games: int, jobs: int, seed: int = 1,
         raise RuntimeError(f"zipai simulate failed: {err.decode(errors='replace').strip()}")
     largest = int(out.splitlines()[-1]) * 1024  # ru_maxrss is in KiB on Linux
     return seconds, max(total, largest), largest
-
-
-def run_memory_bench(variant: str, games: Sequence[int], jobs: Sequence[int]) -> None:
-    """Print the peak memory of ``zipai simulate`` for each number of games and jobs."""
-    print(f"peak RSS of `zipai simulate --variant {variant}` (total: the process and its "
-          "workers, sampled; largest: one process, kernel peak)")
-    print(f"  {'games':>7} {'jobs':>4} {'seconds':>8} {'total MB':>9} {'largest MB':>10}")
-    for j in jobs:
-        for n in games:
-            seconds, total, largest = simulate_peak_rss(variant, n, j)
-            print(f"  {n:7} {j:4} {seconds:8.1f} {total / 2**20:9.1f} {largest / 2**20:10.1f}")

@@ -1,6 +1,7 @@
 """Built-in players for simulations and demos: a random legal player and a simple greedy one.
 
-A bot is any callable ``(state, options) -> Action`` choosing one of ``options``.
+A bot is any callable ``(state, options) -> Action`` choosing one of ``options``
+(:data:`zipai_rules.play.Bot`); :func:`zipai_rules.play.play_out` lets bots play a hand out.
 """
 
 from __future__ import annotations
@@ -8,13 +9,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .analysis import _searcher, encode
+from .analysis import encode, searcher
 from .engine.actions import Action, ActionKind
 from .engine.claims import locked
 from .engine.state import GameState
 from .errors import ZipaiError
+from .play import Bot, play_out
 
-Bot = Callable[[GameState, Sequence[Action]], Action]
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bots", "play_out", "seat_bot_names"]
 
 
 class RandomBot:
@@ -55,7 +57,7 @@ class GreedyBot:
 
     def _discard(self, state: GameState, opts: list[Action]) -> Action:
         seat = state.seats[state.actor]  # type: ignore[index]
-        searcher = _searcher(state.variant)
+        search = searcher(state.variant)
         hand = list(seat.hand)
         for i in locked(state.variant, hand):
             hand[i] = 0
@@ -66,7 +68,7 @@ class GreedyBot:
                 # a card of a 坎 (where the variant lets one be discarded): the 坎 is broken
                 h[a.card] = seat.hand[a.card]  # type: ignore[index]
             h[a.card] -= 1  # type: ignore[index]
-            found = searcher.best(encode(h), 1, partial=True)
+            found = search.best(encode(h), 1, partial=True)
             left = len(found[2]) if found else 99
             return (left, -(found[0] if found else 0))
         return min(opts, key=lambda a: (leftover_after(a), -(a.card or 0)))
@@ -94,15 +96,3 @@ def seat_bot_names(names: Sequence[str], players: int) -> list[str]:
     table)."""
     names = [n.strip().lower() for n in names]
     return [names[s % len(names)] for s in range(players)]
-
-
-def play_out(game, bots: Sequence[Bot], max_steps: int = 10_000):  # type: ignore[no-untyped-def]
-    """Let the bots play ``game`` to its end; returns the game."""
-    steps = 0
-    while not game.is_over:
-        state = game.state
-        game.apply(bots[state.actor](state, state.options))
-        steps += 1
-        if steps > max_steps:
-            raise RuntimeError(f"game did not end within {max_steps} steps")
-    return game

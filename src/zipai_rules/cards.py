@@ -96,6 +96,11 @@ _TOKEN_RE = re.compile(r"\s*(?:([xXdD](?:10|[1-9])(?![0-9]))|([kK](?![0-9]))"
                        r"|([一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾王]))\s*[,，、]?")
 
 
+
+def deck_size(copies: int, kings: int) -> int:
+    """Cards in a deck of ``copies`` of each of the 20 ordinary cards and ``kings`` 王."""
+    return 20 * copies + kings
+
 def token(index: int) -> str:
     """ASCII token of a card index: ``x1``..``x10``, ``d1``..``d10``, ``K``."""
     return _TOKENS[index]

@@ -11,7 +11,8 @@ One home for the guards every outside document passes before it is looked at:
   surrogate in a string, a key that is not text, or a value that is not a JSON type;
 * :func:`strict_validator` is a JSON Schema (2020-12) validator class in which ``integer``
   means a Python ``int`` (``3.0`` and ``true`` are not integers), ``uniqueItems`` takes
-  linear time and the items of a list longer than its ``maxItems`` are not looked at.
+  linear time and the items of a list longer than its ``maxItems`` are not looked at;
+  :func:`shipped_validator` is that validator for a schema shipped in the package.
 
 Each guard raises :class:`Refused` (``code``, ``message``, ``path``); the loader and the record
 reader turn it into their own :class:`~zipai_rules.errors.ZipaiError` subclass.
@@ -23,6 +24,8 @@ import json
 import os
 import stat
 from collections.abc import Iterator, Mapping
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -263,3 +266,33 @@ def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validato
         base, validators={"uniqueItems": _unique_items, "items": _items_within_bounds},
         type_checker=base.TYPE_CHECKER.redefine("integer", _is_integer))
     return cls(schema)
+
+
+@cache
+def shipped_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) ``zipai_rules/schema/<name>.schema.json`` shipped in
+    the package (``name``: ``variant`` or ``record``), parsed. Raises :class:`OSError` for
+    any other name."""
+    path = resources.files("zipai_rules").joinpath(f"schema/{name}.schema.json")
+    loaded: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    return loaded
+
+
+@cache
+def shipped_validator(name: str) -> jsonschema.protocols.Validator:
+    """The :func:`strict_validator` of the shipped schema ``name``, its local ``$ref`` entries
+    (``#/$defs/…``) inlined once: the same checks without reference lookups."""
+    schema = shipped_schema(name)
+    defs = schema.get("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            out = {k: inline(v) for k, v in node.items() if k != "$ref"}
+            if ref.startswith("#/$defs/"):
+                return {**inline(defs[ref.removeprefix("#/$defs/")]), **out}
+            return out
+        if isinstance(node, list):
+            return [inline(v) for v in node]
+        return node
+    return strict_validator(inline(schema))

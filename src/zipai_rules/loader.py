@@ -14,17 +14,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-import jsonschema
 import yaml
 
+from . import hooks
+from .cards import deck_size
 from .errors import VariantError
 from .frozen import thaw
 from .inputs import (MAX_INT_DIGITS, VARIANT_LIMITS, Limits, Refused, brief, check_tree,
-                     read_text, schema_message, strict_validator)
+                     schema_message, shipped_schema, shipped_validator)
 from .inputs import yaml_path as yaml_path
 from .variant import Variant, normalise
 from .variant import content_hash as content_hash
@@ -162,11 +161,6 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
     return merge(base, child)
 
 
-@cache
-def _validator() -> jsonschema.protocols.Validator:
-    return strict_validator(variant_schema())
-
-
 def schema_problems(doc: Mapping[str, Any], limits: Limits = VARIANT_LIMITS
                     ) -> list[tuple[str, str]]:
     """Schema violations as ``(yaml path, message)``, sorted by path: the first
@@ -181,7 +175,7 @@ def schema_problems(doc: Mapping[str, Any], limits: Limits = VARIANT_LIMITS
     max_errors = limits.max_errors
     doc = thaw(doc)  # a frozen document (tuples, read-only mappings) as JSON types
     found: list[tuple[str, str]] = []
-    for e in _validator().iter_errors(doc):
+    for e in shipped_validator("variant").iter_errors(doc):
         if len(found) >= max_errors:
             break
         if e.validator == "additionalProperties" and isinstance(e.instance, Mapping):
@@ -206,7 +200,7 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     a citation may name a parameter left at its default."""
     doc = normalise(doc)
     out: list[tuple[str, str]] = []
-    deck = 20 * doc["deck"]["copies"] + doc["deck"]["kings"]
+    deck = deck_size(doc["deck"]["copies"], doc["deck"]["kings"])
     deal = doc["deal"]
     dealt = deal["dealer_hand"] + deal["other_hand"] * (doc["players"] - 1)
     if dealt + deal["wall"] != deck:
@@ -221,12 +215,10 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     if (seats > doc["players"]) != (sitting != "none"):
         out.append(("sitting_out", "a seat sits out exactly when there are more seats than "
                     f"players (seats {seats}, players {doc['players']}, sitting_out {sitting})"))
-    from .special import SPECIAL_WINS
-
     for k, name in enumerate(doc["win"]["special"]):
-        if name not in SPECIAL_WINS:
+        if name not in hooks.SPECIAL_WINS:
             out.append((f"win.special[{k}]", f"unknown hook {name!r}; registered: "
-                        + ", ".join(sorted(SPECIAL_WINS))))
+                        + ", ".join(sorted(hooks.SPECIAL_WINS))))
     ranked = [k for tier in doc["claims"]["priority"] for k in tier]
     for kind in ("hu", "pao", "peng", "chi"):
         if ranked.count(kind) != 1:
@@ -293,69 +285,3 @@ def _message(origin: str, what: str, problems: list[tuple[str, str]],
     lines = [f"{origin}: {len(problems)} {what} error(s){stop}"]
     lines += [f"  {path}: {msg}" for path, msg in problems]
     return "\n".join(lines)
-
-
-def load_variant_file(path: str | Path, resolver: Resolver | None = None, *,
-                      limits: Limits = VARIANT_LIMITS, root: str | Path | None = None
-                      ) -> Variant:
-    """Load a variant from a YAML file.
-
-    ``extends`` names a shipped preset (``hunan``), or a file ending in ``.yaml``/``.yml``,
-    resolved relative to the file that names it and only inside ``root`` (by default the
-    folder of ``path``); absolute paths and parents outside ``root`` (also through symbolic
-    links) are refused without being read. ``limits`` bound each file read
-    (:class:`~zipai_rules.inputs.Limits`). A file may not take a shipped preset's id, name
-    or alias unless it is that preset (same content hash).
-
-    Raises :class:`VariantError`: codes ``unreadable``, ``too_large``, ``too_deep``,
-    ``yaml_syntax``, ``unknown_parent``, ``parent_outside``, ``schema``,
-    ``semantic``, ``reserved_name``."""
-    from .presets import check_not_impersonating
-
-    path = Path(path)
-    text = _read_file(path, limits)
-    top = _FileResolver(path.parent, Path(root) if root is not None else path.parent, limits)
-    variant = build_variant(read_yaml(text, str(path), limits), resolver or top, str(path),
-                            limits=limits)
-    check_not_impersonating(variant, str(path))
-    return variant
-
-
-def _read_file(path: Path, limits: Limits) -> str:
-    try:
-        return read_text(path, limits.max_bytes)
-    except Refused as exc:
-        raise VariantError(exc.message, [("<root>", exc.message)], code=exc.code) from None
-
-
-class _FileResolver:
-    """Parents of a variant file: shipped presets by id, ``.yaml`` files relative to
-    ``folder`` and inside ``root``."""
-
-    def __init__(self, folder: Path, root: Path, limits: Limits) -> None:
-        self.folder, self.root, self.limits = folder, root, limits
-
-    def _file(self, name: str) -> Path:
-        candidate = Path(name)
-        where = (self.folder / candidate).resolve()
-        root = self.root.resolve()
-        if candidate.is_absolute() or not where.is_relative_to(root):
-            raise VariantError(f"extends {name!r}: a parent file must be inside {self.root} "
-                               "(the folder of the file loaded); it was not read",
-                               [("extends", f"parent {name!r} outside {self.root}")],
-                               code="parent_outside")
-        return self.folder / candidate
-
-    def __call__(self, name: str) -> Mapping[str, Any]:
-        from .presets import raw_preset
-
-        if not name.endswith((".yaml", ".yml")):
-            return raw_preset(name)
-        path = self._file(name)
-        return read_yaml(_read_file(path, self.limits), str(path), self.limits)
-
-    def child(self, name: str) -> Resolver:
-        """The resolver for the parent ``name``'s own ``extends``."""
-        if not name.endswith((".yaml", ".yml")):
-            return self
-        return _FileResolver(self._file(name).parent, self.root, self.limits)

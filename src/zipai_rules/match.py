@@ -17,11 +17,11 @@ from collections.abc import Sequence
 
 import attrs
 
-from .bots import Bot, play_out
 from .cards import is_big, rank_of
 from .engine.game import Game, deck
 from .engine.seeds import check_seed, fresh_seed, hand_seed
 from .errors import ZipaiError
+from .play import Bot, play_out
 from .settlement import Settlement, settle
 from .variant import Variant
 

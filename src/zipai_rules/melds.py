@@ -26,7 +26,7 @@ A meld's 胡息 is not a property of the meld: it comes from the variant's table
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import attrs
 
@@ -56,6 +56,22 @@ class MeldKind(str, enum.Enum):
 CHI_SHAPES = frozenset({MeldKind.SHUN, MeldKind.YI_ER_SAN, MeldKind.ER_QI_SHI, MeldKind.JIAO})
 TRIPLES = frozenset({MeldKind.KAN, MeldKind.PENG, MeldKind.WEI, MeldKind.CHOU_WEI})
 QUADS = frozenset({MeldKind.TI, MeldKind.PAO})
+
+
+def chi_shapes_with(card: int) -> Iterator[tuple[int, ...]]:
+    """Every chi-type triple (as sorted indices) that contains the card index ``card``
+    (none for the 王)."""
+    if card == KING:
+        return
+    r, base = rank_of(card), (10 if card >= 10 else 0)
+    for start in (r - 2, r - 1, r):
+        if 1 <= start and start + 2 <= 10:
+            yield tuple(base + s - 1 for s in (start, start + 1, start + 2))
+    if r in (2, 7, 10):
+        yield (base + 1, base + 6, base + 9)
+    other = card + 10 if card < 10 else card - 10
+    yield tuple(sorted((card, card, other)))
+    yield tuple(sorted((card, other, other)))
 
 
 def chi_shape(indices: Sequence[int]) -> MeldKind | None:

@@ -23,18 +23,13 @@ take a preset's id or name with other rules.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
-
-import jsonschema
 
 from .cards import parse_indices
 from .engine.actions import Action
@@ -44,7 +39,7 @@ from .engine.state import Result
 from .errors import RecordError, ReplayError, VariantError, ZipaiError
 from .frozen import thaw
 from .inputs import (RECORD_LIMITS, Limits, Refused, brief, check_tree, loads_json, read_text,
-                     schema_message, strict_validator)
+                     schema_message, shipped_schema, shipped_validator)
 from .loader import build_variant, content_hash, yaml_path
 from .melds import Meld
 from .presets import check_not_impersonating, load_preset, preset_ids, raw_preset
@@ -55,33 +50,13 @@ RECORD_FORMAT = "zipai-log/1"
 
 __all__ = ["RECORD_FORMAT", "action_from_json", "deal_from_json", "dumps_record",
            "game_record", "is_preset", "read_record", "record_schema", "record_variant",
-           "replay_file", "replay_record", "result_json", "validate_record", "write_record"]
+           "replay_file", "replay_record", "result_json", "rules_used", "validate_record",
+           "write_record"]
 
 
-@cache
 def record_schema() -> dict[str, Any]:
     """The record JSON Schema (draft 2020-12) shipped in the package."""
-    text = resources.files("zipai_rules").joinpath("schema/record.schema.json").read_text("utf-8")
-    return json.loads(text)
-
-
-@cache
-def _validator() -> jsonschema.protocols.Validator:
-    # the schema's local "$ref"s inlined once: the same checks without reference lookups
-    schema = record_schema()
-    defs = schema.get("$defs", {})
-
-    def inline(node: Any) -> Any:
-        if isinstance(node, dict):
-            ref = node.get("$ref", "")
-            out = {k: inline(v) for k, v in node.items() if k != "$ref"}
-            if ref.startswith("#/$defs/"):
-                return {**inline(defs[ref.removeprefix("#/$defs/")]), **out}
-            return out
-        if isinstance(node, list):
-            return [inline(v) for v in node]
-        return node
-    return strict_validator(inline(schema))
+    return shipped_schema("record")
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -133,8 +108,6 @@ def game_record(game: Game, settlement: Settlement, *, sitting_out: bool | None 
         record["commitment"] = game.commitment.to_json()
     return record
 
-
-_plain = thaw  # the older name, kept for callers
 
 def dumps_record(record: Mapping[str, Any], width: int = 100) -> str:
     """The record as JSON text: keys sorted, one line per action, settlement line and other
@@ -222,7 +195,7 @@ def validate_record(data: Any, origin: str = "<record>", limits: Limits = RECORD
         got = "no format" if "format" not in data else f"format {brief(repr(fmt))}"
         raise RecordError(f"{origin}: format: not a {RECORD_FORMAT} game record ({got})",
                           "format", code="bad_format")
-    errors = sorted(itertools.islice(_validator().iter_errors(data), limits.max_errors),
+    errors = sorted(itertools.islice(shipped_validator("record").iter_errors(data), limits.max_errors),
                     key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if errors:
         # report the deepest error first: it names the field itself, not its container
@@ -455,47 +428,8 @@ def _first_difference(stored: Any, got: Any, path: str = "") -> tuple[str, str, 
     return None
 
 
-# --- zipai replay -----------------------------------------------------------------------------
-
 def rules_used(variant: Variant) -> str:
     """Which rules a replay used: ``preset hunan (content hash 712af017ad40…)`` for a shipped
     preset, ``custom rules 'mine' (content hash …)`` for any other variant."""
     what = f"preset {variant.id}" if is_preset(variant) else f"custom rules {variant.id!r}"
     return f"{what} (content hash {variant.content_hash[:16]}…)"
-
-
-def cmd_replay(args: argparse.Namespace) -> int:
-    """``zipai replay FILE...``: replay each record strictly; exit 2 if any fails."""
-    import sys
-
-    from .cli import limits_from
-
-    several = len(args.files) > 1
-    failed = 0
-    for name in args.files:
-        prefix = f"{name}: " if several else ""
-        try:
-            game, _ = replay_file(name, limits_from(args, RECORD_LIMITS))
-        except RecordError as exc:
-            # the message already names the file
-            print(f"error: {exc}", file=sys.stderr)
-            failed += 1
-            continue
-        except ZipaiError as exc:
-            print(f"error: {prefix}{exc}", file=sys.stderr)
-            failed += 1
-            continue
-        print(f"{prefix}replayed {len(game.actions)} actions under {rules_used(game.variant)}: "
-              "result and settlement confirmed")
-    if several:
-        print(f"{len(args.files) - failed} of {len(args.files)} records confirmed")
-    return 2 if failed else 0
-
-
-def add_replay_parser(sub: Any) -> None:
-    """Register ``zipai replay`` on an argparse subparsers object."""
-    p = sub.add_parser("replay", help="replay game records strictly and confirm their results",
-                       description="Replay zipai-log/1 game records: the variant must be "
-                       "unchanged, every action legal, and the result and settlement equal.")
-    p.add_argument("files", nargs="+", metavar="FILE", help="a game record (JSON)")
-    p.set_defaults(func=cmd_replay)

@@ -11,17 +11,12 @@ the summaries are identical to a single-process run.
 
 from __future__ import annotations
 
-import argparse
-import contextlib
 import json
 import math
 import multiprocessing
 import os
 import signal
-import sys
 import tempfile
-import threading
-import time
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -32,10 +27,18 @@ from typing import Any
 
 import attrs
 
-from .bots import make_bots, play_out, seat_bot_names
+from .bots import BOTS, make_bots, seat_bot_names
+from .engine.actions import Action
 from .engine.game import Game
 from .engine.seeds import check_seed
+from .engine.state import GameState
 from .errors import RecordError, ZipaiError
+from .frozen import thaw
+from .invariants import game_problem, payments_balance
+from .loader import build_variant
+from .play import Bot, play_out
+from .presets import load_preset, raw_preset
+from .records import is_preset, write_record
 from .settlement import settle
 from .terminal import pad
 from .variant import Variant
@@ -43,7 +46,7 @@ from .variant import Variant
 DEFAULT_BOTS = ("greedy", "random", "greedy")
 
 __all__ = ["DEFAULT_BOTS", "GameSummary", "Tally", "format_stats", "max_jobs", "play_game",
-           "prepare_out", "run_games", "simulate", "summarize", "tally_stats"]
+           "prepare_out", "run_games", "simulate", "simulate_check", "summarize", "tally_stats"]
 
 
 @attrs.frozen(slots=True)
@@ -73,8 +76,6 @@ def play_game(variant: Variant, number: int, seed: int, bots: Sequence[str],
     game = play_out(Game(variant, seed=seed), make_bots(names, seed, variant.players))
     settlement = settle(game.state, variant.seats > variant.players)
     if out is not None:
-        from .records import write_record
-
         write_record(Path(out) / f"game-{number:05d}.json", game, settlement, bots=names)
     r = game.result
     if r is None:  # play_out only returns finished games
@@ -94,17 +95,12 @@ _WORKER_STOP: Any = None  # the run's stop event, in a worker process
 
 def _variant_spec(variant: Variant) -> tuple[str, Any]:
     """A picklable description of a variant: a preset id, or its resolved document."""
-    from .records import _plain, is_preset
-
     if is_preset(variant):
         return ("preset", variant.id)
-    return ("doc", _plain(variant.doc))
+    return ("doc", thaw(variant.doc))
 
 
 def _variant_from_spec(spec: tuple[str, Any]) -> Variant:
-    from .loader import build_variant
-    from .presets import load_preset, raw_preset
-
     kind, value = spec
     if kind == "preset":
         return load_preset(value)
@@ -425,109 +421,49 @@ def _num(x: float) -> str:
     return f"{x:g}" if x == int(x) else f"{x:.2f}"
 
 
-# --- zipai simulate ---------------------------------------------------------------------------
+# --- playing a variant with invariant checks --------------------------------------------------
 
-class _ProgressBar:
-    """A one-line progress bar redrawn on a terminal stream."""
-
-    def __init__(self, stream: Any, width: int = 30) -> None:
-        self.stream, self.width, self.shown = stream, width, -1
-
-    def __call__(self, done: int, total: int) -> None:
-        filled = self.width * done // total
-        if filled == self.shown and done != total:
-            return
-        self.shown = filled
-        bar = "#" * filled + "." * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {done}/{total} games")
-        if done == total:
-            self.stream.write("\r" + " " * (self.width + 30) + "\r")
-        self.stream.flush()
+class _Problem(Exception):
+    """A broken invariant found by :func:`simulate_check` (its message says which)."""
 
 
-@contextlib.contextmanager
-def deferred_sigint() -> Iterator[Callable[[], bool]]:
-    """Within the block, Ctrl-C (SIGINT) raises nothing: it is held, and the function yielded
-    returns ``True`` once one arrived (and keeps returning it after the block). Where signal
-    masks exist (POSIX), SIGINT is blocked in this thread, so worker processes started inside
-    the block inherit the block and never see it; elsewhere a handler records it."""
-    seen = threading.Event()
-    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
-        previous = signal.signal(signal.SIGINT, lambda *_: seen.set())
+def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str | None:
+    """Play ``games`` seeded games (seeds 1..``games``) checking the invariants of
+    :mod:`~zipai_rules.invariants` before every decision and at the end, and that the
+    payments balance; the first problem (``seed S step K: …``) or ``None``.
+
+    Every built-in bot plays in every game (seat ``s`` of game ``seed`` is played by bot
+    ``(seed + s) mod len(BOTS)``), so a variant that a bot cannot play is found here; a bot
+    that fails is reported as a problem, and so is a hand not over after ``max_steps``
+    decisions."""
+    kinds = sorted(BOTS)
+    for seed in range(1, games + 1):
+        game = Game(variant, seed=seed)
+        names = [kinds[(seed + s) % len(kinds)] for s in range(variant.players)]
+        bots = make_bots(names, seed, variant.players)
+
+        def check(g: Game, seed: int = seed) -> None:
+            if len(g.actions) >= max_steps:
+                raise _Problem(f"seed {seed}: the hand did not end within {max_steps} steps")
+            problem = game_problem(g)
+            if problem is not None:
+                raise _Problem(f"seed {seed} step {len(g.actions)}: {problem}")
+
+        def guarded(bot: Bot, name: str, seed: int = seed, game: Game = game) -> Bot:
+            def play(state: GameState, options: Sequence[Action]) -> Action:
+                try:
+                    return bot(state, options)
+                except Exception as exc:  # noqa: BLE001 - reported: finding such faults is the point
+                    raise _Problem(f"seed {seed} step {len(game.actions)}: the {name} bot "
+                                   f"failed: {type(exc).__name__}: {exc}") from exc
+            return play
         try:
-            yield seen.is_set
-        finally:
-            signal.signal(signal.SIGINT, previous)
-        return
-
-    def arrived() -> bool:
-        if not seen.is_set() and signal.SIGINT in signal.sigpending():
-            seen.set()
-        return seen.is_set()
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield arrived
-    finally:
-        if signal.SIGINT in signal.sigpending():
-            signal.sigtimedwait({signal.SIGINT}, 0)  # consume it: the caller has handled it
-            seen.set()
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-def cmd_simulate(args: argparse.Namespace) -> int:
-    """``zipai simulate``: play many seeded games and print their statistics. Ctrl-C stops
-    it within about a second: the games being played finish and are written, the count of
-    records written is printed, and the exit status is 130."""
-    from .cli import _variant
-
-    variant = _variant(args.variant, args)
-    bots = [b for b in args.bots.split(",")]
-    if args.jobs > max_jobs():
-        raise ZipaiError(f"--jobs {args.jobs} is above the number of CPUs ({max_jobs()})",
-                         code="bad_option")
-    progress = _ProgressBar(sys.stderr) if sys.stderr.isatty() else None
-    tally = Tally(variant.players)
-    t0 = time.perf_counter()
-    with deferred_sigint() as interrupted:
-        for g in run_games(variant, args.games, args.seed, bots, args.jobs, args.out,
-                           stop=interrupted):
-            tally.add(g)
-            if progress:
-                progress(tally.games, args.games)
-    seconds = time.perf_counter() - t0
-    if interrupted():
-        written = f", {tally.games} records written to {args.out}" if args.out else ""
-        lead = "\n" if progress else ""
-        print(f"{lead}interrupted after {tally.games} of {args.games} games{written}",
-              file=sys.stderr)
-        return 130
-    stats = tally_stats(tally, variant, seed=args.seed, bots=bots, jobs=args.jobs,
-                        seconds=seconds)
-    if args.json:
-        print(json.dumps(stats, ensure_ascii=False, indent=2))
-    else:
-        print(format_stats(stats, variant))
-        if args.out:
-            print(f"records: {args.out}/game-00001.json .. game-{args.games:05d}.json")
-    return 0
-
-
-def add_simulate_parser(sub: Any) -> None:
-    """Register ``zipai simulate`` on an argparse subparsers object."""
-    from .cli import _count
-
-    p = sub.add_parser("simulate", help="play many seeded games with bots and summarise them",
-                       description="Play N games (game k uses seed S+k-1, as `zipai play "
-                       "--seed`), then print win rates, 荒庄 rate, 胡息 and score "
-                       "distributions, game length and speed.")
-    p.add_argument("--variant", default="hunan",
-                   help="preset id, Chinese name or alias, or a YAML file")
-    p.add_argument("--games", type=_count(1), default=100, help="number of games")
-    p.add_argument("--seed", type=_count(0), default=1, help="seed of the first game")
-    p.add_argument("--jobs", type=_count(1), default=1,
-                   help="worker processes, at most the number of CPUs")
-    p.add_argument("--out", metavar="DIR", help="write each game's record to DIR/game-NNNNN.json")
-    p.add_argument("--bots", default=",".join(DEFAULT_BOTS),
-                   help="comma-separated bot names per seat: greedy, random")
-    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
-    p.set_defaults(func=cmd_simulate)
+            players = [guarded(b, n) for b, n in zip(bots, names, strict=True)]
+            play_out(game, players, max_steps + 1, before=check)
+        except _Problem as problem:
+            return str(problem)
+        end = game_problem(game) or payments_balance(
+            settle(game.state, variant.seats > variant.players))
+        if end is not None:
+            return f"seed {seed} step {len(game.actions)}: {end}"
+    return None

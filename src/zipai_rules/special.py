@@ -1,6 +1,7 @@
 """Special wins that variant data cannot express, registered by name.
 
-A variant lists the names it uses under ``win.special``; the loader rejects unknown names.
+A variant lists the names it uses under ``win.special``; the loader rejects names missing from
+:data:`zipai_rules.hooks.SPECIAL_WINS`, the list this module fills (one function per name).
 Each hook looks at one seat (concealed counts, table melds, whether it deals) and returns a
 winning :class:`~zipai_rules.analysis.Analysis` or ``None``. The engine asks after the deal and
 after every forced 提/偎 of that seat. Hooks never run user-supplied code.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from . import hooks
 from .analysis import Analysis, Decomposition, Group
 from .cards import indices_of
 from .melds import Meld, MeldKind
@@ -56,7 +58,7 @@ def xiao_qi_dui(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], de
     return None
 
 
-SPECIAL_WINS: dict[str, SpecialWin] = {"two_ti": two_ti, "xiao_qi_dui": xiao_qi_dui}
+SPECIAL_WINS: dict[str, SpecialWin] = {name: globals()[name] for name in hooks.SPECIAL_WINS}
 
 
 def special_win(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer: bool

@@ -27,14 +27,15 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from .analysis import SOURCES, Analysis, analyze
-from .cards import KING
+from .cards import KING, deck_size
 from .engine.actions import Action, ActionKind, EventKind
-from .engine.claims import _shapes_with, hu_allowed, tier_options
+from .engine.claims import hu_allowed, tier_options
 from .engine.game import Game, deck, replay
 from .engine.observation import display, observe
 from .engine.state import GameState
 from .errors import IllegalActionError
-from .melds import CHI_SHAPES, Meld, MeldKind, chi_shape
+from .invariants import game_problem, payments_balance
+from .melds import CHI_SHAPES, Meld, MeldKind, chi_shape, chi_shapes_with
 from .presets import raw_preset
 from .variant import Variant
 
@@ -75,7 +76,7 @@ def melds(variant: Variant, kinds: frozenset[MeldKind] | None = None
     towards the first kind in ``MeldKind`` value order, low cards and no claimed card."""
     allowed = sorted((k for k in (kinds or frozenset(MeldKind))
                       if _SAME.get(k, 2) <= variant.deck.copies), key=lambda k: k.value)
-    shapes_of = {k: sorted({s for c in range(20) for s in _shapes_with(c)
+    shapes_of = {k: sorted({s for c in range(20) for s in chi_shapes_with(c)
                             if chi_shape(s) == k and max(map(s.count, s)) <= variant.deck.copies})
                  for k in CHI_SHAPES}
 
@@ -101,7 +102,7 @@ def _fits(counts: list[int], meld: Meld, variant: Variant) -> bool:
 def _hand_melds() -> list[Meld]:
     """Every chi-type triple and every 坎, the melds a concealed hand is filled with."""
     out = {Meld(MeldKind.KAN, (i,) * 3) for i in range(20)}
-    out |= {Meld(chi_shape(shape), shape) for i in range(20) for shape in _shapes_with(i)}
+    out |= {Meld(chi_shape(shape), shape) for i in range(20) for shape in chi_shapes_with(i)}
     return sorted(out, key=lambda m: (m.kind.value, m.cards))
 
 
@@ -320,7 +321,7 @@ def variant_documents(base: str = "hunan") -> st.SearchStrategy[dict[str, Any]]:
         other = data(st.integers(8, 20))
         d["deal"]["other_hand"] = other
         d["deal"]["dealer_hand"] = other + 1
-        cards_ = 20 * d["deck"]["copies"] + d["deck"]["kings"]
+        cards_ = deck_size(d["deck"]["copies"], d["deck"]["kings"])
         wall = cards_ - (other + 1) - other * (d["players"] - 1)
         d["deal"]["wall"] = max(0, wall + data(st.sampled_from([0, 0, 0, 1, -1])))
         return d
@@ -328,24 +329,6 @@ def variant_documents(base: str = "hunan") -> st.SearchStrategy[dict[str, Any]]:
 
 
 # --- the stateful test ----------------------------------------------------------------------
-
-def _kind_counts(state: GameState) -> list[int]:
-    """Copies of each card kind anywhere in the state (hands, tables, discards, wall, offer)."""
-    n = [0] * 21
-    for i in state.wall:
-        n[i] += 1
-    for seat in state.seats:
-        for i, k in enumerate(seat.hand):
-            n[i] += k
-        for m in seat.melds:
-            for i in m.cards:
-                n[i] += 1
-        for i in seat.discards:
-            n[i] += 1
-    if state.pending is not None:
-        n[state.pending.card] += 1
-    return n
-
 
 def _same_offer(a: GameState, b: GameState) -> bool:
     p, q = a.pending, b.pending
@@ -516,20 +499,11 @@ class ZipaiMachine(RuleBasedStateMachine):
         """Every invariant of the current state (see the class docstring)."""
         v = game.variant
         state = game.state
-        counts = _kind_counts(state)
-        assert counts[:20] == [v.deck.copies] * 20 and counts[KING] == v.deck.kings, counts
-        assert state.card_count() == v.deck.size
-        for seat in state.seats:
-            assert all(0 <= k <= 3 for k in seat.hand[:20]), seat.hand  # a 4th is a 提
+        problem = game_problem(game)
+        assert problem is None, problem
         if game.is_over:
-            assert state.actor is None and not game.legal_actions()
             self._check_end(game)
         else:
-            assert state.actor in range(v.players), state.actor
-            options = game.legal_actions()
-            assert options, "no legal action but the hand is not over"
-            assert all(a.seat == state.actor for a in options), "more than one seat acts"
-            assert len(set(options)) == len(options), "an option is listed twice"
             check = {"discard": self._check_discard, "respond": self._check_respond,
                      "hu_check": self._check_hu}.get(state.phase)
             assert check is not None, f"unknown phase {state.phase!r}"
@@ -644,9 +618,8 @@ class ZipaiMachine(RuleBasedStateMachine):
         else:
             assert result.winner in range(v.players)
         settlement = settle(state, v.seats > v.players)
-        assert sum(settlement.payments) + settlement.sitting_out == 0, (
-            f"payments {settlement.payments} and sitting out {settlement.sitting_out} do not "
-            "sum to zero")
+        problem = payments_balance(settlement)
+        assert problem is None, problem
         if self.check_records:
             from .records import game_record, replay_record
 

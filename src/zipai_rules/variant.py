@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import attrs
 from attrs import AttrsInstance
 
+from .cards import deck_size
 from .frozen import freeze, thaw
 from .melds import Meld, MeldKind
 

@@ -11,29 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..analysis import Analysis, win_verdict
-from ..cards import KING, rank_of
-from ..melds import Meld, MeldKind, chi_shape
+from ..cards import KING
+from ..melds import Meld, MeldKind, chi_shape, chi_shapes_with
 from ..variant import Variant
 from .actions import Action, ActionKind
 from .state import SeatState
 
 WEI_KINDS = frozenset({MeldKind.WEI, MeldKind.CHOU_WEI})
 PENG_KINDS = frozenset({MeldKind.PENG})
-
-
-def _shapes_with(card: int) -> Iterator[tuple[int, ...]]:
-    """Every chi-type triple (as sorted indices) that contains ``card``."""
-    if card == KING:
-        return
-    r, base = rank_of(card), (10 if card >= 10 else 0)
-    for start in (r - 2, r - 1, r):
-        if 1 <= start and start + 2 <= 10:
-            yield tuple(base + s - 1 for s in (start, start + 1, start + 2))
-    if r in (2, 7, 10):
-        yield (base + 1, base + 6, base + 9)
-    other = card + 10 if card < 10 else card - 10
-    yield tuple(sorted((card, card, other)))
-    yield tuple(sorted((card, other, other)))
 
 
 def locked(variant: Variant, hand: tuple[int, ...] | list[int]) -> set[int]:
@@ -58,7 +43,7 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int) -> list[tuple[
     for i in locked(variant, hand):
         avail[i] = 0
     plans: set[tuple[Meld, ...]] = set()
-    for shape in _shapes_with(card):
+    for shape in chi_shapes_with(card):
         need = list(shape)
         need.remove(card)
         rest = list(avail)
@@ -82,7 +67,7 @@ def _bi(rest: list[int], card: int) -> Iterator[tuple[Meld, ...]]:
     if rest[card] == 0:
         yield ()
         return
-    for shape in _shapes_with(card):
+    for shape in chi_shapes_with(card):
         r2 = list(rest)
         if not _take(r2, list(shape)):
             continue

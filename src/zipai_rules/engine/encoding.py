@@ -23,9 +23,8 @@ from collections.abc import Sequence
 from functools import cache
 
 from ..errors import IllegalActionError
-from ..melds import Meld, chi_shape
+from ..melds import Meld, chi_shape, chi_shapes_with
 from .actions import Action, ActionKind
-from .claims import _shapes_with
 
 PENG0, PAO0, HU0, HU_NONE, PASS, CHI0 = 21, 41, 61, 82, 83, 84
 
@@ -37,7 +36,7 @@ def _chi_table() -> tuple[tuple[tuple[int, tuple[int, ...], tuple[tuple[int, ...
     a hand holding three more copies would hold a 坎 and 跑 instead."""
     keys = []
     for card in range(20):
-        shapes = sorted(set(_shapes_with(card)))
+        shapes = sorted(set(chi_shapes_with(card)))
         for chi in shapes:
             for n in range(3):
                 for bis in itertools.combinations_with_replacement(shapes, n):

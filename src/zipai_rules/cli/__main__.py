@@ -1,0 +1,7 @@
+"""``python -m zipai_rules.cli``: the ``zipai`` command."""
+
+import sys
+
+from . import main
+
+sys.exit(main())

@@ -1,0 +1,69 @@
+"""``zipai analyze``: the best 胡息 decomposition of a hand, its win verdict and its waits."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..analysis import analyze, waits
+from ..cards import format_cards, parse_card, parse_indices
+from ..errors import ZipaiError
+from ..melds import parse_meld
+from .common import variant_arg
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``zipai analyze`` on an argparse subparsers object."""
+    an = sub.add_parser("analyze", help="best 胡息 decomposition, win verdict and waits")
+    an.add_argument("--variant", default="hunan")
+    an.add_argument("--hand", required=True, help='concealed cards, e.g. "x1 x2 x3" or "一二三"')
+    an.add_argument("--meld", action="append", default=[],
+                    help='a table meld KIND=CARDS, e.g. "peng=d4 d4 d4" or "chi=x2 x7 x10" (repeatable)')
+    an.add_argument("--card", help="the incoming card")
+    an.add_argument("--from", dest="source", choices=["self", "draw", "discard"],
+                    help="how the incoming card arrives")
+    an.add_argument("--all", action="store_true", help="list every decomposition")
+    an.add_argument("--json", action="store_true", help="print JSON")
+    an.add_argument("--zh", action="store_true", help="print Chinese card names")
+    an.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    variant = variant_arg(args.variant, args)
+    hand = parse_indices(args.hand)
+    table = [parse_meld(m) for m in args.meld]
+    if args.card is not None and not args.card.strip():
+        raise ZipaiError("--card is empty", code="unknown_card")
+    card = parse_card(args.card).index if args.card else None
+    if card is not None and args.source is None:
+        raise ZipaiError("--card needs --from self|draw|discard", code="bad_source")
+    if card is None and args.source is not None:
+        raise ZipaiError("--from needs --card", code="bad_source")
+    result = analyze(variant, hand, table, card, args.source, all_decompositions=args.all)
+    out = result.to_json()
+    if card is None:
+        out["waits"] = [dict(w.to_json(), source=src) for src in ("self", "draw", "discard")
+                        if src in variant.win.sources for w in waits(variant, hand, table, src)]
+    if args.all:
+        out["decompositions"] = [{"huxi": d.huxi, "groups": [g.to_json() for g in d.groups]}
+                                 for d in result.decompositions]
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+        return 0
+    zh = args.zh
+    verdict = "WIN" if result.win else f"no win ({result.reason})"
+    print(f"{variant.name}: {verdict}; best {result.huxi} {variant.term('huxi')}")
+    if result.best:
+        for g in result.best.groups:
+            print(f"  {g.meld.kind.value:10} {format_cards(g.meld.cards, zh=zh):16} {g.huxi:3}  {g.place}")
+    for d in result.decompositions[1:]:
+        print(f"  alternative ({d.huxi}): " + " ".join(g.meld.describe(zh) for g in d.groups))
+    if card is None:
+        if out["waits"]:
+            print("waits (听牌):")
+            for w in out["waits"]:
+                print(f"  {w['card']:4} from {w['source']:7} → {w['huxi']} {variant.term('huxi')}")
+        else:
+            print("waits (听牌): none")
+    return 0

@@ -1,0 +1,59 @@
+"""What the subcommands share: argparse value types and reading the ``--variant`` option."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+import attrs
+
+from ..engine import Game, Result
+from ..errors import ZipaiError
+from ..inputs import VARIANT_LIMITS, Limits
+from ..presets import find_variant
+from ..variant import Variant
+from ..variant_file import load_variant_file
+
+
+def count(minimum: int) -> Callable[[str], int]:
+    """argparse type: an integer of at least ``minimum``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is below {minimum}")
+        return value
+    return parse
+
+
+def count_list(text: str) -> list[int]:
+    """argparse type: comma-separated positive integers, at most 20 of them."""
+    parts = text.split(",")
+    if len(parts) > 20:
+        raise argparse.ArgumentTypeError(f"{len(parts)} numbers; at most 20")
+    return [count(1)(part.strip()) for part in parts]
+
+
+def variant_arg(name: str, args: argparse.Namespace | None = None) -> Variant:
+    """The variant a ``--variant`` value names: a YAML file (``.yaml``/``.yml``, read within
+    the ``--max-*`` limits) or a preset id, Chinese name or alias. Raises
+    :class:`~zipai_rules.errors.VariantError`."""
+    if name.endswith((".yaml", ".yml")):
+        return load_variant_file(name, limits=limits_from(args, VARIANT_LIMITS))
+    return find_variant(name)
+
+
+def limits_from(args: argparse.Namespace | None, default: Limits) -> Limits:
+    """``default`` with the top-level ``--max-bytes`` / ``--max-nodes`` options applied."""
+    changes = {k: getattr(args, k, None) for k in ("max_bytes", "max_nodes")}
+    return attrs.evolve(default, **{k: v for k, v in changes.items() if v is not None})
+
+
+def result_of(game: Game) -> Result:
+    """The result of a finished game. Raises :class:`~zipai_rules.errors.ZipaiError`
+    (``hand_not_over``) for a hand still being played."""
+    if game.result is None:
+        raise ZipaiError("the hand is still being played", code="hand_not_over")
+    return game.result

@@ -1,0 +1,144 @@
+"""``zipai play``: one hand (or a match of several) with built-in bots, printed as a log."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ..bots import make_bots, seat_bot_names
+from ..cards import format_cards
+from ..engine import Action, Event, Game
+from ..errors import ZipaiError
+from ..match import Match
+from ..play import play_out
+from ..records import write_record
+from ..settlement import Settlement, settle
+from ..terminal import pad
+from ..variant import Variant
+from .common import count, result_of, variant_arg
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``zipai play`` on an argparse subparsers object."""
+    play = sub.add_parser("play", help="play one hand with built-in bots and print the log")
+    play.add_argument("--variant", default="hunan", help="preset id, Chinese name or alias, or a YAML file")
+    play.add_argument("--seed", type=count(0), default=1, help="shuffle seed (same seed, same game)")
+    play.add_argument("--bots", default="greedy,random,greedy",
+                      help="comma-separated bot names per seat: greedy, random")
+    play.add_argument("--dealer", type=count(0), default=0, help="dealer seat")
+    play.add_argument("--zh", action="store_true", help="print Chinese card names")
+    play.add_argument("--hands", type=count(1), default=1,
+                      help="play a match of N hands (dealer rotation, running scores)")
+    play.add_argument("--json", action="store_true", help="print the result and settlement as JSON")
+    play.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
+    play.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    variant = variant_arg(args.variant, args)
+    if args.hands > 1:
+        if args.record:
+            raise ZipaiError("--record writes the record of one hand; it cannot be combined "
+                             "with --hands", code="bad_option")
+        return _play_match(args, variant)
+    bots = make_bots(args.bots.split(","), args.seed, variant.players)
+    game = Game(variant, seed=args.seed, dealer=args.dealer)
+    quiet = args.json
+    zh = args.zh
+    cards = (lambda cs: format_cards(cs, zh=True)) if zh else format_cards
+    say = (lambda *a, **k: None) if quiet else print
+    say(f"{variant.name} ({variant.id}), seed {args.seed}, dealer seat {game.deal.dealer}, "
+        f"bots: {', '.join(type(b).__name__ for b in bots)}")
+    for s, hand in enumerate(game.deal.hands):
+        say(f"  seat {s} dealt {len(hand):2}: {cards(sorted(hand))}")
+    say(f"  wall {len(game.deal.wall)}")
+    for e in game.events[len(game.deal.hands):]:
+        say(f"      {e.describe(zh)}")
+
+    def show(action: Action, events: Sequence[Event]) -> None:
+        say(f"{len(game.actions):4}. {action.describe(zh)}")
+        if events and events[0].kind.value == action.kind.value and events[0].seat == action.seat:
+            events = events[1:]  # the action itself, already printed
+        for e in events:
+            say(f"      {e.describe(zh)}")
+    play_out(game, bots, after=show)
+    settlement = settle(game.state, variant.seats > variant.players)
+    if args.record:
+        write_record(args.record, game, settlement,
+                     bots=seat_bot_names(args.bots.split(","), variant.players))
+    if quiet:
+        print(json.dumps({"variant": variant.id, "seed": args.seed, "steps": len(game.actions),
+                          "result": _result_json(game),
+                          "settlement": settlement.to_json()}, ensure_ascii=False, indent=2))
+        return 0
+    _print_result(game, zh)
+    _print_settlement(settlement, variant)
+    return 0
+
+
+def _result_json(game: Game) -> dict[str, Any]:
+    r = result_of(game)
+    return {**r.to_json(),
+            "groups": [g.to_json() for g in r.decomposition.groups] if r.decomposition else []}
+
+
+def _print_settlement(settlement: Settlement, variant: Variant) -> None:
+    print("settlement:")
+    for line in settlement.lines:
+        if line.item == "meld":
+            continue  # already listed with the result
+        print(f"  {pad(line.term, 10)}{pad(line.item, 11)}{line.text}")
+    pays = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(settlement.payments))
+    extra = f", sitting out {settlement.sitting_out:+d}" if settlement.sitting_out else ""
+    print(f"  payments ({variant.term(settlement.unit)}): {pays}{extra}")
+
+
+def _play_match(args: argparse.Namespace, variant: Variant) -> int:
+    match = Match(variant, seed=args.seed, keep_hands=0)  # rows keep what the output needs
+    bots = make_bots(args.bots.split(","), args.seed, variant.seats)
+    unit = variant.term(variant.scoring.unit)
+    rows = []
+    if not args.json:
+        print(f"{variant.name} ({variant.id}), match of {args.hands} hands, seed {args.seed}; "
+              f"scores in {unit}")
+    for _ in range(args.hands):
+        h = match.play_hand(bots)
+        r = result_of(h.game)
+        pays = h.table_payments(variant.seats)
+        rows.append({"hand": h.number, "dealer": h.dealer, "sitting_out": h.sitting_out,
+                     "result": r.kind, "winner": None if r.winner is None else h.seats[r.winner],
+                     "huxi": r.huxi, "payments": pays, "scores": list(match.scores)})
+        if not args.json:
+            who = "荒庄" if r.winner is None else f"seat {h.seats[r.winner]} wins {r.huxi} 胡息"
+            out = "" if h.sitting_out is None else f", seat {h.sitting_out} out"
+            print(f"  hand {h.number:3}: dealer seat {h.dealer}{out}: {who:22} "
+                  f"payments {pays}  scores {match.scores}")
+    if args.json:
+        print(json.dumps({"variant": variant.id, "seed": args.seed, "hands": rows,
+                          "scores": match.scores}, ensure_ascii=False, indent=2))
+    else:
+        print("final scores: " + ", ".join(f"seat {t} {p:+d}" for t, p in enumerate(match.scores)))
+    return 0
+
+
+def _print_result(game: Game, zh: bool) -> None:
+    r = result_of(game)
+    v = game.variant
+    print("result:", end=" ")
+    if r.kind == "huangzhuang":
+        print(f"{v.term('huangzhuang')} (huangzhuang): the wall is empty and nobody won")
+        return
+    how = {"self": "own draw (自摸)", "draw": "another player's draw",
+           "discard": "a discard", None: "the dealt hand"}[r.source]
+    card = "" if r.card is None else f" on {format_cards([r.card], zh=zh)}"
+    label = v.term("tianhu") + " (tianhu)" if r.kind == "tianhu" else v.term("hu") + " (hu)"
+    print(f"seat {r.winner} wins, {label}{card} from {how}, {r.huxi} {v.term('huxi')}")
+    groups = r.decomposition.groups if r.decomposition else ()
+    for g in groups:
+        print(f"  {pad(v.term(g.meld.kind.value), 8)}{pad(g.meld.kind.value, 11)}"
+              f"{pad(format_cards(g.meld.cards, zh=zh), 16)}{g.huxi:3}  {g.place}")
+    if r.decomposition and r.decomposition.leftover:
+        print(f"  leftover {format_cards(r.decomposition.leftover, zh=zh)} (0, shape waived)")
+    print(f"  total {r.huxi} {v.term('huxi')}")

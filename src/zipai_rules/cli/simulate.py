@@ -1,0 +1,120 @@
+"""``zipai simulate``: play many seeded games with bots and print their statistics (see
+:mod:`zipai_rules.simulate`). Ctrl-C stops a run cleanly."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..errors import ZipaiError
+from ..simulate import DEFAULT_BOTS, Tally, format_stats, max_jobs, run_games, tally_stats
+from .common import count, variant_arg
+
+
+class ProgressBar:
+    """A one-line progress bar redrawn on a terminal stream."""
+
+    def __init__(self, stream: Any, width: int = 30) -> None:
+        self.stream, self.width, self.shown = stream, width, -1
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.width * done // total
+        if filled == self.shown and done != total:
+            return
+        self.shown = filled
+        bar = "#" * filled + "." * (self.width - filled)
+        self.stream.write(f"\r[{bar}] {done}/{total} games")
+        if done == total:
+            self.stream.write("\r" + " " * (self.width + 30) + "\r")
+        self.stream.flush()
+
+
+@contextlib.contextmanager
+def deferred_sigint() -> Iterator[Callable[[], bool]]:
+    """Within the block, Ctrl-C (SIGINT) raises nothing: it is held, and the function yielded
+    returns ``True`` once one arrived (and keeps returning it after the block). Where signal
+    masks exist (POSIX), SIGINT is blocked in this thread, so worker processes started inside
+    the block inherit the block and never see it; elsewhere a handler records it."""
+    seen = threading.Event()
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        previous = signal.signal(signal.SIGINT, lambda *_: seen.set())
+        try:
+            yield seen.is_set
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        return
+
+    def arrived() -> bool:
+        if not seen.is_set() and signal.SIGINT in signal.sigpending():
+            seen.set()
+        return seen.is_set()
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield arrived
+    finally:
+        if signal.SIGINT in signal.sigpending():
+            signal.sigtimedwait({signal.SIGINT}, 0)  # consume it: the caller has handled it
+            seen.set()
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``zipai simulate``: play many seeded games and print their statistics. Ctrl-C stops
+    it within about a second: the games being played finish and are written, the count of
+    records written is printed, and the exit status is 130."""
+    variant = variant_arg(args.variant, args)
+    bots = [b for b in args.bots.split(",")]
+    if args.jobs > max_jobs():
+        raise ZipaiError(f"--jobs {args.jobs} is above the number of CPUs ({max_jobs()})",
+                         code="bad_option")
+    progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    tally = Tally(variant.players)
+    t0 = time.perf_counter()
+    with deferred_sigint() as interrupted:
+        for g in run_games(variant, args.games, args.seed, bots, args.jobs, args.out,
+                           stop=interrupted):
+            tally.add(g)
+            if progress:
+                progress(tally.games, args.games)
+    seconds = time.perf_counter() - t0
+    if interrupted():
+        written = f", {tally.games} records written to {args.out}" if args.out else ""
+        lead = "\n" if progress else ""
+        print(f"{lead}interrupted after {tally.games} of {args.games} games{written}",
+              file=sys.stderr)
+        return 130
+    stats = tally_stats(tally, variant, seed=args.seed, bots=bots, jobs=args.jobs,
+                        seconds=seconds)
+    if args.json:
+        print(json.dumps(stats, ensure_ascii=False, indent=2))
+    else:
+        print(format_stats(stats, variant))
+        if args.out:
+            print(f"records: {args.out}/game-00001.json .. game-{args.games:05d}.json")
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``zipai simulate`` on an argparse subparsers object."""
+    p = sub.add_parser("simulate", help="play many seeded games with bots and summarise them",
+                       description="Play N games (game k uses seed S+k-1, as `zipai play "
+                       "--seed`), then print win rates, 荒庄 rate, 胡息 and score "
+                       "distributions, game length and speed.")
+    p.add_argument("--variant", default="hunan",
+                   help="preset id, Chinese name or alias, or a YAML file")
+    p.add_argument("--games", type=count(1), default=100, help="number of games")
+    p.add_argument("--seed", type=count(0), default=1, help="seed of the first game")
+    p.add_argument("--jobs", type=count(1), default=1,
+                   help="worker processes, at most the number of CPUs")
+    p.add_argument("--out", metavar="DIR", help="write each game's record to DIR/game-NNNNN.json")
+    p.add_argument("--bots", default=",".join(DEFAULT_BOTS),
+                   help="comma-separated bot names per seat: greedy, random")
+    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p.set_defaults(func=run)

@@ -1,0 +1,23 @@
+"""``zipai terms``: a variant's terminology map (canonical pinyin → the variant's word)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .common import variant_arg
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``zipai terms`` on an argparse subparsers object."""
+    tm = sub.add_parser("terms", help="print a variant's terminology map")
+    tm.add_argument("variant")
+    tm.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    v = variant_arg(args.variant, args)
+    print(f"{v.name} ({v.id})")
+    for canonical, word in sorted(v.terminology.items()):
+        print(f"  {canonical:14} {word}")
+    return 0

@@ -1,0 +1,34 @@
+"""``zipai validate``: check a variant YAML file, and optionally play it with invariant checks."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..inputs import VARIANT_LIMITS
+from ..simulate import simulate_check
+from ..variant_file import load_variant_file
+from .common import count, limits_from
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``zipai validate`` on an argparse subparsers object."""
+    va = sub.add_parser("validate", help="check a variant YAML file")
+    va.add_argument("file")
+    va.add_argument("--simulate", type=count(0), default=0, metavar="N",
+                    help="then play N seeded random games with invariant checks")
+    va.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    v = load_variant_file(args.file, limits=limits_from(args, VARIANT_LIMITS))
+    print(f"{args.file}: valid variant {v.id} ({v.name}), content hash {v.content_hash[:16]}")
+    if args.simulate:
+        problem = simulate_check(v, args.simulate)
+        if problem:
+            print(f"error: {args.file}: {problem}", file=sys.stderr)
+            return 1
+        print(f"simulated {args.simulate} games with every built-in bot: every card "
+              "conserved, every offered action legal, every game ended")
+    return 0

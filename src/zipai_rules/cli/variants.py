@@ -1,0 +1,28 @@
+"""``zipai variants``: the shipped presets, one line each."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..presets import load_preset, preset_ids
+from ..terminal import width
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``zipai variants`` on an argparse subparsers object."""
+    vs = sub.add_parser("variants", help="list the shipped presets")
+    vs.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    rows = [("id", "name", "players", "deck", "hands (dealer/others)", "wall", "min 胡息")]
+    for pid in preset_ids():
+        v = load_preset(pid)
+        rows.append((v.id, v.name, str(v.players), str(v.deck.size),
+                     f"{v.deal.dealer_hand}/{v.deal.other_hand}", str(v.deal.wall),
+                     str(v.win.min_huxi)))
+    widths = [max(width(r[k]) for r in rows) for k in range(len(rows[0]))]
+    for r in rows:
+        print("  ".join(cell + " " * (w - width(cell)) for cell, w in zip(r, widths)))
+    return 0
