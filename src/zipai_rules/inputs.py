@@ -25,13 +25,13 @@ import os
 import stat
 from collections.abc import Iterator, Mapping
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import attrs
 import jsonschema
 
+from .schemas import shipped_schema as shipped_schema
 from .errors import ZipaiError
 
 #: integers in a JSON record may have at most this many digits (a 256-bit seed has 78)
@@ -266,16 +266,6 @@ def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validato
         base, validators={"uniqueItems": _unique_items, "items": _items_within_bounds},
         type_checker=base.TYPE_CHECKER.redefine("integer", _is_integer))
     return cls(schema)
-
-
-@cache
-def shipped_schema(name: str) -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) ``zipai_rules/schema/<name>.schema.json`` shipped in
-    the package (``name``: ``variant`` or ``record``), parsed. Raises :class:`OSError` for
-    any other name."""
-    path = resources.files("zipai_rules").joinpath(f"schema/{name}.schema.json")
-    loaded: dict[str, Any] = json.loads(path.read_text("utf-8"))
-    return loaded
 
 
 @cache

@@ -15,7 +15,6 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from functools import cache
-from importlib import resources
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -23,6 +22,7 @@ import attrs
 from attrs import AttrsInstance
 
 from .cards import deck_size
+from .schemas import shipped_schema
 from .frozen import freeze, thaw
 from .melds import Meld, MeldKind
 
@@ -33,9 +33,7 @@ _A = TypeVar("_A", bound=AttrsInstance)
 def variant_schema() -> dict[str, Any]:
     """The variant JSON Schema (draft 2020-12) shipped in the package: the one home of every
     key, its type, its meaning and its ``default``."""
-    text = resources.files("zipai_rules").joinpath("schema/variant.schema.json").read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+    return shipped_schema("variant")
 
 
 def normalise(doc: Mapping[str, Any]) -> dict[str, Any]:
@@ -119,7 +117,7 @@ class Deck:
     @property
     def size(self) -> int:
         """Cards in the deck: ``20 * copies + kings``."""
-        return 20 * self.copies + self.kings
+        return deck_size(self.copies, self.kings)
 
 
 @attrs.frozen(slots=True)
