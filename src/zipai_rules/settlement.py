@@ -83,10 +83,10 @@ def settle(variant: Variant | GameState, result: Result | bool | None = None,
     """
     if isinstance(variant, GameState):  # the older form: settle(state, has_sitting_out)
         state = variant
-        sitting = bool(result) if has_sitting_out is None else has_sitting_out
+        sits = bool(result) if has_sitting_out is None else has_sitting_out
         if state.result is None:
             raise ZipaiError("the hand is not over", code="hand_not_over")
-        return settle(state.variant, attrs.evolve(state.result, sitting_out=sitting))
+        return settle(state.variant, attrs.evolve(state.result, sitting_out=sits))
     if not isinstance(result, Result):
         raise ZipaiError("the hand is not over", code="hand_not_over")
     v, r = variant, result

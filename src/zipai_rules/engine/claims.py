@@ -187,26 +187,26 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
             continue
         seat = seats[s]
         opts: list[Action] = []
-        if "hu" in kinds:
+        if ActionKind.HU in kinds:
             win = hu_allowed(variant, seat, card, Source.SELF if own else source)
             if win is not None:
                 opts.append(Action(ActionKind.HU, s, card))
                 plans[opts[-1]] = win
-        target = pao_source(variant, seat, card, source, own) if "pao" in kinds else None
+        target = pao_source(variant, seat, card, source, own) if ActionKind.PAO in kinds else None
         if target is not None:
             opts.append(Action(ActionKind.PAO, s, card))
             plans[opts[-1]] = target
         # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰了",
         # 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001): ``chou.blocks_on``
         # limits only the 吃 block (digest C8)
-        if "peng" in kinds and not own and not seat.dead and card != KING \
+        if ActionKind.PENG in kinds and not own and not seat.dead and card != KING \
                 and seat.hand[card] == 2 and source in variant.peng_on \
                 and card not in seat.chou_peng_cards:
             after = list(seat.hand)
             after[card] -= 2
             if not owes_discard(variant, seat, 1) or can_discard(variant, after):
                 opts.append(Action(ActionKind.PENG, s, card))
-        if "chi" in kinds and not seat.dead and card not in seat.own_chou \
+        if ActionKind.CHI in kinds and not seat.dead and card not in seat.own_chou \
                 and not (chou_applies and card in seat.chou_chi_cards) and (
                 (own and Source.SELF in variant.chi_by) or (s == (by + 1) % n and "next" in variant.chi_by)):
             for plan in chi_plans(variant, seat.hand, card):
@@ -214,7 +214,7 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
                 if not owes_discard(variant, seat, 1) or can_discard(variant, after):
                     opts.append(Action(ActionKind.CHI, s, card, plan))
         if opts:
-            forced_win = "hu" in kinds and ((Source.SELF if own else source)
+            forced_win = ActionKind.HU in kinds and ((Source.SELF if own else source)
                                             in variant.forced_win_sources)
             if not (forced_win and opts[0].kind == ActionKind.HU):
                 opts.append(Action(ActionKind.PASS, s))

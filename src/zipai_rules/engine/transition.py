@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import attrs
 
-from ..analysis import tianhu
+from ..analysis import Analysis, tianhu
 from ..cards import KING, counts_of, indices_of
 from ..melds import Meld, MeldKind
 from ..special import special_win
@@ -195,7 +196,8 @@ def _special(b: _Builder, s: int) -> bool:
         return False
     name = a.best.special if a.best else None
     b.emit(EventKind.HU, s, note=name or "special")
-    b.finish(Result(ResultKind.HU, s, None, None, a.huxi, a.best, (Label(name),)))
+    b.finish(Result(ResultKind.HU, s, None, None, a.huxi, a.best,
+                    (Label(name),) if name else ()))
     return True
 
 
@@ -218,7 +220,7 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
         if kind == ActionKind.PASS:
             b.emit(EventKind.PASS, action.seat)
             return (_Chore.AFTER_TAKE, action.seat)
-        win = state.plan(action)
+        win = cast(Analysis, state.plan(action))  # offered with its win analysis
         # 天胡 only on the dealt hand: no card drawn from the wall yet (a win checked after a
         # forced 偎/提 on the first draw, when the dealer owed no discard, is a 自摸)
         first = state.turn == 0 and len(state.wall) == b.v.wall
@@ -226,7 +228,7 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
         labels = (_tianhu_labels(b, action.seat) if first
                   else _win_labels(b, action.seat, Source.SELF, action.seat))
         b.finish(Result(ResultKind.TIANHU if first else ResultKind.HU, action.seat, None,
-                        Source.SELF, win.huxi, win.best, labels))  # type: ignore[union-attr]
+                        Source.SELF, win.huxi, win.best, labels))
         return None
     # respond
     p = _pending(state.pending)
@@ -264,15 +266,16 @@ def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
     s, c = action.seat, p.card
     seat = b.seats[s]
     if action.kind == ActionKind.HU:
+        win = cast(Analysis, plan)  # a 胡 is offered with its win analysis
         source = Source.SELF if (s == p.by and p.source == Source.DRAW) else p.source
         b.emit(EventKind.HU, s, c, note=str(source))
-        b.finish(Result(ResultKind.HU, s, c, source, plan.huxi, plan.best,  # type: ignore[union-attr]
+        b.finish(Result(ResultKind.HU, s, c, source, win.huxi, win.best,
                         _win_labels(b, s, source, p.by),
                         discarder=p.by if source == Source.DISCARD else None))
         return None
     b.pending = None
     if action.kind == ActionKind.PAO:
-        return _pao(b, s, c, plan)  # type: ignore[arg-type]
+        return _pao(b, s, c, cast(PaoTarget, plan))  # a 跑 is offered with its target
     if action.kind == ActionKind.PENG:
         meld = Meld(MeldKind.PENG, (c,) * 3)
         b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
@@ -410,7 +413,7 @@ def _offer(b: _Builder, by: int) -> _Next:
             for s, opts in cands:
                 for o in opts:
                     if o.kind == ActionKind.PAO:
-                        return _pao(b, s, p.card, plans[o], forced=True)  # type: ignore[arg-type]
+                        return _pao(b, s, p.card, cast(PaoTarget, plans[o]), forced=True)
         if cands:
             (s, opts), rest = cands[0], tuple(cands[1:])
             b.pending = Pending(p.card, p.source, p.by, tier, rest)
