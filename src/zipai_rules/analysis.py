@@ -560,7 +560,7 @@ def _king_substitutions(kings: int) -> Iterable[tuple[int, ...]]:
 
 
 def waits(variant: Variant, hand: Sequence, table: Sequence[Meld] = (),
-          source: str = "draw") -> list[Wait]:  # type: ignore[type-arg]
+          source: str = Source.DRAW) -> list[Wait]:  # type: ignore[type-arg]
     """Every card that would win if it arrived from ``source``, with the 胡息 it gives,
     in card order. Cards the deck has no copy left of are skipped. The decision is
     :func:`win_verdict`'s: a 王 holder who may win only by 自摸 has no ``draw`` or
