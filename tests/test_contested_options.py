@@ -187,7 +187,7 @@ def _declined_chi_then_own_draw(variant):
     g.apply(Action(A.DISCARD, 0, c("x3")))
     assert g.state.actor == 1 and A.CHI in kinds_of(g.legal_actions())
     g.apply(Action(A.PASS, 1))
-    assert c("x3") in g.state.seats[1].chou_chi
+    assert c("x3") in g.state.seats[1].chou_chi_cards
     seen = drive_to(g, lambda g: bool(events(g, E.DRAW, 1)))
     assert events(g, E.DRAW, 1, "x3")
     seen += drive_to(g, lambda g: len(g.state.wall) < 18)
@@ -215,7 +215,7 @@ def _declined_peng_then_drawn(variant, sizes=(21, 20, 19)):
     g.apply(Action(A.DISCARD, 0, c("x6")))
     seen = drive_to(g, lambda g: bool(events(g, E.DRAW, 1)) or len(g.state.wall) < sizes[2] - 1)
     assert any(option(st, A.PENG, 2) for st in seen)  # the declined 碰 on the discard
-    assert c("x6") in g.state.seats[2].chou_peng
+    assert c("x6") in g.state.seats[2].chou_peng_cards
     assert events(g, E.DRAW, 1, "x6")
     seen = drive_to(g, lambda g: len(g.state.wall) < sizes[2] - 1)
     return [st for st in seen if option(st, A.PENG, 2)]

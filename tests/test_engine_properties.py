@@ -279,9 +279,9 @@ def test_chou_cards_never_offered(hunan, seed, rnd):
         for a in st_.options:
             assert a.card == st_.pending.card or a.kind == A.PASS
             if a.kind == A.CHI:
-                assert a.card not in seat.chou_chi
+                assert a.card not in seat.chou_chi_cards
             if a.kind == A.PENG:
-                assert a.card not in seat.chou_peng
+                assert a.card not in seat.chou_peng_cards
             if a.kind in (A.CHI, A.PENG):
                 assert not (st_.pending.source == "discard" and st_.pending.by == st_.actor)
     play(hunan, seed, rnd, check)
@@ -348,7 +348,7 @@ def test_no_chi_while_a_win_is_unanswered(hunan, seed, rnd):
             if src in hunan.win.sources \
                     and win_verdict(hunan, seat.hand, seat.melds, p.card, src).win:
                 # it could win: it declined, now or on an earlier copy at the same 胡息 (臭胡)
-                assert (p.card, table_huxi(hunan, seat)) in seat.chou_hu, s
+                assert (p.card, table_huxi(hunan, seat)) in seat.chou_hu_marks, s
         for s, seat in enumerate(st_.seats):  # a 跑 is forced and outranks 碰 and 吃
             if s == p.by and p.source == "discard":
                 continue
@@ -366,7 +366,7 @@ def test_no_chi_while_a_win_is_unanswered(hunan, seed, rnd):
                 after = list(seat.hand)
                 after[p.card] -= 2
                 could_peng = (seat.hand[p.card] == 2 and p.source in hunan.claims.peng_on
-                              and p.card not in seat.chou_peng and not seat.dead
+                              and p.card not in seat.chou_peng_cards and not seat.dead
                               and (not owes_discard(hunan, seat, 1) or can_discard(hunan, after)))
                 if could_peng:
                     assert any(e.kind == EventKind.PASS and e.seat == s for e in since), s

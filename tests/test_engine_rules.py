@@ -96,7 +96,7 @@ def test_dealer_first_discard_without_drawing(hunan):
     assert events[0].kind == E.DISCARD and (events[0].seat, events[0].card) == (0, c("d3"))
     assert g.state.seats[0].hand[c("d3")] == before - 1 == 1
     assert g.state.seats[0].held == 20
-    assert c("d3") in g.state.seats[0].chou_chi  # own discard: never 吃/碰 it (003)
+    assert c("d3") in g.state.seats[0].chou_chi_cards  # own discard: never 吃/碰 it (003)
 
 
 # --- 天胡 ----------------------------------------------------------------------------------------
@@ -549,7 +549,7 @@ def _decline_x2(hunan, wall, **extra):
     assert g.state.actor == 1 and A.CHI in kinds(g)
     g.apply(Action(A.PASS, 1))
     seat = g.state.seats[1]
-    assert c("x2") in seat.chou_peng and c("x2") in seat.chou_chi
+    assert c("x2") in seat.chou_peng_cards and c("x2") in seat.chou_chi_cards
     return g
 
 
@@ -592,7 +592,7 @@ def test_never_take_own_discard(hunan):
     pass_all(g)
     assert (g.state.phase, g.state.actor) == ("discard", 1)
     g.apply(Action(A.DISCARD, 1, c("x9")))
-    assert c("x9") in g.state.seats[1].chou_chi
+    assert c("x9") in g.state.seats[1].chou_chi_cards
     while not ev(g.events, E.DRAW, 0, "x9"):
         g.apply(Action(A.PASS, g.state.actor))
     seat1 = g.state.seats[1]
@@ -724,7 +724,7 @@ def test_E27_chou_hu(hunan):
     while not (g.state.actor == 2 and A.HU in kinds(g)):
         g.apply(Action(A.PASS, g.state.actor))
     g.apply(Action(A.PASS, 2))
-    assert (c("x5"), 0) in g.state.seats[2].chou_hu
+    assert (c("x5"), 0) in g.state.seats[2].chou_hu_marks
     for _ in range(30):
         if ev(g.events, E.DRAW, 0, "x5"):
             break
@@ -749,11 +749,11 @@ def test_E27_chou_hu_lifted_when_huxi_changes(hunan):
     table = (meld("wei", "x9 x9 x9"),)
     fresh = SeatState(hand, table)
     assert hu_allowed(hunan, fresh, c("x5"), "draw").huxi == 18
-    declined_now = SeatState(hand, table, chou_hu=((c("x5"), 3),))
+    declined_now = SeatState(hand, table, chou_hu_marks=((c("x5"), 3),))
     assert hu_allowed(hunan, declined_now, c("x5"), "draw") is None
-    declined_before_wei = SeatState(hand, table, chou_hu=((c("x5"), 0),))
+    declined_before_wei = SeatState(hand, table, chou_hu_marks=((c("x5"), 0),))
     assert hu_allowed(hunan, declined_before_wei, c("x5"), "draw") is not None
-    other_card = SeatState(hand, table, chou_hu=((c("x3"), 3),))
+    other_card = SeatState(hand, table, chou_hu_marks=((c("x3"), 3),))
     assert hu_allowed(hunan, other_card, c("x5"), "draw") is not None
 
 

@@ -22,7 +22,7 @@ PACKAGE = Path(zipai_rules.__file__).parent
 #: the layers, bottom first: a module imports from its own layer or below. ``engine`` stands
 #: for the package ``zipai_rules.engine`` and each of its modules, ``cli`` likewise.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "frozen", "schemas", "terminal"),  # shared by every layer
+    ("errors", "frozen", "schemas", "terminal", "vocab"),  # shared by every layer
     ("cards",),
     ("melds",),
     ("variant",),                             # the frozen rules model the analysis reads
@@ -138,7 +138,7 @@ def test_the_analysis_loads_no_engine_cli_or_io_module():
     loaded = loaded_by("zipai_rules.analysis")
     assert loaded == ["zipai_rules", "zipai_rules.analysis", "zipai_rules.cards",
                       "zipai_rules.errors", "zipai_rules.frozen", "zipai_rules.melds",
-                      "zipai_rules.schemas", "zipai_rules.variant"]
+                      "zipai_rules.schemas", "zipai_rules.variant", "zipai_rules.vocab"]
     for name in loaded:
         top = name.removeprefix("zipai_rules").removeprefix(".").split(".")[0]
         assert top not in ("engine", "cli", *IO_MODULES), name

@@ -90,7 +90,7 @@ def test_own_view_and_hidden_counts_in_seeded_games(preset):
                 else:
                     assert (obs.phase, obs.options) == ("wait", ())
                 assert obs.discards == tuple(s.discards for s in state.seats)
-                assert (obs.chou_chi, obs.chou_peng) == (mine.chou_chi, mine.chou_peng)
+                assert (obs.chou_chi, obs.chou_peng) == (mine.chou_chi_cards, mine.chou_peng_cards)
             if game.is_over:
                 break
             game.apply(rng.choice(game.legal_actions()))

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from zipai_rules import analyze, find_variant
 from zipai_rules.analysis import Decomposition
 from zipai_rules.bots import make_bots, play_out
-from zipai_rules.cards import counts_of, parse_card
-from zipai_rules.engine import Game, GameState, Pending, Result, SeatState
+from zipai_rules.cards import parse_card
+from zipai_rules.engine import Game, Result
+from zipai_rules.errors import ZipaiError
 from zipai_rules.presets import preset_ids
 from zipai_rules.settlement import settle, xing_cards
 
@@ -32,11 +33,6 @@ def test_xing_cards(flipped, up, down):
     assert xing_cards(card(flipped)) == (card(up), card(down))
 
 
-def _state(v, result, wall=(), pending=None, kings=(0, 0, 0)):
-    seats = tuple(SeatState(counts_of([20] * k)) for k in kings)
-    return GameState(v, 0, seats, tuple(wall), "over", None, (), pending, result)
-
-
 def _e7_decomposition(v):
     a = analyze(v, "x1 x2 x3 x7 x8 x9 d7 d8 d9 x10",
                 ["peng=d3 d3 d3", "chi=d1 d2 d3", "pao=x6 x6 x6 x6"], "x10", "draw")
@@ -49,10 +45,10 @@ def test_win_settlement(case):
     v = find_variant(case["variant"])
     dec = _e7_decomposition(v) if case.get("e7_hand") else Decomposition((), case["huxi"])
     result = Result("hu", case["winner"], None, case["source"], case["huxi"], dec,
-                    tuple(case["labels"]))
-    pending = Pending(0, "discard", case["discarder"], 0) if case["source"] == "discard" else None
-    wall = (card(case["wall_top"]),) if case["wall_top"] else ()
-    s = settle(_state(v, result, wall, pending))
+                    tuple(case["labels"]),
+                    discarder=case["discarder"] if case["source"] == "discard" else None,
+                    flipped=card(case["wall_top"]) if case["wall_top"] else None)
+    s = settle(v, result)
     assert s.units == case["units"]
     assert list(s.payments) == case["payments"]
     assert sum(s.payments) == 0
@@ -62,7 +58,7 @@ def test_win_settlement(case):
 @pytest.mark.parametrize("case", DATA["huangzhuang"], ids=lambda c: c["name"])
 def test_huangzhuang_settlement(case):
     v = find_variant(case["variant"])
-    s = settle(_state(v, Result("huangzhuang"), kings=tuple(case["kings"])))
+    s = settle(v, Result("huangzhuang", kings=tuple(case["kings"])))
     assert list(s.payments) == case["payments"]
     assert s.winner is None
 
@@ -71,13 +67,13 @@ def test_sitting_out_mirrors_the_winner():
     """碰胡 数醒: the seat out gains as the winner gains (000 §湖南字牌技巧 "因为你在数醒而进钱";
     amount: digest G16)."""
     v = find_variant("penghu")
-    s = settle(_state(v, Result("hu", 1, None, "draw", 0, None)), has_sitting_out=True)
+    s = settle(v, Result("hu", 1, None, "draw", 0, None, sitting_out=True))
     assert list(s.payments) == [-2, 2, -2] and s.sitting_out == 2
 
 
 def test_settlement_lines_use_variant_terms():
     v = find_variant("guilin")
-    s = settle(_state(v, Result("hu", 0, None, "self", 24, Decomposition((), 24), ("zimo",))))
+    s = settle(v, Result("hu", 0, None, "self", 24, Decomposition((), 24), ("zimo",)))
     terms = [(line.item, line.term) for line in s.lines]
     assert ("conversion", "舵") in terms and ("bonus", "自摸") in terms
 
@@ -92,3 +88,15 @@ def test_payments_sum_to_zero(pid, seed):
     assert sum(s.payments) + s.sitting_out == 0
     if game.result.winner is not None:
         assert s.payments[game.result.winner] > 0 or v.scoring.units(0) == 0
+
+
+def test_settle_is_a_function_of_the_result():
+    """``settle(variant, result)`` reads only the result: the older ``settle(state, flag)``
+    gives the same settlement, and an unfinished hand is a ``ZipaiError``."""
+    v = find_variant("penghu")
+    game = play_out(Game(v, seed=3), make_bots(["greedy", "random"], 3, v.players))
+    assert game.result.sitting_out is True and game.result.kings == (0, 0, 0)
+    assert settle(v, game.result) == settle(game.state, True)
+    with pytest.raises(ZipaiError) as err:
+        settle(Game(v, seed=3).state)
+    assert err.value.code == "hand_not_over"

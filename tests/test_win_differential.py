@@ -63,7 +63,7 @@ class _Seat:
     def __init__(self, seat) -> None:
         self.hand_indices = [i for i, n in enumerate(seat.hand) for _ in range(n)]
         self.melds = seat.melds
-        self.chou_hu = seat.chou_hu
+        self.chou_hu_marks = seat.chou_hu_marks
 
 
 def _compare_exposure(variant, seats, card, source, by, offers, tally):
@@ -77,7 +77,7 @@ def _compare_exposure(variant, seats, card, source, by, offers, tally):
             tally["skipped_dead"] += 1
             continue
         seat = _Seat(seats[s])
-        if variant.win.chou_hu and any(c == card for c, _ in seat.chou_hu):
+        if variant.win.chou_hu and any(c == card for c, _ in seat.chou_hu_marks):
             tally["skipped_chou_hu"] += 1
             continue
         want = _analyze_offer(variant, seat, card, src)

@@ -40,8 +40,9 @@ from .cards import (KING, N_KINDS, card_index, check_copies, counts_of, format_c
 from .errors import HandError, MeldError
 from .melds import QUADS, Meld, MeldKind, parse_meld
 from .variant import Variant
+from .vocab import Reason, Source
 
-SOURCES = ("self", "draw", "discard")
+SOURCES = tuple(s.value for s in Source)
 
 
 @attrs.frozen(slots=True)
@@ -79,19 +80,21 @@ class Decomposition:
 class Analysis:
     """The verdict on one situation.
 
-    ``win`` — whether the player may win; ``reason`` — ``None`` for a win, else a stable code;
+    ``win`` — whether the player may win; ``reason`` — ``None`` for a win, else a stable code
+    (:class:`~zipai_rules.vocab.Reason`);
     ``huxi`` — the best total 胡息 (0 when the hand is incomplete); ``best`` — the decomposition
     giving it; ``decompositions`` — all of them when asked for, best first.
     """
 
     win: bool
-    reason: str | None
+    reason: Reason | None
     huxi: int
     best: Decomposition | None
     decompositions: tuple[Decomposition, ...] = ()
 
     def to_json(self) -> dict:
-        return {"win": self.win, "reason": self.reason, "huxi": self.huxi,
+        return {"win": self.win, "reason": None if self.reason is None else str(self.reason),
+                "huxi": self.huxi,
                 "groups": [g.to_json() for g in self.best.groups] if self.best else []}
 
 
@@ -262,7 +265,7 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
                 card: int | None, source: str | None) -> list[_Placement]:
     if card is None:
         return [_Placement(table, (), tuple(hand))]
-    own = source == "self"
+    own = source == Source.SELF
     out: list[_Placement] = []
 
     def with_card() -> _Placement:
@@ -296,7 +299,7 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
         kind = table[on_table].kind
         rest = table[:on_table] + table[on_table + 1:]
         if kind == MeldKind.PENG:
-            allowed = ("self" if own else source) in variant.claims.pao_on_peng
+            allowed = (Source.SELF if own else source) in variant.claims.pao_on_peng
             new_kind = MeldKind.PAO
         else:
             allowed = own or source in variant.claims.pao_on_wei
@@ -461,17 +464,17 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     With ``explain`` (the default) the best decomposition and 胡息 are given even when a rule
     refuses the win; without it a refusal by the first three rules returns at once with 0.
     """
-    reason = None
-    if card == KING and source != "self":
-        reason = "king_not_claimable"  # a 王 joins only by one's own draw (digest G14)
-    elif variant.deck.king_rules.holder_wins_only_self and hand[KING] \
-            and source in ("draw", "discard"):
-        reason = "king_not_claimable"
+    reason: Reason | None = None
+    if card == KING and source != Source.SELF:
+        reason = Reason.KING_NOT_CLAIMABLE  # a 王 joins only by one's own draw (digest G14)
+    elif variant.deck.king_rules.holder_wins_only_self and hand[KING] and \
+            source in (Source.DRAW, Source.DISCARD):
+        reason = Reason.KING_NOT_CLAIMABLE
     elif source is not None and source not in variant.win.sources:
-        reason = f"{source}_win_not_allowed"
+        reason = Reason.source_not_allowed(Source(source))
     elif variant.win.chou_hu and card is not None and chou_hu and \
             (card, sum(map(variant.meld_huxi, table))) in set(chou_hu):
-        reason = "chou_hu"
+        reason = Reason.CHOU_HU
     if reason is not None and (not explain or card == KING):
         return Analysis(False, reason, 0, None)
     found = _best(variant, hand, table, card, source, all_decompositions)
@@ -502,7 +505,7 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
         for subst in _king_substitutions(kings):
             pool = list(pl.pool)
             hand = list(real)
-            if source == "self" and card is not None and pool[card] > real[card]:
+            if source == Source.SELF and card is not None and pool[card] > real[card]:
                 hand[card] += 1  # one's own draw joins the concealed cards
             for i in subst:
                 pool[i] += 1
@@ -536,10 +539,10 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     if best_key is not None:
         results.append(_decomposition(variant, searcher, *best_key[1:]))
     if not results:
-        return Analysis(False, "jiang_not_allowed" if pair_only else "incomplete", 0, None)
+        return Analysis(False, Reason.JIANG_NOT_ALLOWED if pair_only else Reason.INCOMPLETE, 0, None)
     results.sort(key=lambda d: -d.huxi)
     best = results[0]
-    reason = "below_min_huxi" if best.huxi < variant.win.min_huxi else None
+    reason = Reason.BELOW_MIN_HUXI if best.huxi < variant.win.min_huxi else None
     return Analysis(reason is None, reason, best.huxi, best,
                     tuple(_unique(results)) if want_all else ())
 
@@ -568,7 +571,7 @@ def _king_substitutions(kings: int) -> Iterable[tuple[int, ...]]:
 
 
 def waits(variant: Variant, hand: Sequence, table: Sequence[Meld] = (),
-          source: str = "draw") -> list[Wait]:  # type: ignore[type-arg]
+          source: str = Source.DRAW) -> list[Wait]:  # type: ignore[type-arg]
     """Every card that would win if it arrived from ``source``, with the 胡息 it gives,
     in card order. Cards the deck has no copy left of are skipped. The decision is
     :func:`win_verdict`'s: a 王 holder who may win only by 自摸 has no ``draw`` or

@@ -98,3 +98,68 @@ class ReplayError(ZipaiError):
 
     def __reduce__(self):  # type: ignore[no-untyped-def]
         return (type(self), (self.reason, self.step), dict(self.__dict__))
+
+
+#: Every error ``code`` the package raises, each once, with its meaning. A test keeps this
+#: equal to the codes written in the source and to the README's list (:func:`codes_markdown`).
+ERROR_CODES: dict[str, str] = {
+    # the class defaults
+    "zipai_error": "an error of zipai_rules with no more specific code",
+    "bad_card": "a card that cannot be read",
+    "bad_meld": "cards that do not form the meld kind they are said to form",
+    "bad_hand": "a hand or table situation that cannot occur (e.g. no hand given)",
+    "bad_seat": "a seat number that is not a seat of the game",
+    "bad_variant": "a variant that cannot be loaded",
+    "illegal_action": "an action that is not legal in the current game state",
+    "bad_record": "a game record that cannot be read",
+    "replay_diverged": "a recorded action refused on replay",
+    # cards and melds
+    "unknown_card": "an unknown card token or value",
+    "too_many_copies": "more copies of a card than the deck holds (or a 王 the deck lacks)",
+    "malformed_meld": "a meld not written KIND=CARDS, of an unknown kind, or not a table meld",
+    # hand analysis
+    "bad_source": "an incoming card without a valid source, or a source without a card",
+    "concealed_quad": "four of a kind in the concealed hand (it must be a 提)",
+    "too_many_cards": "more cards than a player of the variant can hold",
+    "impossible_count": "a card count that no game reaches",
+    # the game
+    "bad_deal": "a deal that does not fit the variant, or not the deal its seed shuffles",
+    "bad_seed": "a seed or hand number that is not a non-negative integer in range",
+    "bad_commitment": "a shuffle commitment that is malformed or does not match the seed",
+    "nothing_to_undo": "undo at the start of a hand",
+    "unencodable_action": "an action or action code outside the stable integer encoding",
+    "hand_not_over": "a hand that is not over, settled or recorded",
+    # variants
+    "yaml_syntax": "a variant file that is not valid YAML",
+    "not_a_mapping": "a variant file whose top level is not a mapping",
+    "schema": "a document that fails its JSON Schema or a structural guard",
+    "semantic": "a variant that passes its schema but breaks a rule across fields",
+    "extends_cycle": "an extends chain that loops or is too long",
+    "unknown_parent": "an extends naming no known variant",
+    "parent_outside": "an extends naming a file outside the folder of the file loaded",
+    "reserved_name": "a variant taking a shipped preset's id or name with other rules",
+    "unknown_variant": "a variant name that names no preset",
+    "no_presets": "the shipped presets are missing from the installation",
+    # outside documents
+    "unreadable": "a file that cannot be read: missing, not a regular file, or not UTF-8",
+    "too_large": "a document over the size or value-count limit",
+    "too_deep": "a document nested over the depth limit",
+    "bad_json": "text that is not valid JSON, or a number out of range",
+    "duplicate_key": "a JSON object with a key given twice",
+    # records and replay
+    "bad_format": "a file that is not a zipai-log/1 game record",
+    "bad_action": "a malformed action in a record",
+    "bad_header": "a record header that contradicts its variant (e.g. sitting_out)",
+    "variant_changed": "a recorded variant whose rules or content hash changed",
+    "record_incomplete": "a record that stops before the hand is over",
+    "result_differs": "a record whose result or settlement differs from the replay",
+    "unwritable": "a record that cannot be written there",
+    # options
+    "bad_option": "an option out of range or a combination of options that does not go",
+    "unknown_bot": "an unknown bot name, or more bots than players",
+}
+
+
+def codes_markdown() -> str:
+    """The README's list of error codes: one ``* `code`: meaning`` line per code."""
+    return "\n".join(f"* `{code}`: {meaning}" for code, meaning in ERROR_CODES.items())

@@ -15,8 +15,10 @@ from __future__ import annotations
 import attrs
 
 from .cards import KING, format_cards, is_big, rank_of, token
-from .engine.state import GameState
+from .engine.state import GameState, Result
+from .errors import ZipaiError
 from .variant import Variant
+from .vocab import ResultKind, Source
 
 
 @attrs.frozen(slots=True)
@@ -67,20 +69,32 @@ def xing_cards(flipped: int) -> tuple[int, int] | None:
     return up, down
 
 
-def settle(state: GameState, has_sitting_out: bool = False) -> Settlement:
-    """Settle a finished hand. ``has_sitting_out``: a seat sat out this hand (数醒).
+def settle(variant: Variant | GameState, result: Result | bool | None = None,
+           has_sitting_out: bool | None = None) -> Settlement:
+    """Settle a finished hand: ``settle(variant, result)``, a pure function of the variant and
+    the hand's :class:`~zipai_rules.engine.state.Result` (its winner, source, discarder,
+    flipped card, 王 held per seat, labels, and whether a seat sat out).
 
-    Raises ``ValueError`` if the hand is not over.
+    The older form ``settle(state, has_sitting_out=False)`` settles ``state.result`` of a
+    :class:`~zipai_rules.engine.state.GameState` with ``sitting_out`` as given.
+
+    Raises :class:`~zipai_rules.errors.ZipaiError` (code ``hand_not_over``) when there is no
+    result: the hand is not over.
     """
-    v: Variant = state.variant
-    r = state.result
-    if r is None:
-        raise ValueError("the hand is not over")
+    if isinstance(variant, GameState):  # the older form: settle(state, has_sitting_out)
+        state = variant
+        sits = bool(result) if has_sitting_out is None else has_sitting_out
+        if state.result is None:
+            raise ZipaiError("the hand is not over", code="hand_not_over")
+        return settle(state.variant, attrs.evolve(state.result, sitting_out=sits))
+    if not isinstance(result, Result):
+        raise ZipaiError("the hand is not over", code="hand_not_over")
+    v, r = variant, result
     sc = v.scoring
-    n = len(state.seats)
+    n = v.players
     unit_word = v.term(sc.unit)
-    if r.kind == "huangzhuang":
-        return _huangzhuang(state, unit_word)
+    if r.kind == ResultKind.HUANGZHUANG:
+        return _huangzhuang(v, r)
     lines: list[Line] = []
     dec = r.decomposition
     if dec is not None:
@@ -107,12 +121,12 @@ def settle(state: GameState, has_sitting_out: bool = False) -> Settlement:
             units += b.add_units
             lines.append(Line("bonus", v.term(b.label), f"{v.term(b.label)} +{b.add_units}",
                               b.add_units))
-    if sc.xing.per_card and state.wall:
-        units += _xing(state, lines, unit_word)
+    if sc.xing.per_card and r.flipped is not None:
+        units += _xing(v, r, r.flipped, lines)
     payments = [0] * n
     winner = r.winner if r.winner is not None else 0
     losers = [s for s in range(n) if s != winner]
-    discarder = state.pending.by if (r.source == "discard" and state.pending) else None
+    discarder = r.discarder if r.source == Source.DISCARD else None
     if discarder is not None and sc.payment.discard_win == "discarder_pays_all":
         pay = units * len(losers)
         payments[discarder] -= pay
@@ -124,7 +138,7 @@ def settle(state: GameState, has_sitting_out: bool = False) -> Settlement:
             lines.append(Line("payment", unit_word, f"seat {s} pays {units}", -units))
     payments[winner] += units * len(losers)
     sitting = 0
-    if has_sitting_out and sc.payment.sitting_out == "mirror":
+    if r.sitting_out and sc.payment.sitting_out == "mirror":
         extra = units
         for s in losers:
             payments[s] -= extra
@@ -136,13 +150,12 @@ def settle(state: GameState, has_sitting_out: bool = False) -> Settlement:
     return Settlement(v.id, winner, huxi, units, sc.unit, tuple(lines), tuple(payments), sitting)
 
 
-def _xing(state: GameState, lines: list[Line], unit_word: str) -> int:
-    v = state.variant
-    flipped = state.wall[0]
+def _xing(v: Variant, r: Result, flipped: int, lines: list[Line]) -> int:
+    """醒: units for the winner's cards next to the ``flipped`` wall card (上醒/下醒)."""
     pair = xing_cards(flipped)
     if pair is None:
         return 0
-    dec = state.result.decomposition if state.result else None
+    dec = r.decomposition
     if dec is None:
         return 0
     held = [i for g in dec.groups for i in g.meld.cards] + list(dec.leftover)
@@ -156,14 +169,13 @@ def _xing(state: GameState, lines: list[Line], unit_word: str) -> int:
     return (n_up + n_down) * per
 
 
-def _huangzhuang(state: GameState, unit_word: str) -> Settlement:
-    v = state.variant
-    n = len(state.seats)
+def _huangzhuang(v: Variant, r: Result) -> Settlement:
+    n = v.players
     payments = [0] * n
     lines = [Line("huangzhuang", v.term("huangzhuang"), "the wall is empty and nobody won", 0)]
     per = v.scoring.huangzhuang.king_penalty
     if per:
-        kings = [s.hand[KING] for s in state.seats]
+        kings = r.kings or (0,) * n
         for s in range(n):
             if not kings[s]:
                 continue

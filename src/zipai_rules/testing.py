@@ -559,9 +559,9 @@ class ZipaiMachine(RuleBasedStateMachine):
             if a.kind in (ActionKind.CHI, ActionKind.PENG):
                 assert a.card not in seat.own_chou, f"{a}: a card it discarded itself (臭)"
             if a.kind == ActionKind.PENG:
-                assert a.card not in seat.chou_peng, f"{a}: a declined 碰 (臭)"
+                assert a.card not in seat.chou_peng_cards, f"{a}: a declined 碰 (臭)"
             if a.kind == ActionKind.CHI and p.source in v.chou.blocks_on:
-                assert a.card not in seat.chou_chi, f"{a}: a declined 吃 (臭)"
+                assert a.card not in seat.chou_chi_cards, f"{a}: a declined 吃 (臭)"
         # claim order: every seat that can claim in a higher tier, or earlier in this tier,
         # has passed this card; the actor's options are exactly its options in this tier
         for t in range(p.tier + 1):
@@ -592,18 +592,18 @@ class ZipaiMachine(RuleBasedStateMachine):
             card = before.pending.card  # type: ignore[union-attr]
             declined = {a.kind for a in before.options}
             if ActionKind.PENG in declined and v.chou.peng:
-                assert card in seat.chou_peng, f"seat {s} declined 碰 {card}: not marked 臭"
+                assert card in seat.chou_peng_cards, f"seat {s} declined 碰 {card}: not marked 臭"
             if ActionKind.CHI in declined and v.chou.chi:
-                assert card in seat.chou_chi, f"seat {s} declined 吃 {card}: not marked 臭"
+                assert card in seat.chou_chi_cards, f"seat {s} declined 吃 {card}: not marked 臭"
             if ActionKind.HU in declined and v.win.chou_hu:
-                assert any(c == card for c, _ in seat.chou_hu), \
+                assert any(c == card for c, _ in seat.chou_hu_marks), \
                     f"seat {s} declined 胡 on {card}: not marked 臭胡"
         if action.kind == ActionKind.DISCARD and v.chou.own_discards:
             assert action.card in seat.own_chou, f"seat {s} discarded {action.card}: not 臭"
         for s, (a, b) in enumerate(zip(before.seats, after.seats)):
-            for name in ("chou_chi", "chou_peng", "own_chou"):
+            for name in ("chou_chi_cards", "chou_peng_cards", "own_chou"):
                 assert getattr(a, name) <= getattr(b, name), f"seat {s} {name} shrank"
-            assert set(a.chou_hu) <= set(b.chou_hu), f"seat {s} chou_hu shrank"
+            assert set(a.chou_hu_marks) <= set(b.chou_hu_marks), f"seat {s} chou_hu shrank"
 
     def _check_end(self, game: Game) -> None:
         if self._ended == len(game.actions):

@@ -14,8 +14,9 @@ from ..analysis import Analysis, win_verdict
 from ..cards import KING
 from ..melds import Meld, MeldKind, chi_shape, chi_shapes_with
 from ..variant import Variant
+from ..vocab import Source
 from .actions import Action, ActionKind
-from .state import SeatState
+from .state import PaoTarget, Plan, SeatState
 
 WEI_KINDS = frozenset({MeldKind.WEI, MeldKind.CHOU_WEI})
 PENG_KINDS = frozenset({MeldKind.PENG})
@@ -77,7 +78,8 @@ def _bi(rest: list[int], card: int) -> Iterator[tuple[Meld, ...]]:
 
 
 def hand_after(hand: tuple[int, ...], melds: tuple[Meld, ...], card: int) -> list[int]:
-    """The concealed counts after laying down ``melds`` that contain the claimed ``card``."""
+    """The concealed counts after laying down ``melds`` (a 吃 plan: the 吃 meld and its 比
+    melds) that contain the claimed ``card``: the one home of the removal of a plan."""
     out = list(hand)
     used = [i for m in melds for i in m.cards]
     used.remove(card)
@@ -125,69 +127,81 @@ def hu_allowed(variant: Variant, seat: SeatState, card: int | None, source: str,
                ) -> Analysis | None:
     """The winning analysis if the seat may win on this card now, else ``None``: the seat's
     state handed to :func:`~zipai_rules.analysis.win_verdict`, the one win decision."""
-    a = win_verdict(variant, seat.hand, seat.melds, card, source, chou_hu=seat.chou_hu,
+    a = win_verdict(variant, seat.hand, seat.melds, card, source, chou_hu=seat.chou_hu_marks,
                     explain=False)
     return a if a.win else None
 
 
 def pao_source(variant: Variant, seat: SeatState, card: int, source: str, own: bool
-               ) -> int | None:
-    """If this seat's 坎/偎/碰 takes the card as 跑, the table position of the 偎/碰 it
-    upgrades (``-1`` for a concealed 坎); else ``None``."""
+               ) -> PaoTarget | None:
+    """If this seat's 坎/偎/碰 takes the card as 跑, where (:class:`PaoTarget`: the concealed
+    坎 or the table position of the 偎/碰 it upgrades); else ``None``."""
     if card == KING:
         return None
     if not own and seat.hand[card] == 3 and source in variant.claims.pao_on_kan:
-        return -1
+        return PaoTarget()
     k = seat.table_meld(card, WEI_KINDS)
     if k is not None and not own and source in variant.claims.pao_on_wei:
-        return k
+        return PaoTarget(k)
     k = seat.table_meld(card, PENG_KINDS)
-    if k is not None and ("self" if own else source) in variant.claims.pao_on_peng:
-        return k
+    if k is not None and (Source.SELF if own else source) in variant.claims.pao_on_peng:
+        return PaoTarget(k)
     return None
 
 
 def tier_options(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str, ...],
                  card: int, source: str, by: int) -> list[tuple[int, tuple[Action, ...]]]:
     """For one claim tier, each seat (in turn order from ``by``) with its options."""
+    return tier_plans(variant, seats, kinds, card, source, by)[0]
+
+
+def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str, ...],
+               card: int, source: str, by: int
+               ) -> tuple[list[tuple[int, tuple[Action, ...]]], dict[Action, Plan]]:
+    """:func:`tier_options`, and what each offered 胡 and 跑 decided: the winning analysis of
+    a 胡, the :class:`PaoTarget` of a 跑, so that taking the option never works them out
+    again."""
     n = len(seats)
     out: list[tuple[int, tuple[Action, ...]]] = []
+    plans: dict[Action, Plan] = {}
     chou_applies = source in variant.chou.blocks_on
     for step in range(n):
         s = (by + step) % n
         own = s == by
-        if own and source == "discard":
+        if own and source == Source.DISCARD:
             continue
         seat = seats[s]
         opts: list[Action] = []
-        if "hu" in kinds:
-            src = "self" if own else source
-            if hu_allowed(variant, seat, card, src) is not None:
+        if ActionKind.HU in kinds:
+            win = hu_allowed(variant, seat, card, Source.SELF if own else source)
+            if win is not None:
                 opts.append(Action(ActionKind.HU, s, card))
-        if "pao" in kinds and pao_source(variant, seat, card, source, own) is not None:
+                plans[opts[-1]] = win
+        target = pao_source(variant, seat, card, source, own) if ActionKind.PAO in kinds else None
+        if target is not None:
             opts.append(Action(ActionKind.PAO, s, card))
+            plans[opts[-1]] = target
         # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰了",
         # 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001): ``chou.blocks_on``
         # limits only the 吃 block (digest C8)
-        if "peng" in kinds and not own and not seat.dead and card != KING \
+        if ActionKind.PENG in kinds and not own and not seat.dead and card != KING \
                 and seat.hand[card] == 2 and source in variant.claims.peng_on \
-                and card not in seat.chou_peng:
+                and card not in seat.chou_peng_cards:
             after = list(seat.hand)
             after[card] -= 2
             if not owes_discard(variant, seat, 1) or can_discard(variant, after):
                 opts.append(Action(ActionKind.PENG, s, card))
-        if "chi" in kinds and not seat.dead and card not in seat.own_chou \
-                and not (chou_applies and card in seat.chou_chi) and (
-                (own and "self" in variant.claims.chi_by)
-                or (s == (by + 1) % n and "next" in variant.claims.chi_by)):
+        if ActionKind.CHI in kinds and not seat.dead and card not in seat.own_chou \
+                and not (chou_applies and card in seat.chou_chi_cards) and (
+                (own and Source.SELF in variant.claims.chi_by) or (s == (by + 1) % n and "next" in variant.claims.chi_by)):
             for plan in chi_plans(variant, seat.hand, card):
                 after = hand_after(seat.hand, plan, card)
                 if not owes_discard(variant, seat, 1) or can_discard(variant, after):
                     opts.append(Action(ActionKind.CHI, s, card, plan))
         if opts:
-            forced_win = "hu" in kinds and (
-                ("self" if own else source) in variant.win.forced_sources)
+            forced_win = ActionKind.HU in kinds and ((Source.SELF if own else source)
+                                            in variant.win.forced_sources)
             if not (forced_win and opts[0].kind == ActionKind.HU):
                 opts.append(Action(ActionKind.PASS, s))
             out.append((s, tuple(opts)))
-    return out
+    return out, plans

@@ -20,6 +20,7 @@ from ..cards import format_cards
 from ..errors import SeatError
 from ..melds import Meld, MeldKind
 from ..variant import Variant
+from ..vocab import Phase, Source
 from .actions import Action, Event, EventKind
 from .state import GameState
 
@@ -29,7 +30,7 @@ _DISPLAYED = frozenset({"wei", "chou_wei", "ti", "pao"})
 # a declined claim or win (and the 臭 it leaves) is known only to the seat that declined it
 _PRIVATE_EVENTS = frozenset({EventKind.PASS, EventKind.CHOU})
 
-WAIT = "wait"
+WAIT = Phase.WAIT
 
 
 @attrs.frozen(slots=True)
@@ -68,8 +69,8 @@ class Observation:
     discards: tuple[tuple[int, ...], ...]
     hidden_cards: tuple[int, ...]
     wall: int
-    pending: tuple[int, str, int] | None
-    phase: str
+    pending: tuple[int, Source, int] | None
+    phase: Phase
     chou_chi: frozenset[int]
     chou_peng: frozenset[int]
     options: tuple[Action, ...] = ()
@@ -89,9 +90,9 @@ class Observation:
             "discards": [format_cards(d).split() for d in self.discards],
             "hidden_cards": list(self.hidden_cards), "wall": self.wall,
             "pending": None if self.pending is None else {
-                "card": format_cards([self.pending[0]]), "source": self.pending[1],
+                "card": format_cards([self.pending[0]]), "source": str(self.pending[1]),
                 "by": self.pending[2]},
-            "phase": self.phase, "chou_chi": format_cards(sorted(self.chou_chi)).split(),
+            "phase": str(self.phase), "chou_chi": format_cards(sorted(self.chou_chi)).split(),
             "chou_peng": format_cards(sorted(self.chou_peng)).split(),
             "options": [a.to_json() for a in self.options],
             "history": [e.to_json() for e in self.history]}
@@ -191,7 +192,8 @@ def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observ
     return Observation(
         seat, me.hand, tuple(melds), tuple(st.discards for st in state.seats),
         tuple(sum(st.hand) for st in state.seats), len(state.wall),
-        None if p is None else (p.card, p.source, p.by), phase, me.chou_chi, me.chou_peng,
+        None if p is None else (p.card, p.source, p.by), phase, me.chou_chi_cards,
+        me.chou_peng_cards,
         state.options if mine else (), events_for(v, events, seat))
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import attrs
 
-from ..analysis import Decomposition
+from ..analysis import Analysis, Decomposition
 from ..cards import token
 from ..melds import QUADS, Meld, MeldKind
 from ..variant import Variant
+from ..vocab import Label, Phase, ResultKind, Source
 from .actions import Action
 
 
@@ -16,11 +17,11 @@ class SeatState:
     """One seat: concealed ``hand`` (21 counts), table ``melds``, ``discards`` (card indices
     in its discard area, unclaimed own draws included), and its 臭 sets:
 
-    * ``chou_chi`` / ``chou_peng``: card kinds it may no longer 吃 / 碰;
+    * ``chou_chi_cards`` / ``chou_peng_cards``: card kinds it may no longer 吃 / 碰;
     * ``own_chou``: card kinds it discarded (or drew and left) itself, never 吃'd or 碰'd by it
       on any source ("任何人也不能吃自己曾经打出过的牌", 000 §衡阳十胡抢牌型规则), whatever
       ``chou.blocks_on`` says about declined cards;
-    * ``chou_hu``: ``(card, table 胡息)`` pairs of wins it declined (臭胡);
+    * ``chou_hu_marks``: ``(card, table 胡息)`` pairs of wins it declined (臭胡);
     * ``dead``: it owed a discard and had no card it may discard (死手, digest G10);
     * ``early_discard``: dealt two or more 提 under ``discard.dealt_double_quad: skip_second``,
       it still owes the discard it makes before skipping one ("起手2提及以上时，需打一张牌").
@@ -29,9 +30,9 @@ class SeatState:
     hand: tuple[int, ...]
     melds: tuple[Meld, ...] = ()
     discards: tuple[int, ...] = ()
-    chou_chi: frozenset[int] = frozenset()
-    chou_peng: frozenset[int] = frozenset()
-    chou_hu: tuple[tuple[int, int], ...] = ()
+    chou_chi_cards: frozenset[int] = frozenset()
+    chou_peng_cards: frozenset[int] = frozenset()
+    chou_hu_marks: tuple[tuple[int, int], ...] = ()
     own_chou: frozenset[int] = frozenset()
     dead: bool = False
     early_discard: bool = False
@@ -60,10 +61,27 @@ class Pending:
     ``queue`` of further seats to ask in that tier with their options."""
 
     card: int
-    source: str
+    source: Source
     by: int
     tier: int
     queue: tuple[tuple[int, tuple[Action, ...]], ...] = ()
+
+
+@attrs.frozen(slots=True)
+class PaoTarget:
+    """Where a 跑 takes the claimed card: onto the concealed 坎 (``table_index`` ``None``) or onto
+    the 偎/碰 at ``table_index`` among the seat's table melds."""
+
+    table_index: int | None = None
+
+    @property
+    def from_hand(self) -> bool:
+        return self.table_index is None
+
+
+#: What an offered option decided when it was offered, used when it is taken: the winning
+#: :class:`~zipai_rules.analysis.Analysis` of a 胡, the :class:`PaoTarget` of a 跑.
+Plan = Analysis | PaoTarget
 
 
 @attrs.frozen(slots=True)
@@ -74,43 +92,61 @@ class Result:
     ``draw``, ``discard``; ``None`` for a 天胡 or a win on the dealt hand), the total ``huxi``
     (胡息), the ``decomposition`` that explains it, and ``labels`` naming what the win counts
     as for scoring: ``zimo`` (自摸), ``tianhu``, ``dihu``, or a special win (``two_ti``, …).
+
+    What settlement needs besides: the ``discarder`` (the seat whose discard was won on, 点炮;
+    else ``None``), the ``flipped`` card (the wall's top card at the end, turned for 醒;
+    ``None`` when the wall is empty), ``kings`` (王 held in hand per seat at the end) and
+    ``sitting_out`` (whether a seat of the table sat this hand out, 数醒).
     """
 
-    kind: str
+    kind: ResultKind
     winner: int | None = None
     card: int | None = None
-    source: str | None = None
+    source: Source | None = None
     huxi: int = 0
     decomposition: Decomposition | None = None
-    labels: tuple[str, ...] = ()
+    labels: tuple[Label, ...] = ()
+    discarder: int | None = None
+    flipped: int | None = None
+    kings: tuple[int, ...] = ()
+    sitting_out: bool = False
 
     def to_json(self) -> dict:
         """``{kind, winner, card, source, huxi, labels}``; the card as its ASCII token."""
-        return {"kind": self.kind, "winner": self.winner,
+        return {"kind": str(self.kind), "winner": self.winner,
                 "card": None if self.card is None else token(self.card),
-                "source": self.source, "huxi": self.huxi, "labels": list(self.labels)}
+                "source": None if self.source is None else str(self.source),
+                "huxi": self.huxi, "labels": [str(x) for x in self.labels]}
 
 
 @attrs.frozen(slots=True)
 class GameState:
-    """Everything about one hand at one moment. ``phase`` is ``discard`` (the actor must
-    discard), ``respond`` (the actor answers an exposed card), ``hu_check`` (the actor may win
-    with the hand as it stands) or ``over``. ``options`` are the actor's legal actions."""
+    """Everything about one hand at one moment. ``phase`` (:class:`~zipai_rules.vocab.Phase`)
+    is ``discard`` (the actor must discard), ``respond`` (the actor answers an exposed card),
+    ``hu_check`` (the actor may win with the hand as it stands) or ``over``. ``options`` are
+    the actor's legal actions; ``plans`` pairs each offered 胡 and 跑 (the actor's and those of
+    the seats queued in ``pending``) with what was decided when it was offered (:data:`Plan`,
+    read with :meth:`plan`)."""
 
     variant: Variant = attrs.field(eq=False, repr=False)
     dealer: int
     seats: tuple[SeatState, ...]
     wall: tuple[int, ...]
-    phase: str
+    phase: Phase
     actor: int | None
     options: tuple[Action, ...]
     pending: Pending | None = None
     result: Result | None = None
     turn: int = 0
+    plans: tuple[tuple[Action, Plan], ...] = attrs.field(default=(), eq=False, repr=False)
+
+    def plan(self, action: Action) -> Plan | None:
+        """What the offered ``action`` decided (see ``plans``), or ``None``."""
+        return next((p for a, p in self.plans if a == action), None)
 
     @property
     def is_over(self) -> bool:
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     def card_count(self) -> int:
         """All cards in hands, on tables, in discard areas, in the wall and on offer."""

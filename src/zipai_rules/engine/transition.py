@@ -3,40 +3,54 @@
 Both build a new frozen :class:`~zipai_rules.engine.state.GameState` and the events that
 happened, running every forced move (提/偎/臭偎/跑, 臭 marks, draws) until a seat has a
 decision to make or the hand is over. ``step`` assumes the action was already checked legal.
+
+Forced moves run in one loop (:func:`_run`): each chore (:class:`_Chore`) does its part and
+names the next, or stops when it has asked a seat (:meth:`_Builder.ask`) or ended the hand, so
+no call depth grows with the hand. An option is offered with what it decided (the win
+analysis of a 胡, the target of a 跑, in ``GameState.plans``); taking it uses that.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import enum
+from collections.abc import Callable, Sequence
+from typing import cast
 
 import attrs
 
-from ..analysis import tianhu
-from ..cards import KING
+from ..analysis import Analysis, tianhu
+from ..cards import KING, counts_of, indices_of
 from ..melds import Meld, MeldKind
 from ..special import special_win
 from ..variant import Variant
+from ..vocab import Label, Phase, ResultKind, Source
 from .actions import Action, ActionKind, Event, EventKind
-from .claims import (WEI_KINDS, discard_options, hu_allowed, owes_discard,
-                     pao_source, table_huxi, tier_options)
-from .state import GameState, Pending, Result, SeatState
+from .claims import (WEI_KINDS, discard_options, hand_after, hu_allowed, owes_discard,
+                     table_huxi, tier_plans)
+from .state import GameState, PaoTarget, Pending, Plan, Result, SeatState
 
 
 class _Builder:
     """A mutable working copy of a state, frozen again by :meth:`freeze`."""
 
-    def __init__(self, state: GameState) -> None:
-        self.v: Variant = state.variant
-        self.dealer = state.dealer
-        self.seats: list[SeatState] = list(state.seats)
-        self.wall: list[int] = list(state.wall)
-        self.phase = state.phase
-        self.actor = state.actor
-        self.options: tuple[Action, ...] = state.options
-        self.pending = state.pending
-        self.result = state.result
-        self.turn = state.turn
+    def __init__(self, v: Variant, dealer: int, seats: Sequence[SeatState], wall: Sequence[int],
+                 state: GameState | None = None) -> None:
+        self.v = v
+        self.dealer = dealer
+        self.seats: list[SeatState] = list(seats)
+        self.wall: list[int] = list(wall)
+        self.phase = Phase.OVER if state is None else state.phase
+        self.actor = None if state is None else state.actor
+        self.options: tuple[Action, ...] = () if state is None else state.options
+        self.plans: dict[Action, Plan] = {} if state is None else dict(state.plans)
+        self.pending = None if state is None else state.pending
+        self.result = None if state is None else state.result
+        self.turn = 0 if state is None else state.turn
         self.events: list[Event] = []
+
+    @classmethod
+    def of(cls, state: GameState) -> _Builder:
+        return cls(state.variant, state.dealer, state.seats, state.wall, state)
 
     @property
     def n(self) -> int:
@@ -44,7 +58,8 @@ class _Builder:
 
     def freeze(self) -> GameState:
         return GameState(self.v, self.dealer, tuple(self.seats), tuple(self.wall), self.phase,
-                         self.actor, self.options, self.pending, self.result, self.turn)
+                         self.actor, self.options, self.pending, self.result, self.turn,
+                         tuple(self.plans.items()))
 
     def emit(self, kind: EventKind, seat: int | None = None, card: int | None = None,
              melds: tuple[Meld, ...] = (), note: str = "") -> None:
@@ -54,11 +69,22 @@ class _Builder:
         self.seats[s] = attrs.evolve(self.seats[s], **changes)
         return self.seats[s]
 
-    def ask(self, phase: str, actor: int, options: tuple[Action, ...]) -> None:
+    def ask(self, phase: Phase, actor: int, options: tuple[Action, ...],
+            plans: dict[Action, Plan] | None = None) -> None:
+        """Stop at a decision: ``actor`` chooses among ``options`` in ``phase``; ``plans``:
+        what each offered 胡/跑 decided (kept as they are when ``None``)."""
         self.phase, self.actor, self.options = phase, actor, options
+        if plans is not None:
+            self.plans = plans
 
     def finish(self, result: Result) -> None:
-        self.phase, self.actor, self.options, self.result = "over", None, (), result
+        """End the hand with ``result``, completed with what settlement reads of the table:
+        the flipped card (the wall's top card), 王 held per seat, and whether a seat sits out."""
+        result = attrs.evolve(result, flipped=self.wall[0] if self.wall else None,
+                              kings=tuple(seat.hand[KING] for seat in self.seats),
+                              sitting_out=self.v.seats > self.v.players)
+        self.phase, self.actor, self.options, self.result = Phase.OVER, None, (), result
+        self.plans = {}
 
 
 def _pending(p: Pending | None) -> Pending:
@@ -74,17 +100,32 @@ def _hand_minus(hand: tuple[int, ...], card: int, n: int) -> tuple[int, ...]:
     return tuple(h)
 
 
+class _Chore(enum.Enum):
+    """A forced step between two decisions, done for a seat (see :func:`_run`)."""
+
+    AFTER_TAKE = "after_take"  # the seat took a card in (or was dealt): discard if owed, or on
+    DRAW = "draw"              # the seat draws from the wall
+    OFFER = "offer"            # the card the seat exposed (``pending``) is offered tier by tier
+    OWN_CARD = "own_card"      # the seat kept its own draw: it may win (自摸), or on
+
+
+_Next = tuple[_Chore, int] | None
+
+
+def _run(b: _Builder, nxt: _Next) -> None:
+    """Do chores until one asks a seat for a decision or ends the hand."""
+    while nxt is not None:
+        chore, s = nxt
+        nxt = _CHORES[chore](b, s)
+
+
 # --- start of a hand -------------------------------------------------------------------------
 
 def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int], dealer: int
           ) -> tuple[GameState, list[Event]]:
     """Deal the given hands (card indices per seat; the dealer's last card is the 亮张) and
     wall, lay down dealt 提, settle a forced 天胡, and stop at the dealer's first decision."""
-    from ..cards import counts_of
-
-    seats = tuple(SeatState(counts_of(h)) for h in hands)
-    state = GameState(variant, dealer, seats, tuple(wall), "start", None, ())
-    b = _Builder(state)
+    b = _Builder(variant, dealer, [SeatState(counts_of(h)) for h in hands], wall)
     for s in range(b.n):
         b.emit(EventKind.DEAL, s, note=f"{len(hands[s])} cards")
     if variant.deal.lianzhang:
@@ -107,34 +148,41 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
     # 天胡 "三提五坎 … 必须天胡" (003)
     for step in range(b.n):
         s = (dealer + step) % b.n
-        a = tianhu(variant, _indices(b.seats[s].hand), b.seats[s].melds)
+        a = tianhu(variant, indices_of(b.seats[s].hand), b.seats[s].melds)
         if a is not None:
             b.emit(EventKind.TIANHU, s, note="forced")
-            b.finish(Result("tianhu", s, None, None, a.huxi, a.best, _tianhu_labels(b, s)))
+            b.finish(Result(ResultKind.TIANHU, s, None, None, a.huxi, a.best,
+                            _tianhu_labels(b, s)))
             return b.freeze(), b.events
     if variant.win.tianhu.optional_dealer_win:
-        if hu_allowed(variant, b.seats[dealer], None, "self") is not None:
-            b.ask("hu_check", dealer, (Action(ActionKind.HU, dealer), Action(ActionKind.PASS, dealer)))
+        win = hu_allowed(variant, b.seats[dealer], None, Source.SELF)
+        if win is not None:
+            hu = Action(ActionKind.HU, dealer)
+            b.ask(Phase.HU_CHECK, dealer, (hu, Action(ActionKind.PASS, dealer)), {hu: win})
             return b.freeze(), b.events
-    _after_take(b, dealer)
+    _run(b, (_Chore.AFTER_TAKE, dealer))
     return b.freeze(), b.events
 
 
-def _tianhu_labels(b: _Builder, s: int) -> tuple[str, ...]:
+def _tianhu_labels(b: _Builder, s: int) -> tuple[Label, ...]:
     """A dealer's 天胡 made with the 亮张 is also 自摸 where the 亮张 counts as a draw
     ("如果亮张的牌正好构成第3提或第5坎，则庄家天胡而且自摸", 000 §字牌规则说明)."""
-    return ("tianhu", "zimo") if s == b.dealer and b.v.deal.lianzhang_is_draw else ("tianhu",)
+    if s == b.dealer and b.v.deal.lianzhang_is_draw:
+        return (Label.TIANHU, Label.ZIMO)
+    return (Label.TIANHU,)
 
 
-def _win_labels(b: _Builder, s: int, source: str | None, by: int | None) -> tuple[str, ...]:
+def _win_labels(b: _Builder, s: int, source: Source | None, by: int | None
+                ) -> tuple[Label, ...]:
     """``zimo`` for a win on one's own draw, ``dihu`` per the variant's 地胡 rule."""
-    labels = ("zimo",) if source == "self" else ()
+    labels: tuple[Label, ...] = (Label.ZIMO,) if source == Source.SELF else ()
     if b.v.win.dihu != "none" and s != b.dealer:
-        first_draw = source in ("self", "draw") and len(b.wall) == b.v.deal.wall - 1
-        first_discard = (source == "discard" and by == b.dealer and len(b.wall) == b.v.deal.wall
+        first_draw = source in (Source.SELF, Source.DRAW) and len(b.wall) == b.v.deal.wall - 1
+        first_discard = (source == Source.DISCARD and by == b.dealer
+                         and len(b.wall) == b.v.deal.wall
                          and b.v.win.dihu == "first_discard_or_wall_card")
         if first_draw or first_discard:
-            labels += ("dihu",)
+            labels += (Label.DIHU,)
     return labels
 
 
@@ -146,58 +194,54 @@ def _special(b: _Builder, s: int) -> bool:
     a = special_win(b.v, seat.hand, seat.melds, s == b.dealer)
     if a is None:
         return False
-    name = a.best.special if a.best else "special"
-    b.emit(EventKind.HU, s, note=name)
-    b.finish(Result("hu", s, None, None, a.huxi, a.best, (name or "special",)))
+    name = a.best.special if a.best else None
+    b.emit(EventKind.HU, s, note=name or "special")
+    b.finish(Result(ResultKind.HU, s, None, None, a.huxi, a.best,
+                    (Label(name),) if name else ()))
     return True
-
-
-def _indices(hand: tuple[int, ...]) -> list[int]:
-    out: list[int] = []
-    for i, n in enumerate(hand):
-        out.extend([i] * n)
-    return out
 
 
 # --- applying a decision -----------------------------------------------------------------------
 
 def step(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     """Apply a legal ``action`` and run the forced moves that follow."""
-    b = _Builder(state)
+    b = _Builder.of(state)
     b.turn += 1
-    kind = action.kind
-    if state.phase == "discard":
-        _discard(b, action.seat, action.card)  # type: ignore[arg-type]
-    elif state.phase == "hu_check":
-        if kind == ActionKind.HU:
-            a = hu_allowed(b.v, b.seats[action.seat], None, "self")
-            if a is None:  # the option was offered, so the win was allowed
-                raise RuntimeError(f"internal error: seat {action.seat} offered 胡 cannot win")
-            # 天胡 only on the dealt hand: no card drawn from the wall yet (a win checked after
-            # a forced 偎/提 on the first draw, when the dealer owed no discard, is a 自摸)
-            first = state.turn == 0 and len(state.wall) == b.v.deal.wall
-            b.emit(EventKind.HU, action.seat, note="天胡" if first else "自摸")
-            labels = (_tianhu_labels(b, action.seat) if first
-                      else _win_labels(b, action.seat, "self", action.seat))
-            b.finish(Result("tianhu" if first else "hu", action.seat, None, "self", a.huxi,
-                            a.best, labels))
-        else:
-            b.emit(EventKind.PASS, action.seat)
-            _after_take(b, action.seat)
-    else:  # respond
-        p = _pending(state.pending)
-        if kind == ActionKind.PASS:
-            _decline(b, action.seat, state.options)
-            if p.queue:
-                (s, opts), rest = p.queue[0], p.queue[1:]
-                b.pending = attrs.evolve(p, queue=rest)
-                b.ask("respond", s, opts)
-            else:
-                b.pending = attrs.evolve(p, tier=p.tier + 1)
-                _resolve(b)
-        else:
-            _take(b, action, p)
+    _run(b, _decide(b, state, action))
     return b.freeze(), b.events
+
+
+def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
+    """Do what ``action`` does in ``state``'s phase; the chore that follows, if any."""
+    kind = action.kind
+    if state.phase == Phase.DISCARD:
+        return _discard(b, action.seat, action.card)  # type: ignore[arg-type]
+    if state.phase == Phase.HU_CHECK:
+        if kind == ActionKind.PASS:
+            b.emit(EventKind.PASS, action.seat)
+            return (_Chore.AFTER_TAKE, action.seat)
+        win = cast(Analysis, state.plan(action))  # offered with its win analysis
+        # 天胡 only on the dealt hand: no card drawn from the wall yet (a win checked after a
+        # forced 偎/提 on the first draw, when the dealer owed no discard, is a 自摸)
+        first = state.turn == 0 and len(state.wall) == b.v.deal.wall
+        b.emit(EventKind.HU, action.seat, note="天胡" if first else "自摸")
+        labels = (_tianhu_labels(b, action.seat) if first
+                  else _win_labels(b, action.seat, Source.SELF, action.seat))
+        b.finish(Result(ResultKind.TIANHU if first else ResultKind.HU, action.seat, None,
+                        Source.SELF, win.huxi, win.best, labels))
+        return None
+    # respond
+    p = _pending(state.pending)
+    if kind != ActionKind.PASS:
+        return _take(b, action, p, state.plan(action))
+    _decline(b, action.seat, state.options)
+    if p.queue:
+        (s, opts), rest = p.queue[0], p.queue[1:]
+        b.pending = attrs.evolve(p, queue=rest)
+        b.ask(Phase.RESPOND, s, opts)
+        return None
+    b.pending = attrs.evolve(p, tier=p.tier + 1)
+    return (_Chore.OFFER, p.by)
 
 
 def _decline(b: _Builder, s: int, options: tuple[Action, ...]) -> None:
@@ -206,66 +250,78 @@ def _decline(b: _Builder, s: int, options: tuple[Action, ...]) -> None:
     seat = b.seats[s]
     kinds = {o.kind for o in options}
     if ActionKind.HU in kinds and b.v.win.chou_hu:
-        seat = b.set_seat(s, chou_hu=seat.chou_hu + ((p.card, table_huxi(b.v, seat)),))
+        seat = b.set_seat(s, chou_hu_marks=seat.chou_hu_marks
+                          + ((p.card, table_huxi(b.v, seat)),))
         b.emit(EventKind.CHOU, s, p.card, note="臭胡")
-    if ActionKind.PENG in kinds and b.v.chou.peng and p.card not in seat.chou_peng:
-        seat = b.set_seat(s, chou_peng=seat.chou_peng | {p.card})
+    if ActionKind.PENG in kinds and b.v.chou.peng and p.card not in seat.chou_peng_cards:
+        seat = b.set_seat(s, chou_peng_cards=seat.chou_peng_cards | {p.card})
         b.emit(EventKind.CHOU, s, p.card, note="peng")
-    if ActionKind.CHI in kinds and b.v.chou.chi and p.card not in seat.chou_chi:
-        b.set_seat(s, chou_chi=seat.chou_chi | {p.card})
+    if ActionKind.CHI in kinds and b.v.chou.chi and p.card not in seat.chou_chi_cards:
+        b.set_seat(s, chou_chi_cards=seat.chou_chi_cards | {p.card})
         b.emit(EventKind.CHOU, s, p.card, note="chi")
 
 
-def _take(b: _Builder, action: Action, p: Pending) -> None:
+def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
+    """Seat ``action.seat`` takes the card on offer; ``plan``: what the option decided."""
     s, c = action.seat, p.card
     seat = b.seats[s]
     if action.kind == ActionKind.HU:
-        source = "self" if (s == p.by and p.source == "draw") else p.source
-        a = hu_allowed(b.v, seat, c, source)
-        if a is None:  # the option was offered, so the win was allowed
-            raise RuntimeError(f"internal error: seat {s} was offered 胡 but cannot win")
-        b.emit(EventKind.HU, s, c, note=source)
-        b.finish(Result("hu", s, c, source, a.huxi, a.best, _win_labels(b, s, source, p.by)))
-        return
+        win = cast(Analysis, plan)  # a 胡 is offered with its win analysis
+        source = Source.SELF if (s == p.by and p.source == Source.DRAW) else p.source
+        b.emit(EventKind.HU, s, c, note=str(source))
+        b.finish(Result(ResultKind.HU, s, c, source, win.huxi, win.best,
+                        _win_labels(b, s, source, p.by),
+                        discarder=p.by if source == Source.DISCARD else None))
+        return None
     b.pending = None
     if action.kind == ActionKind.PAO:
-        _pao(b, s, c, p)
-    elif action.kind == ActionKind.PENG:
+        return _pao(b, s, c, cast(PaoTarget, plan))  # a 跑 is offered with its target
+    if action.kind == ActionKind.PENG:
         meld = Meld(MeldKind.PENG, (c,) * 3)
         b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
         b.emit(EventKind.PENG, s, c, (meld,))
-        _after_take(b, s)
     else:  # chi
-        hand = list(seat.hand)
-        used = [i for m in action.melds for i in m.cards]
-        used.remove(c)
-        for i in used:
-            hand[i] -= 1
-        b.set_seat(s, hand=tuple(hand), melds=seat.melds + action.melds)
+        b.set_seat(s, hand=tuple(hand_after(seat.hand, action.melds, c)),
+                   melds=seat.melds + action.melds)
         b.emit(EventKind.CHI, s, c, action.melds)
-        _after_take(b, s)
+    return (_Chore.AFTER_TAKE, s)
 
 
-def _pao(b: _Builder, s: int, c: int, p: Pending, forced: bool = False) -> None:
+def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False) -> _Next:
     seat = b.seats[s]
-    own = s == p.by
-    where = pao_source(b.v, seat, c, p.source, own)
     meld = Meld(MeldKind.PAO, (c,) * 4)
-    if where == -1:
+    if target.table_index is None:
         b.set_seat(s, hand=_hand_minus(seat.hand, c, 3), melds=seat.melds + (meld,))
     else:
-        if where is None:  # the option was offered, so a 坎/偎/碰 takes the card
-            raise RuntimeError(f"internal error: seat {s} was offered 跑 without a meld")
         melds = list(seat.melds)
-        melds[where] = meld
+        melds[target.table_index] = meld
         b.set_seat(s, melds=tuple(melds))
     b.pending = None
     notes = (["forced"] if forced else []) + (["八块"] if b.seats[s].quads > 1 else [])
     b.emit(EventKind.PAO, s, c, (meld,), ", ".join(notes))
-    _after_take(b, s)
+    return (_Chore.AFTER_TAKE, s)
 
 
-def _after_take(b: _Builder, s: int) -> None:
+def _discard(b: _Builder, s: int, c: int) -> _Next:
+    seat = b.seats[s]
+    b.set_seat(s, hand=_hand_minus(seat.hand, c, 1), early_discard=False)
+    b.emit(EventKind.DISCARD, s, c)
+    _mark_own(b, s, c)
+    b.pending = Pending(c, Source.DISCARD, s, 0)
+    return (_Chore.OFFER, s)
+
+
+def _mark_own(b: _Builder, s: int, c: int) -> None:
+    """A card a player discards (or leaves from their own draw) is 臭 for them."""
+    if b.v.chou.own_discards:
+        seat = b.seats[s]
+        b.set_seat(s, chou_chi_cards=seat.chou_chi_cards | {c},
+                   chou_peng_cards=seat.chou_peng_cards | {c}, own_chou=seat.own_chou | {c})
+
+
+# --- the chores ------------------------------------------------------------------------------
+
+def _after_take(b: _Builder, s: int) -> _Next:
     """After seat ``s`` took in a card (or at the deal): discard if owed, else the next draws.
 
     "任何吃碰等动作后都要打牌,八块(即跑、提两次及以上)除外" (000 §跑胡子玩牌规则), expressed as the
@@ -275,35 +331,20 @@ def _after_take(b: _Builder, s: int) -> None:
     if owes_discard(b.v, seat):
         opts = discard_options(b.v, s, seat.hand)
         if opts:
-            b.ask("discard", s, opts)
-            return
+            b.ask(Phase.DISCARD, s, opts, {})
+            return None
         b.set_seat(s, dead=True)
         b.emit(EventKind.NO_DISCARD, s, note="死手")
-    _draw(b, (s + 1) % b.n)
+    return (_Chore.DRAW, (s + 1) % b.n)
 
 
-def _discard(b: _Builder, s: int, c: int) -> None:
-    seat = b.seats[s]
-    b.set_seat(s, hand=_hand_minus(seat.hand, c, 1), early_discard=False)
-    b.emit(EventKind.DISCARD, s, c)
-    _mark_own(b, s, c)
-    b.pending = Pending(c, "discard", s, 0)
-    _resolve(b)
-
-
-def _mark_own(b: _Builder, s: int, c: int) -> None:
-    """A card a player discards (or leaves from their own draw) is 臭 for them."""
-    if b.v.chou.own_discards:
-        seat = b.seats[s]
-        b.set_seat(s, chou_chi=seat.chou_chi | {c}, chou_peng=seat.chou_peng | {c},
-                   own_chou=seat.own_chou | {c})
-
-
-def _draw(b: _Builder, s: int) -> None:
+def _draw(b: _Builder, s: int) -> _Next:
+    """Seat ``s`` draws: 荒庄 on an empty wall; a 王 is kept; a card making a 提/偎/臭偎 is
+    used at once; any other card is shown and offered."""
     if not b.wall:
         b.emit(EventKind.HUANGZHUANG)
-        b.finish(Result("huangzhuang"))
-        return
+        b.finish(Result(ResultKind.HUANGZHUANG))
+        return None
     c = b.wall.pop(0)
     seat = b.seats[s]
     if c == KING:
@@ -313,8 +354,7 @@ def _draw(b: _Builder, s: int) -> None:
         hand[KING] += 1
         seat = b.set_seat(s, hand=tuple(hand))
         b.emit(EventKind.DRAW, s, c, note="kept")
-        _after_own_card(b, s)
-        return
+        return (_Chore.OWN_CARD, s)
     if c < 20 and (seat.hand[c] >= 2 or seat.table_meld(c, WEI_KINDS) is not None):
         # forced 提/偎/臭偎, the card not shown ("摸牌时，除偎牌与提牌外，其它必须首先明示")
         b.emit(EventKind.DRAW_HIDDEN, s)
@@ -330,60 +370,69 @@ def _draw(b: _Builder, s: int) -> None:
             seat = b.set_seat(s, melds=tuple(melds))
             kind = EventKind.TI
         else:
-            chou = b.v.chou.chou_wei_after_declined_peng and c in seat.chou_peng
+            chou = b.v.chou.chou_wei_after_declined_peng and c in seat.chou_peng_cards
             meld = Meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, (c,) * 3)
             seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
             kind = EventKind.CHOU_WEI if chou else EventKind.WEI
         b.emit(kind, s, c, (meld,), "forced" + (", 八块" if kind == EventKind.TI and seat.quads > 1 else ""))
         if _special(b, s):
-            return
-        _after_own_card(b, s)
-        return
+            return None
+        return (_Chore.OWN_CARD, s)
     b.emit(EventKind.DRAW, s, c)
-    b.pending = Pending(c, "draw", s, 0)
-    _resolve(b)
+    b.pending = Pending(c, Source.DRAW, s, 0)
+    return (_Chore.OFFER, s)
 
 
-def _after_own_card(b: _Builder, s: int) -> None:
+def _after_own_card(b: _Builder, s: int) -> _Next:
     """After a seat took its own draw into hand or a forced meld: it may win (自摸), else on.
     "偎完后可胡就自摸胡牌" (000 §衡阳六胡抢字牌规则介绍)."""
-    if hu_allowed(b.v, b.seats[s], None, "self") is not None:
-        opts = (Action(ActionKind.HU, s),)
-        if "self" not in b.v.win.forced_sources:
+    win = hu_allowed(b.v, b.seats[s], None, Source.SELF)
+    if win is not None:
+        hu = Action(ActionKind.HU, s)
+        opts: tuple[Action, ...] = (hu,)
+        if Source.SELF not in b.v.win.forced_sources:
             opts += (Action(ActionKind.PASS, s),)
-        b.ask("hu_check", s, opts)
-        return
-    _after_take(b, s)
+        b.ask(Phase.HU_CHECK, s, opts, {hu: win})
+        return None
+    return (_Chore.AFTER_TAKE, s)
 
 
-def _resolve(b: _Builder) -> None:
-    """Offer the pending card tier by tier; a forced 跑 happens as soon as its tier is reached;
-    an unclaimed card goes to the exposer's discard area and the next seat draws."""
+def _offer(b: _Builder, by: int) -> _Next:
+    """Offer the pending card (exposed by seat ``by``) tier by tier; a forced 跑 happens as
+    soon as its tier is reached; an unclaimed card goes to the exposer's discard area and the
+    next seat draws."""
     p = _pending(b.pending)
     tiers = b.v.claims.priority
     tier = p.tier
     while tier < len(tiers):
         kinds = tiers[tier]
-        cands = tier_options(b.v, tuple(b.seats), kinds, p.card, p.source, p.by)
+        cands, plans = tier_plans(b.v, tuple(b.seats), kinds, p.card, p.source, p.by)
         # a forced 跑 waits for every win on the card to be declined (破跑胡, 胡 > 跑)
         if b.v.claims.pao_forced and not any(o.kind == ActionKind.HU for _, opts in cands
                                       for o in opts):
             for s, opts in cands:
-                if any(o.kind == ActionKind.PAO for o in opts):
-                    _pao(b, s, p.card, p, forced=True)
-                    return
+                for o in opts:
+                    if o.kind == ActionKind.PAO:
+                        return _pao(b, s, p.card, cast(PaoTarget, plans[o]), forced=True)
         if cands:
             (s, opts), rest = cands[0], tuple(cands[1:])
             b.pending = Pending(p.card, p.source, p.by, tier, rest)
-            b.ask("respond", s, opts)
-            return
+            b.ask(Phase.RESPOND, s, opts, plans)
+            return None
         tier += 1
     # nobody takes it
-    by = p.by
-    seat = b.seats[by]
-    b.set_seat(by, discards=seat.discards + (p.card,))
-    if p.source == "draw":
-        _mark_own(b, by, p.card)
-    b.emit(EventKind.TO_DISCARDS, by, p.card)
+    seat = b.seats[p.by]
+    b.set_seat(p.by, discards=seat.discards + (p.card,))
+    if p.source == Source.DRAW:
+        _mark_own(b, p.by, p.card)
+    b.emit(EventKind.TO_DISCARDS, p.by, p.card)
     b.pending = None
-    _draw(b, (by + 1) % b.n)
+    return (_Chore.DRAW, (p.by + 1) % b.n)
+
+
+_CHORES: dict[_Chore, Callable[[_Builder, int], _Next]] = {
+    _Chore.AFTER_TAKE: _after_take,
+    _Chore.DRAW: _draw,
+    _Chore.OFFER: _offer,
+    _Chore.OWN_CARD: _after_own_card,
+}
