@@ -488,8 +488,12 @@ def test_drawn_card_upgrades_table_peng(hunan, source):
 
 def test_discard_does_not_upgrade_table_peng(hunan):
     """000_cdb63c032605c9a1.txt §跑胡子玩牌规则 "桌面上碰的牌不能跑任何人手中打出的牌": the x6 stays loose,
-    no quad, so x6 x7 x8 x9 x10 x10 cannot be completed."""
-    a = verdict(hunan, H(UP_HAND), T("peng=x6 x6 x6", "chi=d1 d2 d3", "chi=x2 x7 x10"),
+    no quad, so x6 x7 x8 x9 x10 x10 cannot be completed. (Hunan refuses any discard win first:
+    the shape is judged under the Guilin rules, which take discard wins and 碰 → 跑 only on
+    one's own draw.)"""
+    assert verdict(hunan, H(UP_HAND), T("peng=x6 x6 x6", "chi=d1 d2 d3", "chi=x2 x7 x10"),
+                   card("x6"), "discard").reason == "discard_win_not_allowed"
+    a = verdict(guilin(), H(UP_HAND), T("peng=x6 x6 x6", "chi=d1 d2 d3", "chi=x2 x7 x10"),
                 card("x6"), "discard")
     check(a, win=False, reason="incomplete", huxi=0)
 

@@ -25,11 +25,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "frozen", "schemas", "terminal", "vocab"),  # shared by every layer
     ("cards",),
     ("melds",),
+    ("hooks",),                               # the names of the code hooks
     ("variant",),                             # the frozen rules model the analysis reads
+    ("special",),                             # the special-win shapes the analysis judges
     ("analysis",),
-    # the variant's input: loading, presets, named hooks; "" is the package itself, whose
+    # the variant's input: loading, presets; "" is the package itself, whose
     # __init__ re-exports the presets and the file loader (imported on first use)
-    ("hooks", "inputs", "loader", "presets", "variant_file", "special", ""),
+    ("inputs", "loader", "presets", "variant_file", ""),
     ("engine", "play"),
     ("settlement", "invariants", "match"),
     ("records",),
@@ -137,8 +139,9 @@ def loaded_by(module: str) -> list[str]:
 def test_the_analysis_loads_no_engine_cli_or_io_module():
     loaded = loaded_by("zipai_rules.analysis")
     assert loaded == ["zipai_rules", "zipai_rules.analysis", "zipai_rules.cards",
-                      "zipai_rules.errors", "zipai_rules.frozen", "zipai_rules.melds",
-                      "zipai_rules.schemas", "zipai_rules.variant", "zipai_rules.vocab"]
+                      "zipai_rules.errors", "zipai_rules.frozen", "zipai_rules.hooks",
+                      "zipai_rules.melds", "zipai_rules.schemas", "zipai_rules.special",
+                      "zipai_rules.variant", "zipai_rules.vocab"]
     for name in loaded:
         top = name.removeprefix("zipai_rules").removeprefix(".").split(".")[0]
         assert top not in ("engine", "cli", *IO_MODULES), name

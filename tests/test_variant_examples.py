@@ -18,7 +18,7 @@ from zipai_rules import analyze, find_variant, parse_meld
 from zipai_rules.cards import KING, counts_of, format_cards
 from zipai_rules.engine import Action, ActionKind, EventKind, Game
 from zipai_rules.melds import Meld, MeldKind
-from zipai_rules.special import two_ti, xiao_qi_dui
+from zipai_rules.analysis import instant_win
 
 A = ActionKind
 
@@ -355,12 +355,12 @@ def test_E37_two_ti_hook():
     v = V("penghu")
     hand = counts_of(C("x1 x3 x6 d2 d5 d7"))
     two = [Meld(MeldKind.TI, (c("x4"),) * 4), Meld(MeldKind.TI, (c("d9"),) * 4)]
-    a = two_ti(v, hand, two, False)
+    a = instant_win(v, hand, two, dealer=False)
     assert a is not None and a.win
     assert a.best.special == "two_ti"
     assert sorted(a.best.leftover) == sorted(C("x1 x3 x6 d2 d5 d7"))
     assert a.huxi == 9 + 12  # the two 提 (small 9, big 12); the leftovers score nothing
-    assert two_ti(v, hand, two[:1], False) is None
+    assert instant_win(v, hand, two[:1], dealer=False) is None
 
 
 def test_E37_two_ti_in_the_engine_from_a_draw():
@@ -394,18 +394,17 @@ def test_E38_xiao_qi_dui_hook():
     non-dealer (14 cards); the dealer (15 cards) needs 6 pairs + a 坎 [D, weak], so 7 pairs and
     a single card are not enough."""
     v = V("penghu")
-    a = xiao_qi_dui(v, counts_of(C(SEVEN_PAIRS)), (), False)
+    a = instant_win(v, counts_of(C(SEVEN_PAIRS)), (), dealer=False)
     assert a is not None and a.win and a.best.special == "xiao_qi_dui"
     assert sum(1 for g in a.best.groups if g.meld.kind == MeldKind.JIANG) == 7
-    assert xiao_qi_dui(v, counts_of(C(SEVEN_PAIRS)), (), True) is None
-    assert xiao_qi_dui(v, counts_of(C(SEVEN_PAIRS + " d9")), (), True) is None
+    assert instant_win(v, counts_of(C(SEVEN_PAIRS)), (), dealer=True) is None
+    assert instant_win(v, counts_of(C(SEVEN_PAIRS + " d9")), (), dealer=True) is None
     dealer = "x1 x1 x3 x3 x5 x5 d2 d2 d6 d6 d8 d8 x10 x10 x10"  # 6 pairs + 坎 x10
-    b = xiao_qi_dui(v, counts_of(C(dealer)), (), True)
+    b = instant_win(v, counts_of(C(dealer)), (), dealer=True)
     assert b is not None and b.win and b.best.special == "xiao_qi_dui"
-    assert xiao_qi_dui(v, counts_of(C(dealer)), (), False) is None
+    assert instant_win(v, counts_of(C(dealer)), (), dealer=False) is None
     # 6 pairs and two singles: not 小七对
-    assert xiao_qi_dui(v, counts_of(C("x1 x1 x3 x3 x5 x5 d2 d2 d6 d6 d8 d8 x10 d10")), (),
-                       False) is None
+    assert instant_win(v, counts_of(C("x1 x1 x3 x3 x5 x5 d2 d2 d6 d6 d8 d8 x10 d10")), (), dealer=False) is None
 
 
 def test_E38_xiao_qi_dui_non_dealer_in_the_engine():

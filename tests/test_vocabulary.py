@@ -48,7 +48,7 @@ def test_readme_lists_the_registered_error_codes():
 def test_readme_lists_the_reason_codes():
     sentence = README.split("A non-winning hand is a result", 1)[1].split("A card count", 1)[0]
     assert set(re.findall(r"`([a-z_]+)`", sentence)) == {r.value for r in Reason}
-    assert set(REASON_MEANINGS) == set(Reason) and len(Reason) == 8
+    assert set(REASON_MEANINGS) == set(Reason) and len(Reason) == 9
 
 
 def test_vocab_imports_nothing_of_the_package():

@@ -157,3 +157,58 @@ def test_a_quad_needs_its_jiang():
     a = verdict(find_variant("guilin"), "x1 x2 x3 x4 x5 x6 x7 x8 x9 d1 d2 d3 d4 d5 d6 d7 d8",
                 ["ti=x10 x10 x10 x10"], "d9", "discard")
     assert (a.win, a.reason) == (False, "incomplete")
+
+
+# wins with no card and no choice: 天胡 and the special wins, judged by the same function
+# (analysis.instant_win) in the engine and in analyze
+@pytest.mark.parametrize("preset, seed", [("hunan", 2857), ("penghu", 12484)])
+def test_a_win_at_the_deal_is_the_win_analyze_sees(preset, seed):
+    """hunan seed 2857: a forced 天胡 of 30 胡息 (five 坎, "三提五坎 … 必须天胡", 003);
+    penghu seed 12484: two dealt 提蛇 (21 胡息, "2双提蛇 … 视为胡牌", 000 §碰胡规则)."""
+    from zipai_rules.engine import Game
+
+    v = find_variant(preset)
+    g = Game(v, seed=seed)
+    r = g.result
+    assert r is not None and r.winner is not None
+    seat = g.state.seats[r.winner]
+    hand = [i for i, n in enumerate(seat.hand) for _ in range(n)]
+    a = analyze(v, hand, seat.melds, dealt=True, dealer=r.winner == g.state.dealer)
+    assert (a.win, a.huxi) == (True, r.huxi) == (True, {"hunan": 30, "penghu": 21}[preset])
+    later = analyze(v, hand, seat.melds, dealer=r.winner == g.state.dealer)
+    assert later.win == (preset == "penghu")  # 2 提蛇 wins whenever; 天胡 only as dealt
+
+
+def test_a_special_win_after_ones_own_forced_ti():
+    """penghu: seat 1's own draw of d9 makes its 坎 d9 a second 提 (2 提蛇): a win at once."""
+    v = find_variant("penghu")
+    a = analyze(v, "d9 d9 d9 d8", ["ti=x7 x7 x7 x7", "chi=d2 d7 d10", "chi=x3 x4 x5"],
+                "d9", "self")
+    assert (a.win, a.huxi, a.best.special) == (True, 27, "two_ti")
+    assert analyze(v, "d9 d9 d9 d8", ["ti=x7 x7 x7 x7", "chi=d2 d7 d10", "chi=x3 x4 x5"],
+                   "d9", "draw").win is False
+
+
+def test_a_dealt_hand_of_a_non_dealer_waits_for_a_card():
+    v = find_variant("hunan")
+    hand = "x1 x2 x3 x4 x5 x6 x7 x8 x9 d1 d2 d3 d4 d5 d6 d7 d8 d9 x10 x10"
+    a = analyze(v, hand, dealt=True)
+    assert (a.win, a.reason) == (False, "dealt_hand")
+
+
+def test_cli_dealt_tianhu(capsys):
+    code = main(["analyze", "--variant", "hunan", "--dealt", "--dealer", "--hand",
+                 "x5 x5 x5 x6 x10 x10 x10 d1 d2 d3 d4 d4 d4 d8 d8 d8 d9 d9 d9 d10 d10", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and (out["win"], out["huxi"], out["leftover"]) == (True, 30,
+                                                                       ["x6", "d10", "d10"])
+    assert out["waits"] is None
+
+
+def test_cli_waits_only_for_a_hand_at_rest(capsys):
+    """A hand that owes a discard (21 cards with a 提) has no waits, and no error."""
+    code = main(["analyze", "--variant", "hunan", "--hand",
+                 "x1 x1 x1 x2 x3 x4 x5 x6 x7 d3 d4 d6 d8 d9", "--meld", "ti=d10 d10 d10 d10",
+                 "--meld", "chi=x7 x8 x9", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["waits"] is None and out["win"] is False

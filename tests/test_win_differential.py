@@ -92,6 +92,7 @@ def play_and_compare(variant, seed: int, chooser: int, tally: Counter, max_steps
     """Play one game (random non-winning choices) and compare at every exposed card."""
     rng = random.Random(chooser)
     game = Game(variant, seed=seed)
+    _check_deal(variant, game, tally)
     _check_state(variant, game, [], None, tally)
     while not game.is_over and len(game.actions) < max_steps:
         before = game.state
@@ -100,6 +101,40 @@ def play_and_compare(variant, seed: int, chooser: int, tally: Counter, max_steps
         action = rng.choice(choice)
         events = game.apply(action)
         _check_state(variant, game, events, (before, action), tally)
+        if game.actions and game.is_over:
+            _check_instant_end(variant, game, tally)
+
+
+def _check_deal(variant, game, tally):
+    """The dealt hands: ``analyze(..., dealt=True)`` wins exactly for the seat the engine lets
+    win at the deal (天胡, a special win, or the dealer's optional 天胡), with its 胡息."""
+    st_ = game.state
+    r = st_.result
+    for s, seat in enumerate(st_.seats):
+        a = analyze(variant, _Seat(seat).hand_indices, seat.melds, dealt=True,
+                    dealer=s == st_.dealer)
+        if r is not None:
+            if s == r.winner:
+                assert (a.win, a.huxi) == (True, r.huxi), (s, a, r)
+                tally["dealt_wins"] += 1
+            continue  # another seat may hold a win too; the engine takes the first
+        offered = st_.phase == "hu_check" and st_.actor == s
+        assert a.win == offered, (s, a.reason, offered)
+        tally["dealt_hands"] += 1
+
+
+def _check_instant_end(variant, game, tally):
+    """A hand ended by a special win after a forced 偎/提: ``analyze`` of that seat's cards as
+    they stand gives the same win."""
+    r = game.result
+    if r is None or r.source is not None or not r.labels or r.decomposition is None \
+            or r.decomposition.special is None:
+        return
+    seat = game.state.seats[r.winner]
+    a = analyze(variant, _Seat(seat).hand_indices, seat.melds,
+                dealer=r.winner == game.state.dealer)
+    assert (a.win, a.huxi, a.best.special) == (True, r.huxi, r.decomposition.special)
+    tally["instant_wins"] += 1
 
 
 def _check_state(variant, game, events, previous, tally):

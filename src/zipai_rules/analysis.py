@@ -39,6 +39,7 @@ from .cards import (KING, N_KINDS, card_index, check_copies, counts_of, format_c
                     parse_indices, token)
 from .errors import HandError, MeldError
 from .melds import QUADS, Meld, MeldKind, parse_meld
+from .special import special_win
 from .variant import Variant
 from .vocab import Reason, Source
 
@@ -93,9 +94,14 @@ class Analysis:
     decompositions: tuple[Decomposition, ...] = ()
 
     def to_json(self) -> dict:
-        return {"win": self.win, "reason": None if self.reason is None else str(self.reason),
-                "huxi": self.huxi,
-                "groups": [g.to_json() for g in self.best.groups] if self.best else []}
+        out = {"win": self.win, "reason": None if self.reason is None else str(self.reason),
+               "huxi": self.huxi,
+               "groups": [g.to_json() for g in self.best.groups] if self.best else []}
+        if self.best is not None and self.best.leftover:
+            out["leftover"] = format_cards(self.best.leftover).split()
+        if self.best is not None and self.best.special:
+            out["special"] = self.best.special
+        return out
 
 
 @attrs.frozen(slots=True)
@@ -365,14 +371,17 @@ def read_table(table: Sequence) -> tuple[Meld, ...]:  # type: ignore[type-arg]
 
 def analyze(variant: Variant, hand: Sequence | str, table: Sequence = (),  # type: ignore[type-arg]
             card=None, source: str | None = None, *,  # type: ignore[no-untyped-def]
-            all_decompositions: bool = False) -> Analysis:
-    """Analyse a situation.
+            all_decompositions: bool = False, dealer: bool = False,
+            dealt: bool = False) -> Analysis:
+    """Analyse a situation with the engine's own win decision (:func:`win_verdict`).
 
     ``hand``: the concealed cards (card indices, :class:`~zipai_rules.cards.Card` values,
     tokens, or one string such as ``"x1 x2 x3"``); ``table``: the player's exposed melds
     (:class:`~zipai_rules.melds.Meld` values or ``"peng=d4 d4 d4"`` strings); ``card`` and
     ``source``: the incoming card and how it arrived (``self``, ``draw`` or ``discard``), or
-    ``None`` to judge the hand as it stands.
+    ``None`` to judge the hand as it stands. ``dealer``: the player deals (the dealer's
+    碰胡 小七对 shape differs); ``dealt``: the hand is the freshly dealt one (dealt 提 on the
+    table), judged for a forced 天胡 too; no incoming card then.
 
     Returns an :class:`Analysis`; its ``huxi`` is the best total in 胡息 (table melds included)
     when the cards decompose, else 0. Raises :class:`~zipai_rules.errors.HandError` for a
@@ -388,6 +397,9 @@ def analyze(variant: Variant, hand: Sequence | str, table: Sequence = (),  # typ
                         code="bad_source")
     if c is None and source is not None:
         raise HandError(f"source {source!r} given without an incoming card", code="bad_source")
+    if dealt and c is not None:
+        raise HandError("a dealt hand is judged as dealt: give no incoming card",
+                        code="bad_source")
     table = read_table(table)
     seen = list(counts)
     for m in table:
@@ -401,9 +413,28 @@ def analyze(variant: Variant, hand: Sequence | str, table: Sequence = (),  # typ
         i = counts.index(4)
         raise HandError(f"four {token(i)} in the concealed hand must be laid down as 提 "
                         "(a table meld)", code="concealed_quad")
-    check_count(variant, sum(counts) + sum(len(m.cards) for m in table),
-                sum(1 for m in table if m.kind in QUADS), c is not None)
-    return win_verdict(variant, counts, table, c, source, all_decompositions=all_decompositions)
+    held = sum(counts) + sum(len(m.cards) for m in table)
+    if dealt:
+        size = variant.deal.dealer_hand if dealer else variant.deal.other_hand
+        if held != size:
+            raise HandError(f"{held} cards in hand and table; a {'dealer' if dealer else 'player'}"
+                            f" of {variant.id} is dealt {size}", code="impossible_count")
+    else:
+        check_count(variant, held, sum(1 for m in table if m.kind in QUADS), c is not None)
+    return win_verdict(variant, counts, table, c, source, all_decompositions=all_decompositions,
+                       dealer=dealer, dealt=dealt)
+
+
+def at_rest(variant: Variant, hand: Sequence | str, table: Sequence = ()) -> bool:  # type: ignore[type-arg]
+    """Whether a player holding ``hand`` and ``table`` waits for a card (owes no discard): the
+    situation :func:`waits` judges."""
+    held = len(read_hand(hand)[0]) + sum(len(m.cards) for m in read_table(table))
+    quads = sum(1 for m in read_table(table) if m.kind in QUADS)
+    try:
+        check_count(variant, held, quads, True)
+    except HandError:
+        return False
+    return True
 
 
 def check_count(variant: Variant, held: int, quads: int, incoming: bool) -> None:
@@ -439,7 +470,8 @@ def check_count(variant: Variant, held: int, quads: int, incoming: bool) -> None
 def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
                 card: int | None, source: str | None, *,
                 chou_hu: Iterable[tuple[int, int]] = (), explain: bool = True,
-                all_decompositions: bool = False) -> Analysis:
+                all_decompositions: bool = False, dealer: bool = False,
+                dealt: bool = False) -> Analysis:
     """May a player win, and with what best decomposition: the one decision that the engine's
     claim options, :func:`analyze`, :func:`waits` and the bots all use.
 
@@ -463,9 +495,22 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
 
     With ``explain`` (the default) the best decomposition and 胡息 are given even when a rule
     refuses the win; without it a refusal by the first three rules returns at once with 0.
+
+    Before all of these, the wins that need no choice (:func:`instant_win`): the hand as it
+    stands, or after one's own draw made a forced 偎/提, is judged for the variant's special
+    wins (碰胡 2 提蛇, 小七对: ``dealer`` says whether the seat deals), and with ``dealt`` (a
+    freshly dealt hand) for the forced 天胡 too.
     """
+    if dealt:
+        source = Source.SELF  # the dealer's optional 天胡 is a win on its own cards
+    if variant.win.special or dealt:
+        instant = _instant_on(variant, hand, table, card, source, dealer, dealt)
+        if instant is not None:
+            return instant
     reason: Reason | None = None
-    if card == KING and source != Source.SELF:
+    if dealt and not (dealer and variant.win.tianhu.optional_dealer_win):
+        reason = Reason.DEALT_HAND  # the others wait for a card (003 天胡; digest C11)
+    elif card == KING and source != Source.SELF:
         reason = Reason.KING_NOT_CLAIMABLE  # a 王 joins only by one's own draw (digest G14)
     elif variant.deck.king_rules.holder_wins_only_self and hand[KING] and \
             source in (Source.DRAW, Source.DISCARD):
@@ -478,9 +523,54 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     if reason is not None and (not explain or card == KING):
         return Analysis(False, reason, 0, None)
     found = _best(variant, hand, table, card, source, all_decompositions)
-    if reason is not None and found.reason is None:
+    if reason is not None:  # the same reason as without explain, the 胡息 shown besides
         return attrs.evolve(found, win=False, reason=reason)
     return found
+
+
+def instant_win(variant: Variant, hand: Sequence[int], table: Sequence[Meld], *,
+                dealer: bool = False, dealt: bool = False) -> Analysis | None:
+    """The win a seat has at once, with no card to wait for and no choice, or ``None``: one of
+    the variant's special wins (``win.special``, :mod:`zipai_rules.special`: checked after
+    the deal and after every forced 提/偎 of the seat), and for a freshly ``dealt`` hand the
+    forced 天胡 (:func:`tianhu`). ``hand``: the 21 concealed counts; ``dealer``: whether the
+    seat deals (the dealer's 小七对 shape differs)."""
+    if variant.win.special:
+        shape = special_win(variant, hand, table, dealer)
+        if shape is not None:
+            groups = tuple([Group(m, variant.meld_huxi(m), "table") for m in table]
+                           + [Group(m, variant.meld_huxi(m)) for m in shape.hand_melds])
+            total = sum(g.huxi for g in groups)
+            return Analysis(True, None, total,
+                            Decomposition(groups, total, shape.leftover, shape.label))
+    if dealt:
+        return tianhu(variant, indices_of(hand), table)
+    return None
+
+
+def _instant_on(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
+                card: int | None, source: str | None, dealer: bool, dealt: bool
+                ) -> Analysis | None:
+    """:func:`instant_win` of the hand as it stands, or after one's own draw of ``card`` made
+    its forced 提 (onto a 坎 or a 偎) or 偎 (onto a pair)."""
+    if card is None:
+        return instant_win(variant, hand, table, dealer=dealer, dealt=dealt)
+    if source != Source.SELF or card == KING or not variant.win.special:
+        return None
+    after = list(hand)
+    wei = next((k for k, m in enumerate(table)
+                if m.cards[0] == card and m.kind in (MeldKind.WEI, MeldKind.CHOU_WEI)), None)
+    if hand[card] == 3:
+        after[card] = 0
+        melds = table + (same_meld(MeldKind.TI, card),)
+    elif wei is not None:
+        melds = table[:wei] + table[wei + 1:] + (same_meld(MeldKind.TI, card),)
+    elif hand[card] == 2:
+        after[card] = 0
+        melds = table + (same_meld(MeldKind.WEI, card),)
+    else:
+        return None
+    return instant_win(variant, after, melds, dealer=dealer)
 
 
 def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],

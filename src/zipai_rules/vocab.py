@@ -58,6 +58,7 @@ class ResultKind(enum.StrEnum):
 class Reason(enum.StrEnum):
     """Why the win analysis refuses a win (``Analysis.reason``); each in the order checked."""
 
+    DEALT_HAND = "dealt_hand"
     KING_NOT_CLAIMABLE = "king_not_claimable"
     SELF_WIN_NOT_ALLOWED = "self_win_not_allowed"
     DRAW_WIN_NOT_ALLOWED = "draw_win_not_allowed"
@@ -74,6 +75,8 @@ class Reason(enum.StrEnum):
 
 
 REASON_MEANINGS: dict[Reason, str] = {
+    Reason.DEALT_HAND: "a freshly dealt hand wins only by 天胡 or a special win (and the "
+                       "dealer's optional 天胡 where the variant has it)",
     Reason.KING_NOT_CLAIMABLE: "a 王 from another player, or a 王 holder where holders win "
                                "only by 自摸",
     Reason.SELF_WIN_NOT_ALLOWED: "the variant allows no win on one's own draw",

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from ..analysis import analyze, waits
+from ..analysis import analyze, at_rest, waits
 from ..cards import format_cards, parse_card, parse_indices
 from ..errors import ZipaiError
 from ..melds import parse_meld
@@ -24,6 +24,11 @@ def add_parser(sub: Any) -> None:
     an.add_argument("--from", dest="source", choices=["self", "draw", "discard"],
                     help="how the incoming card arrives")
     an.add_argument("--all", action="store_true", help="list every decomposition")
+    an.add_argument("--dealer", action="store_true",
+                    help="the player deals (碰胡's 小七对 differs for the dealer)")
+    an.add_argument("--dealt", action="store_true",
+                    help="judge the freshly dealt hand (dealt 提 as --meld): 天胡 and special "
+                         "wins included")
     an.add_argument("--json", action="store_true", help="print JSON")
     an.add_argument("--zh", action="store_true", help="print Chinese card names")
     an.set_defaults(func=run)
@@ -40,11 +45,15 @@ def run(args: argparse.Namespace) -> int:
         raise ZipaiError("--card needs --from self|draw|discard", code="bad_source")
     if card is None and args.source is not None:
         raise ZipaiError("--from needs --card", code="bad_source")
-    result = analyze(variant, hand, table, card, args.source, all_decompositions=args.all)
+    result = analyze(variant, hand, table, card, args.source, all_decompositions=args.all,
+                     dealer=args.dealer, dealt=args.dealt)
     out = result.to_json()
+    resting = card is None and not args.dealt and at_rest(variant, hand, table)
     if card is None:
+        # waits only for a hand waiting for a card; one that owes a discard has none
         out["waits"] = [dict(w.to_json(), source=src) for src in ("self", "draw", "discard")
-                        if src in variant.win.sources for w in waits(variant, hand, table, src)]
+                        if src in variant.win.sources
+                        for w in waits(variant, hand, table, src)] if resting else None
     if args.all:
         out["decompositions"] = [{"huxi": d.huxi, "groups": [g.to_json() for g in d.groups]}
                                  for d in result.decompositions]
@@ -57,9 +66,16 @@ def run(args: argparse.Namespace) -> int:
     if result.best:
         for g in result.best.groups:
             print(f"  {g.meld.kind.value:10} {format_cards(g.meld.cards, zh=zh):16} {g.huxi:3}  {g.place}")
+    if result.best and result.best.leftover:
+        print(f"  leftover   {format_cards(result.best.leftover, zh=zh)}"
+              f"   ({result.best.special or 'tianhu'}: the shape is waived)")
     for d in result.decompositions[1:]:
         print(f"  alternative ({d.huxi}): " + " ".join(g.meld.describe(zh) for g in d.groups))
-    if card is None:
+    if args.dealt:
+        pass  # a dealt hand's waits are judged after its first discard
+    elif card is None and out["waits"] is None:
+        print("waits (听牌): none judged: a player holding these cards owes a discard")
+    elif card is None:
         if out["waits"]:
             print("waits (听牌):")
             for w in out["waits"]:

@@ -18,10 +18,9 @@ from typing import cast
 
 import attrs
 
-from ..analysis import Analysis, tianhu
+from ..analysis import Analysis, instant_win, tianhu
 from ..cards import KING, counts_of, indices_of
 from ..melds import Meld, MeldKind
-from ..special import special_win
 from ..variant import Variant
 from ..vocab import Label, Phase, ResultKind, Source
 from .actions import Action, ActionKind, Event, EventKind
@@ -191,7 +190,7 @@ def _special(b: _Builder, s: int) -> bool:
     if not b.v.win.special:
         return False
     seat = b.seats[s]
-    a = special_win(b.v, seat.hand, seat.melds, s == b.dealer)
+    a = instant_win(b.v, seat.hand, seat.melds, dealer=s == b.dealer)
     if a is None:
         return False
     name = a.best.special if a.best else None
