@@ -91,9 +91,20 @@ def test_a_raised_limit_is_honoured(tmp_path):
 
 
 def test_limits_are_strict_positive_ints():
-    for bad in (0, -1, 3.0, True, "9"):
-        with pytest.raises(ValueError):
+    for bad in (0, -1, 3.0, True, "9", 2 ** 40 + 1, 2 ** 63, 10 ** 30):
+        with pytest.raises(ZipaiError) as info:
             Limits(max_bytes=bad)  # type: ignore[arg-type]
+        assert info.value.code == "bad_limit"
+    assert Limits(max_bytes=2 ** 40).max_bytes == 2 ** 40
+
+
+def test_huge_cli_limit_is_a_clean_error(tmp_path, capsys):
+    from zipai_rules.cli import main
+
+    ok = tmp_path / "ok.yaml"
+    ok.write_text("extends: hunan\nid: ok\nname: ok\n", "utf-8")
+    assert main(["--max-bytes", "9223372036854775807", "validate", str(ok)]) == 2
+    assert capsys.readouterr().err.startswith("error: Limits.max_bytes must be an int")
 
 
 def test_too_large_file_is_not_read_past_the_limit(tmp_path, capsys):
@@ -275,7 +286,7 @@ HOSTILE_RECORDS = {
     "seed_true": (lambda r: _mutate(r, lambda x: x.update(seed=True)), RecordError, "schema"),
     "seed_5000_digits": (lambda r: _mutate(r, lambda x: x.update(seed=0)).replace(
         '"seed": 0', '"seed": ' + "1" * 5000), RecordError, "bad_json"),
-    "seed_too_big": (lambda r: _mutate(r, lambda x: x.update(seed=2 ** 256)), RecordError,
+    "seed_too_big": (lambda r: _mutate(r, lambda x: x.update(seed=2 ** 1024)), RecordError,
                      "schema"),
     "seed_nan": (lambda r: _mutate(r, lambda x: x.update(seed=0)).replace(
         '"seed": 0', '"seed": NaN'), RecordError, "bad_json"),
@@ -406,3 +417,69 @@ def test_control_characters_never_reach_the_terminal(tmp_path, capsys):
     code, out, err = cli(capsys, "validate", path)
     assert code == 0 and "\x1b" not in out and "\\u001b[2Jclear.yaml" in out
 
+
+
+def test_record_path_is_checked_before_the_hand_is_played(tmp_path, capsys):
+    from zipai_rules.cli import main
+
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "target.json")
+    for bad in (link, tmp_path, tmp_path / "missing" / "r.json"):
+        assert main(["play", "--seed", "3", "--record", str(bad)]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith("error: ") and "cannot write the record" in err
+    assert not (tmp_path / "target.json").exists()
+
+
+def test_two_player_variant_plays_with_the_default_bots(tmp_path, capsys):
+    from zipai_rules.cli import main
+
+    two = tmp_path / "two.yaml"
+    two.write_text("extends: hunan\nid: two_players\nname: two players\nplayers: 2\n"
+                   "deal: {wall: 39}\n", "utf-8")
+    assert main(["play", "--variant", str(two), "--seed", "4"]) == 0
+    assert "result:" in capsys.readouterr().out
+    assert main(["simulate", "--variant", str(two), "--games", "3", "--seed", "4"]) == 0
+    assert main(["play", "--variant", str(two), "--bots", "greedy,random,greedy"]) == 2
+
+
+def test_seed_and_deal_must_agree():
+    from zipai_rules import HandError, find_variant
+    from zipai_rules.engine import Game
+    from zipai_rules.engine.game import shuffled_deal
+
+    v = find_variant("hunan")
+    assert Game(v, seed=7, deal=shuffled_deal(v, 7)).seed == 7
+    with pytest.raises(HandError) as info:
+        Game(v, seed=8, deal=shuffled_deal(v, 7))
+    assert info.value.code == "bad_deal"
+
+
+def test_a_record_of_any_seed_game_accepts_replays(tmp_path, capsys):
+    """Records take every seed ``Game`` takes (up to 1024 bits)."""
+    from zipai_rules.cli import main
+
+    path = tmp_path / "big.json"
+    seed = str(2 ** 1024 - 1)
+    assert main(["play", "--seed", seed, "--record", str(path), "--json"]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0
+    assert "confirmed" in capsys.readouterr().out
+
+
+def test_replay_says_when_a_deal_was_not_checked_against_a_shuffle(tmp_path, capsys):
+    import json as _json
+
+    from zipai_rules.cli import main
+
+    path = tmp_path / "r.json"
+    assert main(["play", "--seed", "5", "--record", str(path), "--json"]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0
+    assert "not checked against a shuffle" not in capsys.readouterr().out
+    record = _json.loads(path.read_text("utf-8"))
+    record["seed"] = None
+    path.write_text(_json.dumps(record), "utf-8")
+    assert main(["replay", str(path)]) == 0
+    assert "the deal was given explicitly (no seed): it is not checked" in \
+        capsys.readouterr().out

@@ -269,11 +269,17 @@ def test_ctrl_c_stops_promptly_and_leaves_whole_records(tmp_path, jobs):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     assert proc.returncode == 130 and stdout == "" and elapsed < 3
-    found = re.fullmatch(r"interrupted after (\d+) of 1000000 games, (\d+) records written to "
-                         + re.escape(str(out)) + "\n", stderr)
-    assert found and found[1] == found[2], stderr
+    found = re.fullmatch(r"interrupted after (\d+) of 1000000 games \(games ([0-9–, and]+)\), "
+                         r"(\d+) records written to " + re.escape(str(out)) + "\n", stderr)
+    assert found and found[1] == found[3], stderr
     files = sorted(p.name for p in out.iterdir())
     assert len(files) == int(found[1]) >= 3
+    # the ranges named are exactly the records written
+    named = set()
+    for part in re.split(r", | and ", found[2]):
+        a, _, b = part.partition("–")
+        named |= set(range(int(a), int(b or a) + 1))
+    assert {int(name[5:10]) for name in files} == named
     assert all(name.startswith("game-") and name.endswith(".json") for name in files)
     for name in files:
         read_record(out / name)  # whole and valid

@@ -155,6 +155,8 @@ ERROR_CODES: dict[str, str] = {
     "result_differs": "a record whose result or settlement differs from the replay",
     "unwritable": "a record that cannot be written there",
     # options
+    "bad_limit": "an input limit (Limits, --max-bytes, --max-nodes) that is not an int from 1 "
+                 "to 2**40",
     "bad_option": "an option out of range or a combination of options that does not go",
     "unknown_bot": "an unknown bot name, or more bots than players",
 }

@@ -35,7 +35,7 @@ from .schemas import shipped_schema as shipped_schema
 from .errors import ZipaiError
 
 #: integers in a JSON record may have at most this many digits (a 256-bit seed has 78)
-MAX_INT_DIGITS = 80
+MAX_INT_DIGITS = 320  # a seed of 1024 bits has 309
 
 
 @attrs.frozen(slots=True)
@@ -50,11 +50,15 @@ class Limits:
     max_depth: int = 32
     max_errors: int = 50
 
+    #: the largest value a limit may take (1 TiB of bytes; a count beyond it is no limit)
+    CEILING = 2 ** 40
+
     def __attrs_post_init__(self) -> None:
         for field in attrs.fields(type(self)):
             value = getattr(self, field.name)
-            if type(value) is not int or value < 1:
-                raise ValueError(f"Limits.{field.name} must be a positive int, got {value!r}")
+            if type(value) is not int or not 1 <= value <= self.CEILING:
+                raise ZipaiError(f"Limits.{field.name} must be an int from 1 to 2**40, got "
+                                 f"{brief(value)}", code="bad_limit")
 
 
 #: defaults for variant YAML files (the largest shipped preset is under 8 KiB, 600 values)

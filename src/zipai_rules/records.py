@@ -145,6 +145,22 @@ def write_record(path: str | Path, game: Game, settlement: Settlement, **options
     write_text_atomic(path, dumps_record(game_record(game, settlement, **options)))
 
 
+def check_writable(path: str | Path) -> None:
+    """Check before any work that a record can be written to ``path``: not a symbolic link,
+    not a folder, in a folder that exists and can be written. Raises :class:`RecordError`
+    (code ``unwritable``)."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    problem = ("is a symbolic link (never written through)" if path.is_symlink()
+               else "is a folder" if path.is_dir()
+               else f"is in {folder}, which is not a folder" if not folder.is_dir()
+               else f"is in {folder}, which cannot be written" if not os.access(folder, os.W_OK)
+               else None)
+    if problem:
+        raise RecordError(f"{path}: cannot write the record there: it {problem}",
+                          code="unwritable")
+
+
 def write_text_atomic(path: str | Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder and a
     rename. Raises :class:`RecordError` (code ``unwritable``) for a symbolic link at ``path``

@@ -36,6 +36,14 @@ def count_list(text: str) -> list[int]:
     return [count(1)(part.strip()) for part in parts]
 
 
+def bot_names(args: argparse.Namespace, seats: int) -> list[str]:
+    """The ``--bots`` names, or the default bots (greedy, random, greedy) cut to the table:
+    a list given explicitly must not name more bots than seats."""
+    from ..simulate import DEFAULT_BOTS
+
+    return args.bots.split(",") if args.bots else list(DEFAULT_BOTS[:seats])
+
+
 def variant_arg(name: str, args: argparse.Namespace | None = None) -> Variant:
     """The variant a ``--variant`` value names: a YAML file (``.yaml``/``.yml``, read within
     the ``--max-*`` limits) or a preset id, Chinese name or alias. Raises

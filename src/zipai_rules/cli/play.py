@@ -13,11 +13,11 @@ from ..engine import Action, Event, Game
 from ..errors import ZipaiError
 from ..match import Match
 from ..play import play_out
-from ..records import write_record
+from ..records import check_writable, write_record
 from ..settlement import Settlement, settle
 from ..terminal import pad
 from ..variant import Variant
-from .common import count, result_of, variant_arg
+from .common import bot_names, count, result_of, variant_arg
 
 
 def add_parser(sub: Any) -> None:
@@ -25,8 +25,9 @@ def add_parser(sub: Any) -> None:
     play = sub.add_parser("play", help="play one hand with built-in bots and print the log")
     play.add_argument("--variant", default="hunan", help="preset id, Chinese name or alias, or a YAML file")
     play.add_argument("--seed", type=count(0), default=1, help="shuffle seed (same seed, same game)")
-    play.add_argument("--bots", default="greedy,random,greedy",
-                      help="comma-separated bot names per seat: greedy, random")
+    play.add_argument("--bots", default=None,
+                      help="comma-separated bot names per seat, repeated to fill the table: "
+                           "greedy, random (default greedy,random,greedy)")
     play.add_argument("--dealer", type=count(0), default=0, help="dealer seat")
     play.add_argument("--zh", action="store_true", help="print Chinese card names")
     play.add_argument("--hands", type=count(1), default=1,
@@ -43,7 +44,9 @@ def run(args: argparse.Namespace) -> int:
             raise ZipaiError("--record writes the record of one hand; it cannot be combined "
                              "with --hands", code="bad_option")
         return _play_match(args, variant)
-    bots = make_bots(args.bots.split(","), args.seed, variant.players)
+    if args.record:
+        check_writable(args.record)  # before the hand is played and printed
+    bots = make_bots(bot_names(args, variant.players), args.seed, variant.players)
     game = Game(variant, seed=args.seed, dealer=args.dealer)
     quiet = args.json
     zh = args.zh
@@ -67,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     settlement = settle(game.state, variant.seats > variant.players)
     if args.record:
         write_record(args.record, game, settlement,
-                     bots=seat_bot_names(args.bots.split(","), variant.players))
+                     bots=seat_bot_names(bot_names(args, variant.players), variant.players))
     if quiet:
         print(json.dumps({"variant": variant.id, "seed": args.seed, "steps": len(game.actions),
                           "result": _result_json(game),
@@ -97,7 +100,7 @@ def _print_settlement(settlement: Settlement, variant: Variant) -> None:
 
 def _play_match(args: argparse.Namespace, variant: Variant) -> int:
     match = Match(variant, seed=args.seed, keep_hands=0)  # rows keep what the output needs
-    bots = make_bots(args.bots.split(","), args.seed, variant.seats)
+    bots = make_bots(bot_names(args, variant.seats), args.seed, variant.seats)
     unit = variant.term(variant.scoring.unit)
     rows = []
     if not args.json:

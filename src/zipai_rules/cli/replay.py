@@ -40,6 +40,9 @@ def run(args: argparse.Namespace) -> int:
             continue
         print(f"{prefix}replayed {len(game.actions)} actions under {rules_used(game.variant)}: "
               "result and settlement confirmed")
+        if game.seed is None:  # nothing ties the deal to a shuffle
+            print(f"{prefix}note: the deal was given explicitly (no seed): it is not checked "
+                  "against a shuffle")
     if several:
         print(f"{len(args.files) - failed} of {len(args.files)} records confirmed")
     return 2 if failed else 0

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import ZipaiError
 from ..simulate import DEFAULT_BOTS, Tally, format_stats, max_jobs, run_games, tally_stats
-from .common import count, variant_arg
+from .common import bot_names, count, variant_arg
 
 
 class ProgressBar:
@@ -65,30 +65,62 @@ def deferred_sigint() -> Iterator[Callable[[], bool]]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
+class _Done:
+    """The game numbers finished, as a complete prefix and the few finished beyond it (games
+    run in parallel chunks, so an interrupted run may leave gaps): bounded by the chunks in
+    flight, not by the number of games."""
+
+    def __init__(self) -> None:
+        self.prefix = 0
+        self.ahead: set[int] = set()
+
+    def add(self, number: int) -> None:
+        self.ahead.add(number)
+        while self.prefix + 1 in self.ahead:
+            self.prefix += 1
+            self.ahead.remove(self.prefix)
+
+    def describe(self) -> str:
+        """``games 1–222 and 251–275``: the finished numbers as ranges."""
+        ranges = [(1, self.prefix)] if self.prefix else []
+        for n in sorted(self.ahead):
+            if ranges and ranges[-1][1] == n - 1:
+                ranges[-1] = (ranges[-1][0], n)
+            else:
+                ranges.append((n, n))
+        if not ranges:
+            return "no game finished"
+        text = [f"{a}–{b}" if a != b else str(a) for a, b in ranges]
+        return "games " + (", ".join(text[:-1]) + " and " + text[-1] if len(text) > 1
+                           else text[0])
+
+
 def run(args: argparse.Namespace) -> int:
     """``zipai simulate``: play many seeded games and print their statistics. Ctrl-C stops
     it within about a second: the games being played finish and are written, the count of
     records written is printed, and the exit status is 130."""
     variant = variant_arg(args.variant, args)
-    bots = [b for b in args.bots.split(",")]
+    bots = bot_names(args, variant.players)
     if args.jobs > max_jobs():
         raise ZipaiError(f"--jobs {args.jobs} is above the number of CPUs ({max_jobs()})",
                          code="bad_option")
     progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     tally = Tally(variant.players)
+    done = _Done()
     t0 = time.perf_counter()
     with deferred_sigint() as interrupted:
         for g in run_games(variant, args.games, args.seed, bots, args.jobs, args.out,
                            stop=interrupted):
             tally.add(g)
+            done.add(g.number)
             if progress:
                 progress(tally.games, args.games)
     seconds = time.perf_counter() - t0
     if interrupted():
         written = f", {tally.games} records written to {args.out}" if args.out else ""
         lead = "\n" if progress else ""
-        print(f"{lead}interrupted after {tally.games} of {args.games} games{written}",
-              file=sys.stderr)
+        print(f"{lead}interrupted after {tally.games} of {args.games} games "
+              f"({done.describe()}){written}", file=sys.stderr)
         return 130
     stats = tally_stats(tally, variant, seed=args.seed, bots=bots, jobs=args.jobs,
                         seconds=seconds)
@@ -114,7 +146,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--jobs", type=count(1), default=1,
                    help="worker processes, at most the number of CPUs")
     p.add_argument("--out", metavar="DIR", help="write each game's record to DIR/game-NNNNN.json")
-    p.add_argument("--bots", default=",".join(DEFAULT_BOTS),
-                   help="comma-separated bot names per seat: greedy, random")
+    p.add_argument("--bots", default=None,
+                   help="comma-separated bot names per seat, repeated to fill the table: "
+                        f"greedy, random (default {','.join(DEFAULT_BOTS)})")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.set_defaults(func=run)
