@@ -42,6 +42,9 @@ def agree(variant, hand, table_melds):
     library's best decomposition is one of the reference's best for some identity of the 王."""
     table = [(m.kind.value, m.cards) for m in table_melds]
     a = verdict(variant, hand, table_melds)
+    if a.best is not None and a.best.special:  # 碰胡 2 提蛇, 小七对: a win with no decomposition
+        assert a.win and len(table_melds) >= 2 or a.best.special == "xiao_qi_dui"
+        return a
     pairs = pairs_rule(variant, table)
     best = ref.best_huxi_wild(hand, table, pairs)
     if best is None:

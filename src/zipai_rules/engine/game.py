@@ -114,7 +114,7 @@ class Game:
         check_deal(variant, self.deal)
         if deal is not None and seed is not None and \
                 shuffled_deal(variant, seed, deal.dealer) != deal:
-            raise HandError(f"the deal is not the one seed {seed} shuffles: give the seed or "
+            raise HandError(f"the deal is not the deal seed {seed} shuffles: give the seed or "
                             "the deal, or both when they agree", code="bad_deal")
         state, events = start(variant, self.deal.hands, self.deal.wall, self.deal.dealer)
         self._states: list[GameState] = [state]
