@@ -1,0 +1,334 @@
+"""The reusable stateful test: :class:`ZipaiMachine` and :func:`machine_for` (see
+:mod:`zipai_rules.testing`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from ..cards import KING
+from ..engine.actions import Action, ActionKind, EventKind
+from ..engine.claims import hu_allowed, tier_options
+from ..engine.game import Game, replay
+from ..engine.observation import display, observe
+from ..engine.state import GameState
+from ..errors import IllegalActionError
+from ..invariants import game_problem, payments_balance
+from ..variant import Variant
+
+
+def _same_offer(a: GameState, b: GameState) -> bool:
+    p, q = a.pending, b.pending
+    return p is not None and q is not None and (p.card, p.source, p.by) == (q.card, q.source,
+                                                                             q.by)
+
+
+class ZipaiMachine(RuleBasedStateMachine):
+    """A stateful test of hands of one variant: random legal actions, illegal ones, undo and
+    clone, with the engine's invariants checked after every action.
+
+    Rules: ``deal`` (a new hand from a seed of ``seed_strategy``, again once a hand is over),
+    ``act`` (one to eight legal actions), ``illegal`` (an action that is not legal must raise
+    :class:`~zipai_rules.errors.IllegalActionError` with code ``illegal_action`` and change
+    nothing), ``undo_redo`` and ``clone_is_independent``.
+
+    Invariants, after every action: every card of the deck is somewhere, exactly once, and
+    no concealed hand holds four of a kind; exactly one seat acts and it has at least one
+    legal action until the hand is over; discards are of held cards (no 坎 card or 王
+    unless the variant allows); no 吃 or 碰 of a card in the claimant's 臭 sets (``own_chou``,
+    ``chou_peng``, and ``chou_chi`` on the sources in ``chou.blocks_on``); a declined
+    胡/碰/吃 and one's own discard are marked 臭 as the variant says, and the 臭 sets only
+    grow; no claim of a lower tier is offered while a seat that could claim in a higher tier
+    (or earlier in the same tier) has not passed; a win offered on the hand as it stands is
+    a win; each seat's observation shows its own hand and options, and every other seat's
+    turn only as ``wait``; every 25 actions and at the end the actions replay to the same
+    state; at the end each seat was shown its own events whole and no other seat's ``pass``,
+    ``chou`` or card of a face-down meld; at the end
+    a 荒庄 has an empty wall, the settlement's payments sum to zero and (``check_records``)
+    the game record replays to the same state and settlement.
+
+    Subclass and set ``variant`` (a :class:`~zipai_rules.variant.Variant`); override
+    :meth:`check_external` to compare your own code's view with ``self.game``; set
+    ``seed_strategy`` (e.g. ``st.just(7)``) to fix the deal. Run it with
+    ``MyMachine.TestCase`` (pytest or unittest) and bound it with
+    ``MyMachine.TestCase.settings = settings(max_examples=…, stateful_step_count=…)``.
+    To drive it by hand, call :meth:`start` and then the rules (``act([pick, …])``,
+    ``undo_redo()``, ``clone_is_independent()``) on an instance.
+    """
+
+    variant: Variant | None = None
+    seed_strategy: st.SearchStrategy[int] = st.integers(0, 2**31 - 1)
+    check_records: bool = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        if self.variant is None:
+            raise TypeError("set ZipaiMachine.variant in a subclass")
+        self.game: Game | None = None
+        self._states: list[GameState] = []
+        self._passes: set[tuple[int, int]] = set()
+        self._ended: int | None = None
+
+    # -- hooks ---------------------------------------------------------------------------------
+    def check_external(self, game: Game) -> None:
+        """Called after the deal and after every applied action (``game.state`` is the new
+        state, ``game.actions[-1]`` the action, ``game.events`` the history); compare your
+        own view of the game here and raise ``AssertionError`` on a difference."""
+
+    # -- rules ---------------------------------------------------------------------------------
+    @precondition(lambda self: self.game is None or self.game.is_over)
+    @rule(data=st.data())
+    def deal(self, data: st.DataObject) -> None:
+        self.start(data.draw(self.seed_strategy, label="seed"))
+
+    def start(self, seed: int) -> Game:
+        """Begin a new hand from the shuffle ``seed`` (seat 0 deals), check it and return
+        it: what the ``deal`` rule does, for driving the machine by hand."""
+        self.game = Game(self.variant, seed=seed)  # type: ignore[arg-type]
+        self._states = [self.game.state]
+        self._passes = set()
+        self._ended = None
+        self.check_game(self.game)
+        self.check_external(self.game)
+        return self.game
+
+    @precondition(lambda self: self.game is not None and not self.game.is_over)
+    @rule(picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=8))
+    def act(self, picks: list[int]) -> None:
+        game = self.game
+        assert game is not None
+        for pick in picks:
+            if game.is_over:
+                break
+            before = game.state
+            options = game.legal_actions()
+            action = options[pick % len(options)]
+            game.apply(action)
+            self._track(before, action, game.state)
+            self._states.append(game.state)
+            self.check_game(game)
+            self.check_external(game)
+
+    @precondition(lambda self: self.game is not None)
+    @rule(data=st.data())
+    def illegal(self, data: st.DataObject) -> None:
+        game = self.game
+        assert game is not None
+        legal = game.legal_actions()
+        seats = st.integers(0, self.variant.players)  # type: ignore[union-attr]
+        anything = st.builds(Action, st.sampled_from(list(ActionKind)), seats,
+                             st.none() | st.integers(0, 20))
+        choices = [anything]
+        if legal:
+            pick = st.sampled_from(legal)
+            choices.append(st.builds(lambda a, s: Action(a.kind, s, a.card, a.melds), pick, seats))
+            choices.append(st.builds(lambda a, c: Action(a.kind, a.seat, c, a.melds), pick,
+                                     st.none() | st.integers(0, 20)))
+        action = data.draw(st.one_of(choices), label="action")
+        if action in legal:
+            return
+        before, n_actions, n_events = game.state, len(game.actions), len(game.events)
+        assert game.check(action), f"{action} passes Game.check but is not legal"
+        try:
+            game.apply(action)
+        except IllegalActionError as exc:
+            assert exc.code == "illegal_action", exc.code
+        else:
+            raise AssertionError(f"{action} was accepted but is not among the legal actions")
+        assert game.state == before and len(game.actions) == n_actions
+        assert len(game.events) == n_events
+
+    @precondition(lambda self: self.game is not None)
+    @rule()
+    def undo_redo(self) -> None:
+        game = self.game
+        assert game is not None
+        if not game.actions:
+            before = game.state
+            try:
+                game.undo()
+            except IllegalActionError as exc:
+                assert exc.code == "nothing_to_undo", exc.code
+            else:
+                raise AssertionError("undo at the start of the hand did not raise")
+            assert game.state == before
+            return
+        after, events = game.state, game.events
+        action = game.undo()
+        assert game.state == self._states[-2], "undo did not restore the previous state"
+        game.apply(action)
+        assert game.state == after and game.events == events
+        self.check_external(game)
+
+    @precondition(lambda self: self.game is not None)
+    @rule()
+    def clone_is_independent(self) -> None:
+        game = self.game
+        assert game is not None
+        state, n = game.state, len(game.actions)
+        other = game.clone()
+        assert other.state == state and other.actions == game.actions
+        assert other.events == game.events and other.deal == game.deal
+        if not other.is_over:
+            other.apply(other.legal_actions()[0])
+            assert len(other.actions) == n + 1
+        elif other.actions:
+            other.undo()
+        assert game.state == state and len(game.actions) == n
+
+    # -- invariants ----------------------------------------------------------------------------
+    @invariant()
+    def engine_invariants(self) -> None:
+        if self.game is not None:
+            self.check_game(self.game)
+
+    def check_game(self, game: Game) -> None:
+        """Every invariant of the current state (see the class docstring)."""
+        v = game.variant
+        state = game.state
+        problem = game_problem(game)
+        assert problem is None, problem
+        if game.is_over:
+            self._check_end(game)
+        else:
+            check = {"discard": self._check_discard, "respond": self._check_respond,
+                     "hu_check": self._check_hu}.get(state.phase)
+            assert check is not None, f"unknown phase {state.phase!r}"
+            check(state)
+        self._check_views(game)
+        if game.actions and (game.is_over or len(game.actions) % 25 == 0):
+            again = replay(v, game.deal, game.actions)
+            assert again.state == state and again.events == game.events
+
+    def _check_views(self, game: Game) -> None:
+        """Seat views (docs/observations.md): nothing of another seat's turn or secrets."""
+        state = game.state
+        for s in range(len(state.seats)):
+            obs = observe(state, s)
+            assert obs.hand == state.seats[s].hand
+            if state.actor == s:
+                assert (obs.phase, obs.options) == (state.phase, state.options)
+            else:
+                assert obs.options == () and obs.phase in ("wait", "over"), obs.phase
+            if not game.is_over:
+                continue
+            shown = game.events_for(s)
+            assert [e for e in shown if e.seat == s] == [e for e in game.events if e.seat == s]
+            for e in shown:
+                if e.seat is not None and e.seat != s:
+                    assert e.kind not in (EventKind.PASS, EventKind.CHOU), f"seat {s} sees {e}"
+                    if display(game.variant, e.kind) == "hidden":
+                        assert e.card is None and not e.melds, f"seat {s} sees {e}"
+
+    def _check_discard(self, state: GameState) -> None:
+        v, seat = state.variant, state.seats[state.actor]  # type: ignore[index]
+        for a in state.options:
+            assert a.kind == ActionKind.DISCARD and a.card is not None, str(a)
+            assert seat.hand[a.card] >= 1, f"{a}: card not held"
+            if a.card == KING:
+                assert v.deck.king_rules.discardable, f"{a}: a 王 may not be discarded"
+            elif seat.hand[a.card] == 3:
+                assert v.discard.kan_discardable, f"{a}: a 坎 card may not be discarded"
+
+    def _check_hu(self, state: GameState) -> None:
+        seat = state.seats[state.actor]  # type: ignore[index]
+        kinds = [a.kind for a in state.options]
+        assert ActionKind.HU in kinds and set(kinds) <= {ActionKind.HU, ActionKind.PASS}
+        assert hu_allowed(state.variant, seat, None, "self") is not None, "a win is offered " \
+            "on a hand that does not win"
+
+    def _check_respond(self, state: GameState) -> None:
+        v, p, actor = state.variant, state.pending, state.actor
+        assert p is not None and actor is not None
+        seat = state.seats[actor]
+        for a in state.options:
+            assert a.kind == ActionKind.PASS or a.card == p.card, f"{a} is not about {p.card}"
+            if a.kind in (ActionKind.CHI, ActionKind.PENG):
+                assert a.card not in seat.own_chou, f"{a}: a card it discarded itself (臭)"
+            if a.kind == ActionKind.PENG:
+                assert a.card not in seat.chou_peng_cards, f"{a}: a declined 碰 (臭)"
+            if a.kind == ActionKind.CHI and p.source in v.chou.blocks_on:
+                assert a.card not in seat.chou_chi_cards, f"{a}: a declined 吃 (臭)"
+        # claim order: every seat that can claim in a higher tier, or earlier in this tier,
+        # has passed this card; the actor's options are exactly its options in this tier
+        for t in range(p.tier + 1):
+            cands = tier_options(v, state.seats, v.claims.priority[t], p.card, p.source, p.by)
+            seats = [s for s, _ in cands]
+            if t == p.tier:
+                assert actor in seats, f"seat {actor} is asked but has no claim in tier {t}"
+                k = seats.index(actor)
+                assert set(cands[k][1]) == set(state.options), "options differ from the tier's"
+                assert tuple(cands[k + 1:]) == p.queue, "the queue differs from the tier's"
+                cands = cands[:k]
+            for s, opts in cands:
+                assert (s, t) in self._passes, (
+                    f"seat {actor} is asked in tier {p.tier} ({state.options}) while seat {s} "
+                    f"has not answered {opts} in tier {t}")
+
+    def _track(self, before: GameState, action: Action, after: GameState) -> None:
+        """Remember who passed the card now on offer; check that a declined 胡/碰/吃 and
+        one's own discard are marked 臭 as the variant says, and that 臭 sets only grow."""
+        v, s = before.variant, action.seat
+        if before.phase == "respond" and action.kind == ActionKind.PASS \
+                and after.phase == "respond" and _same_offer(before, after):
+            self._passes.add((s, before.pending.tier))  # type: ignore[union-attr]
+        else:
+            self._passes = set()
+        seat = after.seats[s]
+        if before.phase == "respond" and action.kind == ActionKind.PASS:
+            card = before.pending.card  # type: ignore[union-attr]
+            declined = {a.kind for a in before.options}
+            if ActionKind.PENG in declined and v.chou.peng:
+                assert card in seat.chou_peng_cards, f"seat {s} declined 碰 {card}: not marked 臭"
+            if ActionKind.CHI in declined and v.chou.chi:
+                assert card in seat.chou_chi_cards, f"seat {s} declined 吃 {card}: not marked 臭"
+            if ActionKind.HU in declined and v.win.chou_hu:
+                assert any(c == card for c, _ in seat.chou_hu_marks), \
+                    f"seat {s} declined 胡 on {card}: not marked 臭胡"
+        if action.kind == ActionKind.DISCARD and v.chou.own_discards:
+            assert action.card in seat.own_chou, f"seat {s} discarded {action.card}: not 臭"
+        for s, (a, b) in enumerate(zip(before.seats, after.seats)):
+            for name in ("chou_chi_cards", "chou_peng_cards", "own_chou"):
+                assert getattr(a, name) <= getattr(b, name), f"seat {s} {name} shrank"
+            assert set(a.chou_hu_marks) <= set(b.chou_hu_marks), f"seat {s} chou_hu shrank"
+
+    def _check_end(self, game: Game) -> None:
+        if self._ended == len(game.actions):
+            return
+        from ..settlement import settle
+
+        v, state = game.variant, game.state
+        result = state.result
+        assert result is not None and result.kind in ("hu", "tianhu", "huangzhuang")
+        if result.kind == "huangzhuang":
+            assert not state.wall and result.winner is None
+        else:
+            assert result.winner in range(v.players)
+        settlement = settle(state, v.seats > v.players)
+        problem = payments_balance(settlement)
+        assert problem is None, problem
+        if self.check_records:
+            from ..records import game_record, replay_record
+
+            record = json.loads(json.dumps(game_record(game, settlement)))
+            again, resettled = replay_record(record)
+            assert again.state == state and resettled == settlement
+        self._ended = len(game.actions)
+
+
+def machine_for(variant: Variant, check: Callable[[Game], None] | None = None
+                ) -> type[ZipaiMachine]:
+    """A :class:`ZipaiMachine` subclass bound to ``variant``, with an optional ``check``
+    called as :meth:`ZipaiMachine.check_external`; run it with its ``TestCase`` attribute
+    (pytest or unittest)."""
+    attrs_: dict[str, Any] = {"variant": variant}
+    if check is not None:
+        attrs_["check_external"] = lambda self, game: check(game)
+    return type(f"ZipaiMachine_{variant.id}", (ZipaiMachine,), attrs_)
+
+
+__all__ = ["ZipaiMachine", "machine_for"]
