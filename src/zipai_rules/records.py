@@ -31,6 +31,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from .cards import parse_indices
 from .engine.actions import Action
 from .engine.game import Deal, Game, shuffled_deal
@@ -392,7 +394,10 @@ def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
         raise ReplayError(f"the record ends after {len(actions)} actions but the hand is not "
                           f"over: seat {state.actor} is to act", len(actions) + 1,
                           code="record_incomplete")
-    settlement = settle(game.state, record.get("sitting_out", variant.seats > variant.players))
+    result = game.result
+    if result is not None and "sitting_out" in record:
+        result = attrs.evolve(result, sitting_out=bool(record["sitting_out"]))
+    settlement = settle(variant, result)
     for name, got in (("result", result_json(game.result)),  # type: ignore[arg-type]
                       ("settlement", settlement.to_json())):
         where = _first_difference(record[name], got)

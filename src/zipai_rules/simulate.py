@@ -74,7 +74,7 @@ def play_game(variant: Variant, number: int, seed: int, bots: Sequence[str],
     :class:`~zipai_rules.errors.ZipaiError` for unknown bot names."""
     names = seat_bot_names(bots, variant.players)
     game = play_out(Game(variant, seed=seed), make_bots(names, seed, variant.players))
-    settlement = settle(game.state, variant.seats > variant.players)
+    settlement = settle(variant, game.result)
     if out is not None:
         write_record(Path(out) / f"game-{number:05d}.json", game, settlement, bots=names)
     r = game.result
@@ -463,7 +463,7 @@ def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str |
         except _Problem as problem:
             return str(problem)
         end = game_problem(game) or payments_balance(
-            settle(game.state, variant.seats > variant.players))
+            settle(variant, game.result))
         if end is not None:
             return f"seed {seed} step {len(game.actions)}: {end}"
     return None
