@@ -133,8 +133,11 @@ def _print_result(game: Game, zh: bool) -> None:
     if r.kind == "huangzhuang":
         print(f"{v.term('huangzhuang')} (huangzhuang): the wall is empty and nobody won")
         return
+    special = r.decomposition.special if r.decomposition else None
     how = {"self": "own draw (自摸)", "draw": "another player's draw",
-           "discard": "a discard", None: "the dealt hand"}[r.source]
+           "discard": "a discard",
+           None: f"its cards as they lie ({special}, a win at once)" if special
+           else "the dealt hand"}[r.source]
     card = "" if r.card is None else f" on {format_cards([r.card], zh=zh)}"
     label = v.term("tianhu") + " (tianhu)" if r.kind == "tianhu" else v.term("hu") + " (hu)"
     print(f"seat {r.winner} wins, {label}{card} from {how}, {r.huxi} {v.term('huxi')}")
