@@ -110,6 +110,9 @@ def _check_deal(variant, game, tally):
     win at the deal (天胡, a special win, or the dealer's optional 天胡), with its 胡息."""
     st_ = game.state
     r = st_.result
+    if len(st_.wall) != variant.deal.wall:  # the deal already ran on (e.g. two dealt 提: no
+        tally["dealt_ran_on"] += 1           # discard owed, the next seat drew)
+        return
     for s, seat in enumerate(st_.seats):
         a = analyze(variant, _Seat(seat).hand_indices, seat.melds, dealt=True,
                     dealer=s == st_.dealer)
