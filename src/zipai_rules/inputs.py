@@ -266,7 +266,8 @@ def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validato
     """A Draft 2020-12 validator for ``schema`` with strict integers, a linear
     ``uniqueItems``, and no walk through the items of a list that breaks its ``maxItems``."""
     base = jsonschema.Draft202012Validator
-    cls = jsonschema.validators.extend(
+    # types-jsonschema leaves ``extend`` unannotated; it returns a validator class
+    cls: type[jsonschema.protocols.Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
         base, validators={"uniqueItems": _unique_items, "items": _items_within_bounds},
         type_checker=base.TYPE_CHECKER.redefine("integer", _is_integer))
     return cls(schema)

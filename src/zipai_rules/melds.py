@@ -26,7 +26,8 @@ A meld's 胡息 is not a property of the meld: it comes from the variant's table
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import attrs
 
@@ -126,6 +127,10 @@ _SHAPE_HELP = {
 }
 
 
+def _sorted_cards(cards: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(cards))
+
+
 @attrs.frozen(slots=True)
 class Meld:
     """A meld: its ``kind``, its ``cards`` (indices, sorted) and, for a 吃 meld on the table,
@@ -136,7 +141,7 @@ class Meld:
     """
 
     kind: MeldKind = attrs.field(converter=_kind)
-    cards: tuple[int, ...] = attrs.field(converter=lambda cs: tuple(sorted(cs)))
+    cards: tuple[int, ...] = attrs.field(converter=_sorted_cards)
     claimed: int | None = None
     bi: bool = False
     big: bool = attrs.field(init=False, eq=False, repr=False)
@@ -175,13 +180,24 @@ class Meld:
         text = f"{self.kind.value}({format_cards(self.cards, zh=zh)})"
         return "bi:" + text if self.bi else text
 
-    def to_json(self) -> dict:
-        out: dict = {"kind": self.kind.value, "cards": format_cards(self.cards).split()}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.value, "cards": format_cards(self.cards).split()}
         if self.claimed is not None:
             out["claimed"] = INDEX_CARDS[self.claimed].__str__()
         if self.bi:
             out["bi"] = True
         return out
+
+
+def chi_meld(cards: Sequence[int], claimed: int | None = None, bi: bool = False) -> Meld:
+    """The chi-type meld of three card indices, its kind given by :func:`chi_shape`, with
+    ``claimed`` and ``bi`` as in :class:`Meld`. Raises :class:`MeldError` if the cards form no
+    chi-type shape."""
+    kind = chi_shape(cards)
+    if kind is None:
+        raise MeldError(f"{format_cards(cards)} is not a chi-type meld "
+                        "(shun, yi_er_san, er_qi_shi or jiao)")
+    return Meld(kind, cards, claimed=claimed, bi=bi)
 
 
 _USER_KINDS = {k.value: k for k in MeldKind} | {"chi": None, "bi": None}

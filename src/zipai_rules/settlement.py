@@ -12,6 +12,8 @@ label (Guilin 自摸/天胡/地胡 +1 舵; Shaoyang 天胡/地胡 "胡数*以2",
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from .cards import KING, format_cards, is_big, rank_of, token
@@ -32,7 +34,7 @@ class Line:
     text: str
     value: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"item": self.item, "term": self.term, "text": self.text, "value": self.value}
 
 
@@ -51,7 +53,7 @@ class Settlement:
     payments: tuple[int, ...]
     sitting_out: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner, "huxi": self.huxi, "units": self.units,
                 "unit": self.unit, "lines": [x.to_json() for x in self.lines],
                 "payments": list(self.payments), "sitting_out": self.sitting_out}

@@ -7,6 +7,8 @@ is a record of one step of the game, forced moves (提/偎/跑, 臭 marks) inclu
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
@@ -41,6 +43,10 @@ def _optional_card(card: int | str | Card | None) -> int | None:
     return None if card is None else card_index(card)
 
 
+def _melds(melds: Iterable[Meld]) -> tuple[Meld, ...]:
+    return tuple(melds)
+
+
 @attrs.frozen(slots=True)
 class Action:
     """A seat's decision.
@@ -53,7 +59,7 @@ class Action:
     kind: ActionKind = attrs.field(converter=_action_kind)
     seat: int
     card: int | None = attrs.field(default=None, converter=_optional_card)
-    melds: tuple[Meld, ...] = attrs.field(default=(), converter=tuple)
+    melds: tuple[Meld, ...] = attrs.field(default=(), converter=_melds)
 
     def __str__(self) -> str:
         return self.describe()
@@ -67,8 +73,8 @@ class Action:
             text += " " + " ".join(m.describe(zh) for m in self.melds)
         return text
 
-    def to_json(self) -> dict:
-        out: dict = {"kind": self.kind.value, "seat": self.seat}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.value, "seat": self.seat}
         if self.card is not None:
             out["card"] = token(self.card)
         if self.melds:
@@ -125,10 +131,10 @@ class Event:
             parts.append(f"({self.note})")
         return " ".join(parts)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """``{kind, seat, card, melds, note}`` with the card as its ASCII token; absent
         fields are left out."""
-        out: dict = {"kind": self.kind.value}
+        out: dict[str, Any] = {"kind": self.kind.value}
         if self.seat is not None:
             out["seat"] = self.seat
         if self.card is not None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Any, cast
 
 import attrs
 
@@ -64,7 +64,7 @@ class _Builder:
              melds: tuple[Meld, ...] = (), note: str = "") -> None:
         self.events.append(Event(kind, seat, card, melds, note))
 
-    def set_seat(self, s: int, **changes) -> SeatState:  # type: ignore[no-untyped-def]
+    def set_seat(self, s: int, **changes: Any) -> SeatState:
         self.seats[s] = attrs.evolve(self.seats[s], **changes)
         return self.seats[s]
 
@@ -214,7 +214,7 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
     """Do what ``action`` does in ``state``'s phase; the chore that follows, if any."""
     kind = action.kind
     if state.phase == Phase.DISCARD:
-        return _discard(b, action.seat, action.card)  # type: ignore[arg-type]
+        return _discard(b, action.seat, cast(int, action.card))  # every discard names its card
     if state.phase == Phase.HU_CHECK:
         if kind == ActionKind.PASS:
             b.emit(EventKind.PASS, action.seat)
