@@ -36,8 +36,18 @@ from typing import Any
 
 import attrs
 
-from .cards import (KING, N_KINDS, Card, card_index, check_copies, counts_of, format_cards, indices_of,
-                    parse_indices, token)
+from .cards import (
+    KING,
+    N_KINDS,
+    Card,
+    card_index,
+    check_copies,
+    counts_of,
+    format_cards,
+    indices_of,
+    parse_indices,
+    token,
+)
 from .errors import HandError, MeldError
 from .melds import QUADS, Meld, MeldKind, parse_meld
 from .special import special_win
@@ -625,7 +635,8 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                 continue  # a 提/跑 needs its 将 ("必须有且只能有一对牌做为一方门子", 003)
             x = encode(pool)
             hand_fixed = pl.extra + kans
-            base = sum(map(variant.meld_huxi, pl.table + hand_fixed)) if pl.table or hand_fixed else 0
+            base = (sum(map(variant.meld_huxi, pl.table + hand_fixed))
+                    if pl.table or hand_fixed else 0)
             if want_all:
                 for melds in searcher.all(x, jiang):
                     results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds))
@@ -640,7 +651,8 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     if best_key is not None:
         results.append(_decomposition(variant, searcher, *best_key[1:]))
     if not results:
-        return Analysis(False, Reason.JIANG_NOT_ALLOWED if pair_only else Reason.INCOMPLETE, 0, None)
+        failed = Reason.JIANG_NOT_ALLOWED if pair_only else Reason.INCOMPLETE
+        return Analysis(False, failed, 0, None)
     results.sort(key=lambda d: -d.huxi)
     best = results[0]
     reason = Reason.BELOW_MIN_HUXI if best.huxi < variant.win.min_huxi else None
@@ -698,9 +710,9 @@ def tianhu(variant: Variant, hand: HandCards, table: Sequence[Meld] = ()) -> Ana
 
     With dealt 提 on the ``table`` and the concealed ``hand``: ``tianhu.ti`` or more 提, or
     ``tianhu.kan`` or more 坎 (a 提 counting as a 坎 when the variant says so), is a win whatever
-    the other cards ("这时玩家的门子可以不合要求，直接胡牌，而且必须天胡", ``003_5cd7634dfd57d897.txt``).
-    Its 胡息: the 提 and 坎 plus the best partial decomposition of the rest, leftovers scoring 0
-    (digest G5).
+    the other cards ("这时玩家的门子可以不合要求，直接胡牌，而且必须天胡",
+    ``003_5cd7634dfd57d897.txt``). Its 胡息: the 提 and 坎 plus the best partial decomposition of
+    the rest, leftovers scoring 0 (digest G5).
     """
     indices = read_hand(hand)[0]
     counts = list(counts_of(indices))

@@ -7,8 +7,8 @@ A bot is any callable ``(state, options) -> Action`` choosing one of ``options``
 from __future__ import annotations
 
 import random
-from typing import cast
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from .analysis import encode, searcher
 from .engine.actions import Action, ActionKind

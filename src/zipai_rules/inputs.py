@@ -31,8 +31,8 @@ from typing import Any
 import attrs
 import jsonschema
 
-from .schemas import shipped_schema as shipped_schema
 from .errors import ZipaiError
+from .schemas import shipped_schema as shipped_schema
 
 #: integers in a JSON record may have at most this many digits (a 256-bit seed has 78)
 MAX_INT_DIGITS = 320  # a seed of 1024 bits has 309

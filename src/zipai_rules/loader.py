@@ -22,8 +22,16 @@ from . import hooks
 from .cards import deck_size
 from .errors import VariantError
 from .frozen import thaw
-from .inputs import (MAX_INT_DIGITS, VARIANT_LIMITS, Limits, Refused, brief, check_tree,
-                     schema_message, shipped_validator)
+from .inputs import (
+    MAX_INT_DIGITS,
+    VARIANT_LIMITS,
+    Limits,
+    Refused,
+    brief,
+    check_tree,
+    schema_message,
+    shipped_validator,
+)
 from .inputs import yaml_path as yaml_path
 from .variant import Variant, normalise
 from .variant import content_hash as content_hash
@@ -216,7 +224,8 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
         out.append(("deal.wall", f"the deck holds {deck} cards but the hands ({dealt}) plus "
                     f"the wall ({deal['wall']}) make {dealt + deal['wall']}"))
     if deal["dealer_hand"] < deal["other_hand"]:
-        out.append(("deal.dealer_hand", "the dealer must hold at least as many cards as the others"))
+        out.append(("deal.dealer_hand",
+                    "the dealer must hold at least as many cards as the others"))
     seats = doc["seats"]
     if seats < doc["players"]:
         out.append(("seats", f"{seats} seats cannot hold {doc['players']} players"))

@@ -1,7 +1,7 @@
 """Melds (牌型 / 方门子) and their shapes.
 
-Canonical kinds (digest §1.2; ``003_5cd7634dfd57d897.txt`` "一句话、一绞牌、一碰牌、一偎牌、一臭偎牌、
-一跑牌、一提牌各称为一方门子"):
+Canonical kinds (digest §1.2; ``003_5cd7634dfd57d897.txt``
+"一句话、一绞牌、一碰牌、一偎牌、一臭偎牌、 一跑牌、一提牌各称为一方门子"):
 
 ====================  =====================================================  =============
 kind                  shape                                                   how it arises
@@ -31,11 +31,11 @@ from typing import Any
 
 import attrs
 
-from .cards import KING, Card, INDEX_CARDS, format_cards, is_big, parse_indices, rank_of
+from .cards import INDEX_CARDS, KING, Card, format_cards, is_big, parse_indices, rank_of
 from .errors import MeldError
 
 
-class MeldKind(str, enum.Enum):
+class MeldKind(enum.StrEnum):
     """Canonical meld kinds; the value is the pinyin identifier used in YAML and JSON."""
 
     SHUN = "shun"
@@ -49,9 +49,6 @@ class MeldKind(str, enum.Enum):
     TI = "ti"
     PAO = "pao"
     JIANG = "jiang"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 CHI_SHAPES = frozenset({MeldKind.SHUN, MeldKind.YI_ER_SAN, MeldKind.ER_QI_SHI, MeldKind.JIAO})

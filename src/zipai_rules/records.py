@@ -40,8 +40,18 @@ from .engine.seeds import verify_commitment
 from .engine.state import Result
 from .errors import RecordError, ReplayError, VariantError, ZipaiError
 from .frozen import thaw
-from .inputs import (RECORD_LIMITS, Limits, Refused, brief, check_tree, loads_json, read_text,
-                     schema_message, shipped_schema, shipped_validator)
+from .inputs import (
+    RECORD_LIMITS,
+    Limits,
+    Refused,
+    brief,
+    check_tree,
+    loads_json,
+    read_text,
+    schema_message,
+    shipped_schema,
+    shipped_validator,
+)
 from .loader import build_variant, content_hash, yaml_path
 from .melds import Meld
 from .presets import check_not_impersonating, load_preset, preset_ids, raw_preset
@@ -213,7 +223,8 @@ def validate_record(data: Any, origin: str = "<record>", limits: Limits = RECORD
         got = "no format" if "format" not in data else f"format {brief(repr(fmt))}"
         raise RecordError(f"{origin}: format: not a {RECORD_FORMAT} game record ({got})",
                           "format", code="bad_format")
-    errors = sorted(itertools.islice(shipped_validator("record").iter_errors(data), limits.max_errors),
+    found = shipped_validator("record").iter_errors(data)
+    errors = sorted(itertools.islice(found, limits.max_errors),
                     key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if errors:
         # report the deepest error first: it names the field itself, not its container
@@ -436,7 +447,7 @@ def _first_difference(stored: Any, got: Any, path: str = "") -> tuple[str, str, 
                 return found
         return None
     if isinstance(stored, list) and isinstance(got, list):
-        for k, (a, b) in enumerate(zip(stored, got)):
+        for k, (a, b) in enumerate(zip(stored, got, strict=False)):
             found = _first_difference(a, b, f"{path}[{k}]")
             if found:
                 return found

@@ -108,8 +108,8 @@ def settle(variant: Variant | GameState, result: Result | bool | None = None,
     for b in sc.bonuses:
         if b.applies(r.labels) and b.multiply_huxi != 1:
             huxi *= b.multiply_huxi
-            lines.append(Line("multiplier", v.term(b.label), f"{v.term(b.label)} ×{b.multiply_huxi}",
-                              huxi))
+            lines.append(Line("multiplier", v.term(b.label),
+                              f"{v.term(b.label)} ×{b.multiply_huxi}", huxi))
     units = sc.units(huxi)
     sign = "−" if sc.conversion.base < 0 else "+"
     how = "per win" if sc.conversion.fixed is not None else (

@@ -379,7 +379,7 @@ def format_stats(stats: dict[str, Any], variant: Variant) -> str:
     lines = [f"{variant.name} ({variant.id}): {n} games, seeds {stats['seed']}.."
              f"{stats['seed'] + n - 1}, bots {','.join(stats['bots'])}, seat 0 deals"]
     lines.append("results")
-    for s, (w, rate) in enumerate(zip(stats["wins"], stats["win_rate"])):
+    for s, (w, rate) in enumerate(zip(stats["wins"], stats["win_rate"], strict=True)):
         lines.append(f"  {pad(f'seat {s} wins', 24)}{w:7}  {rate:7.1%}")
     hz_label = f"{variant.term('huangzhuang')} (huangzhuang)"
     lines.append(f"  {pad(hz_label, 24)}{stats['huangzhuang']:7}  "

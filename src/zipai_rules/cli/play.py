@@ -23,8 +23,10 @@ from .common import bot_names, count, variant_arg
 def add_parser(sub: Any) -> None:
     """Register ``zipai play`` on an argparse subparsers object."""
     play = sub.add_parser("play", help="play one hand with built-in bots and print the log")
-    play.add_argument("--variant", default="hunan", help="preset id, Chinese name or alias, or a YAML file")
-    play.add_argument("--seed", type=count(0), default=1, help="shuffle seed (same seed, same game)")
+    play.add_argument("--variant", default="hunan",
+                      help="preset id, Chinese name or alias, or a YAML file")
+    play.add_argument("--seed", type=count(0), default=1,
+                      help="shuffle seed (same seed, same game)")
     play.add_argument("--bots", default=None,
                       help="comma-separated bot names per seat, repeated to fill the table: "
                            "greedy, random (default greedy,random,greedy)")

@@ -17,7 +17,7 @@ from ..errors import IllegalActionError
 from ..melds import Meld
 
 
-class ActionKind(str, enum.Enum):
+class ActionKind(enum.StrEnum):
     """What a seat may do: discard a card, take an exposed card (吃/碰/跑/胡) or pass."""
 
     DISCARD = "discard"
@@ -26,9 +26,6 @@ class ActionKind(str, enum.Enum):
     PAO = "pao"
     HU = "hu"
     PASS = "pass"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 def _action_kind(value: ActionKind | str) -> ActionKind:
@@ -82,7 +79,7 @@ class Action:
         return out
 
 
-class EventKind(str, enum.Enum):
+class EventKind(str, enum.Enum):  # noqa: UP042 (str() is 'EventKind.DRAW'; StrEnum's is 'draw')
     """Kinds of recorded steps."""
 
     DEAL = "deal"

@@ -193,7 +193,8 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
                 opts.append(Action(ActionKind.PENG, s, card))
         if ActionKind.CHI in kinds and not seat.dead and card not in seat.own_chou \
                 and not (chou_applies and card in seat.chou_chi_cards) and (
-                (own and Source.SELF in variant.claims.chi_by) or (s == (by + 1) % n and "next" in variant.claims.chi_by)):
+                (own and Source.SELF in variant.claims.chi_by)
+                or (s == (by + 1) % n and "next" in variant.claims.chi_by)):
             for plan in chi_plans(variant, seat.hand, card):
                 after = hand_after(seat.hand, plan, card)
                 if not owes_discard(variant, seat, 1) or can_discard(variant, after):

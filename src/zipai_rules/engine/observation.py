@@ -214,7 +214,7 @@ def timeline(states: Sequence[GameState], batches: Sequence[Sequence[Event]], se
     history: list[Event] = []
     views: list[Observation] = []
     last = len(states) - 1
-    for k, (state, batch) in enumerate(zip(states, batches)):
+    for k, (state, batch) in enumerate(zip(states, batches, strict=False)):
         history.extend(e for e in map(redactor.show, batch) if e is not None)
         if state.actor == seat or k == last:
             views.append(attrs.evolve(observe(state, seat), history=tuple(history)))

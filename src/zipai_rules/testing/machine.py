@@ -293,7 +293,7 @@ class ZipaiMachine(RuleBasedStateMachine):
                     f"seat {s} declined 胡 on {card}: not marked 臭胡"
         if action.kind == ActionKind.DISCARD and v.chou.own_discards:
             assert action.card in seat.own_chou, f"seat {s} discarded {action.card}: not 臭"
-        for s, (a, b) in enumerate(zip(before.seats, after.seats)):
+        for s, (a, b) in enumerate(zip(before.seats, after.seats, strict=True)):
             for name in ("chou_chi_cards", "chou_peng_cards", "own_chou"):
                 assert getattr(a, name) <= getattr(b, name), f"seat {s} {name} shrank"
             assert set(a.chou_hu_marks) <= set(b.chou_hu_marks), f"seat {s} chou_hu shrank"
