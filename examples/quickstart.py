@@ -1,8 +1,8 @@
 """The README example: analyse a hand, play a hand by hand, and let the bots play one."""
 
-from zipai_rules import find_variant, analyze, waits
-from zipai_rules.engine import Game
+from zipai_rules import analyze, find_variant, waits
 from zipai_rules.bots import make_bots, play_out
+from zipai_rules.engine import Game
 
 hunan = find_variant("跑胡子")
 hand = "x4 x5 x6 x2 x7 x10 x8 x9 x10 d9 d10"

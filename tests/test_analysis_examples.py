@@ -13,13 +13,12 @@ from functools import cache
 
 import pytest
 
-from zipai_rules import CardError, HandError, analyze, parse_meld, tianhu, waits
 from helpers import verdict
+from zipai_rules import CardError, HandError, analyze, parse_meld, tianhu, waits
 from zipai_rules.analysis import Wait
 from zipai_rules.cards import format_cards, parse_indices
 from zipai_rules.loader import build_variant
 from zipai_rules.presets import raw_preset
-
 
 # --- helpers ------------------------------------------------------------------------------------
 

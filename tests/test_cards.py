@@ -5,8 +5,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from zipai_rules import Card, CardError, format_cards, parse_card, parse_cards
-from zipai_rules.cards import (INDEX_CARDS, KING, check_copies, counts_of, indices_of, is_big,
-                               parse_indices, rank_of, token, token_zh)
+from zipai_rules.cards import (
+    INDEX_CARDS,
+    KING,
+    check_copies,
+    counts_of,
+    indices_of,
+    is_big,
+    parse_indices,
+    rank_of,
+    token,
+    token_zh,
+)
 
 SMALL = "一二三四五六七八九十"
 BIG = "壹贰叁肆伍陆柒捌玖拾"

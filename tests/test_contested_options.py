@@ -67,7 +67,7 @@ def option(st, kind, seat=None):
                 None)
 
 
-# --- C2: which card upgrades a table 碰 to 跑 ------------------------------------------------------
+# --- C2: which card upgrades a table 碰 to 跑 -----------------------------------------------------
 
 def _peng_then_drawn_fourth(variant):
     """Seat 1 碰s the dealer's x6, discards d1; seat 2 then draws the 4th x6."""
@@ -84,8 +84,9 @@ def _peng_then_drawn_fourth(variant):
 
 
 def test_C2_peng_upgraded_by_another_players_draw_hunan():
-    """C2 / E28 (b) (000_cdb63c032605c9a1.txt §跑胡子玩牌规则 "第4张牌如果是摸出来的牌还可以跑桌面上碰的牌"): under Hunan
-    (pao_on_peng: self, draw) seat 2's drawn x6 goes onto seat 1's 碰 as a forced 跑."""
+    """C2 / E28 (b) (000_cdb63c032605c9a1.txt §跑胡子玩牌规则
+    "第4张牌如果是摸出来的牌还可以跑桌面上碰的牌"): under Hunan (pao_on_peng: self, draw) seat 2's
+    drawn x6 goes onto seat 1's 碰 as a forced 跑."""
     g = _peng_then_drawn_fourth(find_variant("hunan"))
     assert [(e.seat, e.card) for e in events(g, E.PAO)] == [(1, c("x6"))]
     assert g.state.seats[1].melds[-1].kind == MeldKind.PAO
@@ -95,8 +96,9 @@ def test_C2_peng_upgraded_by_another_players_draw_hunan():
 @pytest.mark.parametrize("variant", [knob({"claims": {"pao_on_peng": ["self"]}}),
                                      find_variant("guilin")], ids=["knob", "guilin"])
 def test_C2_peng_not_upgraded_by_another_players_draw_guilin(variant):
-    """C2 / E28 (b) (004_4a6d8adec4e0ba73.txt 第四条7 "‘碰’牌后自己摸起相同的1牌，碰的牌必须得开舵"): with pao_on_peng
-    [self] (Guilin) another player's drawn x6 leaves seat 1's 碰 as it is."""
+    """C2 / E28 (b) (004_4a6d8adec4e0ba73.txt 第四条7
+    "‘碰’牌后自己摸起相同的1牌，碰的牌必须得开舵"): with pao_on_peng [self] (Guilin) another
+    player's drawn x6 leaves seat 1's 碰 as it is."""
     g = _peng_then_drawn_fourth(variant)
     drive_to(g, lambda g: len(g.state.wall) < 18)
     assert not events(g, E.PAO)
@@ -121,8 +123,9 @@ def _liuhu_seat1_offered_hu(variant):
 
 @pytest.mark.parametrize("min_huxi, win", [(6, True), (15, False)])
 def test_C3_liuhuqiang_threshold(min_huxi, win):
-    """C3 / E33 (000_cdb63c032605c9a1.txt §衡阳六胡抢字牌规则介绍 "六胡就可胡牌" vs "达到15息或以上"): 9 胡息 wins at 6 and
-    not at 15, in the analysis and in the engine (seat 2 draws the x6)."""
+    """C3 / E33 (000_cdb63c032605c9a1.txt §衡阳六胡抢字牌规则介绍 "六胡就可胡牌" vs
+    "达到15息或以上"): 9 胡息 wins at 6 and not at 15, in the analysis and in the engine (seat 2
+    draws the x6)."""
     v = knob({"win": {"min_huxi": min_huxi}}, base="hengyang_liuhu")
     a = analyze(v, "x1 x2 x3 d6 d7 d8 x4 x5", ["peng=d4 d4 d4", "wei=x9 x9 x9"], "x6", "draw")
     assert (a.win, a.huxi) == (win, 9)
@@ -148,16 +151,16 @@ def _on_dealer_discard(variant):
 
 
 def test_C5_hunan_no_win_on_a_discard():
-    """C5 (003_5cd7634dfd57d897.txt "任何人打出的牌都不能胡"): Hunan offers seat 1 no 胡 on the d10 discard
-    (only 吃)."""
+    """C5 (003_5cd7634dfd57d897.txt "任何人打出的牌都不能胡"): Hunan offers seat 1 no 胡 on the d10
+    discard (only 吃)."""
     g = _on_dealer_discard(find_variant("hunan"))
     assert g.state.actor == 1 and A.HU not in kinds_of(g.legal_actions())
     assert A.CHI in kinds_of(g.legal_actions())
 
 
 def test_C5_discard_win_allowed_but_optional():
-    """C5 (碰胡 "也能胡任何人打出的牌"): with discard among the win sources but not forced, seat 1 is
-    offered 胡 and may pass."""
+    """C5 (碰胡 "也能胡任何人打出的牌"): with discard among the win sources but not forced, seat 1
+    is offered 胡 and may pass."""
     g = _on_dealer_discard(knob({"win": {"sources": ["self", "draw", "discard"]}}))
     assert g.state.actor == 1 and set(kinds_of(g.legal_actions())) == {A.HU, A.PASS}
 
@@ -166,8 +169,9 @@ def test_C5_discard_win_allowed_but_optional():
     knob({"win": {"sources": ["self", "draw", "discard"], "forced_sources": ["discard"]}}),
     find_variant("guilin")], ids=["knob", "guilin"])
 def test_C5_discard_win_forced(variant):
-    """C5 (004_4a6d8adec4e0ba73.txt 第五条6 "放炮必胡：有人打出的牌能胡，则必须胡牌"): the only option is 胡, no PASS; the
-    win is 18 胡息 on a discard. Under Guilin it is also 地胡 (the dealer's first discard, G13)."""
+    """C5 (004_4a6d8adec4e0ba73.txt 第五条6 "放炮必胡：有人打出的牌能胡，则必须胡牌"): the only
+    option is 胡, no PASS; the win is 18 胡息 on a discard. Under Guilin it is also 地胡 (the
+    dealer's first discard, G13)."""
     g = _on_dealer_discard(variant)
     assert g.state.actor == 1
     assert kinds_of(g.legal_actions()) == [A.HU]
@@ -196,14 +200,16 @@ def _declined_chi_then_own_draw(variant):
 
 
 def test_C8_chou_blocks_a_drawn_card_hunan():
-    """C8 (003_5cd7634dfd57d897.txt "这张牌就成了该玩家的臭牌，第二次牌桌上再出现同张牌时，该玩家不得再吃或者碰"):
-    under Hunan (blocks_on: draw, discard) seat 1 may not 吃 its own later draw of x3."""
+    """C8 (003_5cd7634dfd57d897.txt
+    "这张牌就成了该玩家的臭牌，第二次牌桌上再出现同张牌时，该玩家不得再吃或者碰"): under Hunan
+    (blocks_on: draw, discard) seat 1 may not 吃 its own later draw of x3."""
     assert _declined_chi_then_own_draw(find_variant("hunan")) == []
 
 
 def test_C8_chou_blocks_only_discards_shihuqiang():
-    """C8 (000_cdb63c032605c9a1.txt §衡阳十胡抢牌型规则 "本人想吃而未吃 … 第二次他家再打出同张牌时，本人不得再吃"): with
-    blocks_on [discard] the declined x3 can still be 吃'd when it is drawn."""
+    """C8 (000_cdb63c032605c9a1.txt §衡阳十胡抢牌型规则 "本人想吃而未吃 …
+    第二次他家再打出同张牌时，本人不得再吃"): with blocks_on [discard] the declined x3 can still be
+    吃'd when it is drawn."""
     offered = _declined_chi_then_own_draw(knob({"chou": {"blocks_on": ["discard"]}}))
     assert offered and offered[0].pending.by == 1
 
@@ -226,10 +232,11 @@ def _declined_peng_then_drawn(variant, sizes=(21, 20, 19)):
     (knob({"chou": {"blocks_on": ["discard"]}}), (21, 20, 19)),
     (find_variant("hengyang_shihu"), (15, 14, 37))], ids=["hunan", "knob", "hengyang_shihu"])
 def test_C8_declined_peng_is_permanent(variant, sizes):
-    """C8 (000_cdb63c032605c9a1.txt §衡阳十胡抢牌型规则 "本人能碰而未碰，即使别人再打也不能碰了"; digest C8 "a declined 碰 blocks
-    碰 permanently"; 001_5964eea38dea0018.txt "你选择了不碰，则另外一张你也不能碰"): limiting 臭 to discards (十胡抢)
-    frees a declined 吃, never a declined 碰: seat 2 may not 碰 the x6 that seat 1 later draws.
-    (Regression: the engine used to apply ``chou.blocks_on`` to 碰 as well.)"""
+    """C8 (000_cdb63c032605c9a1.txt §衡阳十胡抢牌型规则 "本人能碰而未碰，即使别人再打也不能碰了";
+    digest C8 "a declined 碰 blocks 碰 permanently"; 001_5964eea38dea0018.txt
+    "你选择了不碰，则另外一张你也不能碰"): limiting 臭 to discards (十胡抢) frees a declined 吃,
+    never a declined 碰: seat 2 may not 碰 the x6 that seat 1 later draws. (Regression: the engine
+    used to apply ``chou.blocks_on`` to 碰 as well.)"""
     assert _declined_peng_then_drawn(variant, sizes) == []
 
 
@@ -253,10 +260,10 @@ def _own_discard_then_drawn(variant):
 @pytest.mark.parametrize("variant", [
     find_variant("hunan"), knob({"chou": {"blocks_on": ["discard"]}})], ids=["hunan", "knob"])
 def test_C8_never_chi_a_card_one_discarded(variant):
-    """C8 / §1.4.5 (000_cdb63c032605c9a1.txt §衡阳十胡抢牌型规则 "任何人也不能吃自己曾经打出过的牌"; digest
-    "cannot 吃 or 碰 their own discard, even later"): limiting the 吃 block of a *declined* card to
-    discards (十胡抢) does not let a player 吃 a kind it discarded itself when that kind is later
-    drawn. (Regression: own discards shared the declined-吃 set and its ``blocks_on``.)"""
+    """C8 / §1.4.5 (000_cdb63c032605c9a1.txt §衡阳十胡抢牌型规则 "任何人也不能吃自己曾经打出过的牌";
+    digest "cannot 吃 or 碰 their own discard, even later"): limiting the 吃 block of a *declined*
+    card to discards (十胡抢) does not let a player 吃 a kind it discarded itself when that kind is
+    later drawn. (Regression: own discards shared the declined-吃 set and its ``blocks_on``.)"""
     assert _own_discard_then_drawn(variant) == []
 
 
@@ -269,8 +276,8 @@ def _kan_and_discarded_fourth(variant):
 
 
 def test_C9_pao_forced_hunan():
-    """C9 (000_cdb63c032605c9a1.txt §跑胡子玩牌规则 "比、偎、提、跑是强制规则,不能选择放弃"): the discarded 4th x5 goes onto
-    seat 1's 坎 at once, with no decision; seat 1 then owes a discard."""
+    """C9 (000_cdb63c032605c9a1.txt §跑胡子玩牌规则 "比、偎、提、跑是强制规则,不能选择放弃"): the
+    discarded 4th x5 goes onto seat 1's 坎 at once, with no decision; seat 1 then owes a discard."""
     g = _kan_and_discarded_fourth(find_variant("hunan"))
     assert [(e.seat, e.card, e.note) for e in events(g, E.PAO)] == [(1, c("x5"), "forced")]
     assert (g.state.phase, g.state.actor) == ("discard", 1)
@@ -279,8 +286,9 @@ def test_C9_pao_forced_hunan():
 @pytest.mark.parametrize("variant", [knob({"claims": {"pao_forced": False}}),
                                      find_variant("loudi_fangpaofa")], ids=["knob", "loudi"])
 def test_C9_pao_optional_loudi(variant):
-    """C9 (000_cdb63c032605c9a1.txt §跑胡子、放炮罚游戏规则 "当自己手中有三张同牌，别人再次打出此张牌时，可跑牌"): seat 1 is offered
-    跑 or 过; passing keeps the 坎 in hand."""
+    """C9 (000_cdb63c032605c9a1.txt §跑胡子、放炮罚游戏规则
+    "当自己手中有三张同牌，别人再次打出此张牌时，可跑牌"): seat 1 is offered 跑 or 过; passing keeps
+    the 坎 in hand."""
     g = _kan_and_discarded_fourth(variant)
     assert not events(g, E.PAO)
     assert g.state.actor == 1 and {A.PAO, A.PASS} <= set(kinds_of(g.legal_actions()))
@@ -316,9 +324,10 @@ def test_po_pao_hu_off_must_pao():
 @pytest.mark.parametrize("variant", [find_variant("hunan"), find_variant("guilin")],
                          ids=["hunan", "guilin"])
 def test_po_pao_hu_keeps_the_kan(variant):
-    """破跑胡 (003_5cd7634dfd57d897.txt "当玩家自己或其他玩家跑牌时，正好这只牌是自己要胡的，可以胡";
-    Guilin 004_4a6d8adec4e0ba73.txt 第五条5 "胡牌时可以不开舵"): seat 1 is offered 胡 on seat
-    2's x5 before its compulsory 跑 and wins with 21: 坎 x5 kept, [x3 x4 x5] a run."""
+    """破跑胡 (003_5cd7634dfd57d897.txt
+    "当玩家自己或其他玩家跑牌时，正好这只牌是自己要胡的，可以胡"; Guilin 004_4a6d8adec4e0ba73.txt
+    第五条5 "胡牌时可以不开舵"): seat 1 is offered 胡 on seat 2's x5 before its compulsory 跑 and
+    wins with 21: 坎 x5 kept, [x3 x4 x5] a run."""
     g = _kan_and_drawn_fourth(variant)
     assert not events(g, E.PAO)
     assert g.state.actor == 1 and A.HU in kinds_of(g.legal_actions())
@@ -354,9 +363,9 @@ def _peng_the_d8(g):
 
 
 def test_C10_skip_first_hunan():
-    """C10 (000_cdb63c032605c9a1.txt §字牌规则说明, 003 "第一次进牌后不用出牌"): skip_first: the dealer with two
-    dealt 提 does not discard; seat 1 draws. At the dealer's next take (碰 d8) it discards as
-    usual."""
+    """C10 (000_cdb63c032605c9a1.txt §字牌规则说明, 003 "第一次进牌后不用出牌"): skip_first: the
+    dealer with two dealt 提 does not discard; seat 1 draws. At the dealer's next take (碰 d8) it
+    discards as usual."""
     g = _double_ti_dealer(find_variant("hunan"))
     assert not events(g, E.DISCARD)
     assert events(g, E.DRAW, 1, "d8")
@@ -367,9 +376,10 @@ def test_C10_skip_first_hunan():
 @pytest.mark.parametrize("variant", [knob({"discard": {"dealt_double_quad": "skip_second"}}),
                                      find_variant("guilin")], ids=["knob", "guilin"])
 def test_C10_skip_second_hengyang(variant):
-    """C10 (000_cdb63c032605c9a1.txt §衡阳六胡抢字牌规则介绍 "起手2提及以上时，需打一张牌，再碰或再吃时，跳过出牌直接进入摸牌阶段";
-    004 第五条7 "照常打牌"): skip_second: the dealer discards first; after its next take (碰 d8) it
-    skips the discard and seat 1 draws next."""
+    """C10 (000_cdb63c032605c9a1.txt §衡阳六胡抢字牌规则介绍
+    "起手2提及以上时，需打一张牌，再碰或再吃时，跳过出牌直接进入摸牌阶段"; 004 第五条7 "照常打牌"):
+    skip_second: the dealer discards first; after its next take (碰 d8) it skips the discard and
+    seat 1 draws next."""
     g = _double_ti_dealer(variant)
     assert (g.state.phase, g.state.actor) == ("discard", 0)
     _peng_the_d8(g)
@@ -383,9 +393,9 @@ def test_C10_skip_second_hengyang(variant):
 # --- C6 / C7: display --------------------------------------------------------------------------
 
 def test_C6_C7_display_values():
-    """C6 (偎: "碰亮偎不亮" Hunan, "偎亮一张底牌" Shaoyang) and C7 (提: "盖三张亮一张" Hunan, "4需全盖"
-    Guilin, "4张全亮" 碰胡). Display is data for a front end; the engine's rules do not depend on
-    it, so flipping the knob changes the variant (and its hash) but no legal action."""
+    """C6 (偎: "碰亮偎不亮" Hunan, "偎亮一张底牌" Shaoyang) and C7 (提: "盖三张亮一张" Hunan,
+    "4需全盖" Guilin, "4张全亮" 碰胡). Display is data for a front end; the engine's rules do not
+    depend on it, so flipping the knob changes the variant (and its hash) but no legal action."""
     assert find_variant("hunan").display.wei == "hidden"
     assert find_variant("shaoyang").display.wei == "one_up"
     assert find_variant("hunan").display.ti == "one_up"
@@ -410,8 +420,8 @@ THREE_TI = "x1 x1 x1 x1 d5 d5 d5 d5 x10 x10 x10 x10"
 
 
 def test_C11_hunan_three_ti_is_tianhu():
-    """C11 / E18 (003_5cd7634dfd57d897.txt "当砌完牌后，玩家手中有3提或5坎，称为天胡 … 必须天胡"): seat 1 dealt three 提
-    wins at once: 提 x1 9 + 提 d5 12 + 提 x10 9 = 30."""
+    """C11 / E18 (003_5cd7634dfd57d897.txt "当砌完牌后，玩家手中有3提或5坎，称为天胡 … 必须天胡"):
+    seat 1 dealt three 提 wins at once: 提 x1 9 + 提 d5 12 + 提 x10 9 = 30."""
     g = Game(find_variant("hunan"),
              deal=make_deal(hands={1: THREE_TI + " x2 x4 x6 x8 d2 d4 d7 d9"}))
     r = g.result
@@ -427,8 +437,8 @@ def test_C11_without_the_tianhu_rule_play_goes_on():
 
 @pytest.mark.parametrize("ti_counts, tianhu", [(True, True), (False, False)])
 def test_C11_ti_counts_as_kan(ti_counts, tianhu):
-    """C11 / E19 (003_5cd7634dfd57d897.txt "提牌可以当坎牌算"): 2 提 + 3 坎 is 5 门 only when a 提 counts as a
-    坎."""
+    """C11 / E19 (003_5cd7634dfd57d897.txt "提牌可以当坎牌算"): 2 提 + 3 坎 is 5 门 only when a 提
+    counts as a 坎."""
     v = knob({"win": {"tianhu": {"ti_counts_as_kan": ti_counts}}})
     g = Game(v, deal=make_deal(
         hands={1: "x3 x3 x3 x3 d7 d7 d7 d7 x9 x9 x9 d1 d1 d1 d10 d10 d10 x5 d4 x7"}))
@@ -438,8 +448,9 @@ def test_C11_ti_counts_as_kan(ti_counts, tianhu):
 
 
 def test_C11_penghu_two_ti_is_a_special_win_not_tianhu():
-    """C11 (000_cdb63c032605c9a1.txt §碰胡规则 "如果摸上来有2双提蛇的牌 … 视为胡牌"; no 三提五坎 in the 碰胡 text): three
-    dealt 提 in 碰胡 end the hand as a two_ti win, not as 天胡; two 提 in Hunan do not end it."""
+    """C11 (000_cdb63c032605c9a1.txt §碰胡规则 "如果摸上来有2双提蛇的牌 … 视为胡牌"; no 三提五坎 in
+    the 碰胡 text): three dealt 提 in 碰胡 end the hand as a two_ti win, not as 天胡; two 提 in
+    Hunan do not end it."""
     g = Game(find_variant("penghu"),
              deal=make_deal(hands={1: THREE_TI + " x2 x4"}, sizes=(15, 14, 37)))
     r = g.result
@@ -466,8 +477,9 @@ def _e29_win(variant, seat, wall):
 @pytest.mark.parametrize("variant", [knob({"win": {"dihu": "first_wall_card"}}),
                                      find_variant("shaoyang")], ids=["knob", "shaoyang"])
 def test_dihu_first_wall_card(variant):
-    """C17 (001_5964eea38dea0018.txt "地胡：闲家要牌之前揭底牌的第一张牌正好是闲家所要胡的牌"): a non-dealer winning on the
-    first wall card gets 'dihu'; winning on its own later draw does not."""
+    """C17 (001_5964eea38dea0018.txt "地胡：闲家要牌之前揭底牌的第一张牌正好是闲家所要胡的牌"): a
+    non-dealer winning on the first wall card gets 'dihu'; winning on its own later draw does
+    not."""
     r = _e29_win(variant, 1, "d6")
     assert (r.winner, r.source, r.huxi) == (1, "self", 21)
     assert "dihu" in r.labels and "zimo" in r.labels
@@ -477,7 +489,8 @@ def test_dihu_first_wall_card(variant):
 
 
 def test_dihu_none_hunan():
-    """C17: Hunan has no 地胡 (not in the Hunan sources); the same first-card win is a plain 自摸."""
+    """C17: Hunan has no 地胡 (not in the Hunan sources); the same first-card win is a plain
+    自摸."""
     r = _e29_win(find_variant("hunan"), 1, "d6")
     assert (r.winner, r.huxi) == (1, 21) and r.labels == ("zimo",)
 
@@ -495,9 +508,9 @@ def _king_game(variant):
 
 @pytest.mark.parametrize("only_self", [True, False])
 def test_king_holder_wins_only_self(only_self):
-    """Yongzhou (000_cdb63c032605c9a1.txt §永州双王扯胡子规则 "手中有王霸的玩家，只能自摸"): seat 1 holds a K and waits on
-    x3 (坎 d10 with the K: 18); seat 2 draws the x3. Seat 1 is offered 胡 only when the rule is
-    off."""
+    """Yongzhou (000_cdb63c032605c9a1.txt §永州双王扯胡子规则 "手中有王霸的玩家，只能自摸"): seat 1
+    holds a K and waits on x3 (坎 d10 with the K: 18); seat 2 draws the x3. Seat 1 is offered 胡
+    only when the rule is off."""
     v = knob({"deck": {"king_rules": {"holder_wins_only_self": only_self}}}, base="yongzhou")
     g = _king_game(v)
     seen = drive_to(g, lambda g: len(g.state.wall) < 19, discard={0: "x8"})
@@ -513,8 +526,8 @@ def test_king_holder_wins_only_self(only_self):
 
 @pytest.mark.parametrize("discardable", [False, True])
 def test_king_discardable(discardable):
-    """Yongzhou ("王霸不能打出，只能代替牌"): the dealer's K is among its discard options only when the
-    knob allows it."""
+    """Yongzhou ("王霸不能打出，只能代替牌"): the dealer's K is among its discard options only when
+    the knob allows it."""
     v = knob({"deck": {"king_rules": {"discardable": discardable}}}, base="yongzhou")
     g = _king_game(v)
     assert g.state.phase == "discard" and g.state.actor == 0

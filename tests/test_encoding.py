@@ -17,8 +17,12 @@ import pytest
 from zipai_rules import load_preset, preset_ids
 from zipai_rules.cards import parse_indices
 from zipai_rules.engine import Action, ActionKind, Game
-from zipai_rules.engine.encoding import (decode_action, encode_action, legal_mask,
-                                         num_distinct_actions)
+from zipai_rules.engine.encoding import (
+    decode_action,
+    encode_action,
+    legal_mask,
+    num_distinct_actions,
+)
 from zipai_rules.errors import IllegalActionError
 from zipai_rules.melds import Meld, chi_shape
 

@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers import total_counts
-from zipai_rules.engine import Action, ActionKind, EventKind, Game, replay
 from zipai_rules.analysis import win_verdict
+from zipai_rules.engine import Action, ActionKind, EventKind, Game, replay
 from zipai_rules.engine.claims import can_discard, hu_allowed, locked, owes_discard, table_huxi
 from zipai_rules.errors import IllegalActionError
 from zipai_rules.invariants import conservation, one_actor
@@ -150,8 +150,9 @@ def test_options_non_empty_until_over(hunan, seed, rnd):
 @given(seed=SEEDS, rnd=CHOOSERS)
 def test_card_count_invariant_and_discards_owed(hunan, seed, rnd):
     """Digest §1.4.0: a player with q 提/跑 rests at 20 + max(q - 1, 0) cards (hand plus table) and
-    discards only when holding one more ("任何吃碰等动作后都要打牌,八块(即跑、提两次及以上)除外", 000
-    §跑胡子玩牌规则). A non-dealer with two dealt 提 holds one fewer until its first take (003)."""
+    discards only when holding one more ("任何吃碰等动作后都要打牌,八块(即跑、提两次及以上)除外",
+    000 §跑胡子玩牌规则). A non-dealer with two dealt 提 holds one fewer until its first take
+    (003)."""
     def check(game):
         st_ = game.state
         for s, seat in enumerate(st_.seats):
@@ -171,9 +172,9 @@ def test_card_count_invariant_and_discards_owed(hunan, seed, rnd):
 
 @given(seed=SEEDS, rnd=CHOOSERS)
 def test_every_pao_has_a_rule_source(hunan, seed, rnd):
-    """000 §跑胡子玩牌规则: 坎 + another's discard or draw ("别家打出一张相同牌叫跑"); 偎 + any card another
-    player discards or draws ("同桌无论谁打出第4张牌或者摸出第4张牌,偎的牌都必跑"); 碰 + a drawn card only
-    ("桌面上碰的牌不能跑任何人手中打出的牌")."""
+    """000 §跑胡子玩牌规则: 坎 + another's discard or draw ("别家打出一张相同牌叫跑"); 偎 + any card
+    another player discards or draws ("同桌无论谁打出第4张牌或者摸出第4张牌,偎的牌都必跑"); 碰 + a
+    drawn card only ("桌面上碰的牌不能跑任何人手中打出的牌")."""
     game = Game(hunan, seed=seed)
     exposed = None
     for _ in range(MAX_STEPS):
@@ -196,7 +197,8 @@ def test_every_pao_has_a_rule_source(hunan, seed, rnd):
                 else:
                     assert prior == "peng" and how == EventKind.DRAW, (prior, how)
             if e.kind in (EventKind.TI, EventKind.WEI, EventKind.CHOU_WEI):
-                # own draw only, and never shown first (000 §衡阳六胡抢 "除偎牌与提牌外，其它必须首先明示")
+                # own draw only, and never shown first (000 §衡阳六胡抢
+                # "除偎牌与提牌外，其它必须首先明示")
                 assert k > 0 and batch[k - 1].kind == EventKind.DRAW_HIDDEN
                 assert batch[k - 1].seat == e.seat
             if e.kind in (EventKind.TI, EventKind.WEI, EventKind.CHOU_WEI, EventKind.PENG,
@@ -266,11 +268,12 @@ def test_replay_reproduces_final_state(hunan, seed, rnd):
             replay(hunan, game.deal, wrong)
 
 
-# --- rules that must hold in every reachable state --------------------------------------------------
+# --- rules that must hold in every reachable state ------------------------------------------------
 
 @given(seed=SEEDS, rnd=CHOOSERS)
 def test_chou_cards_never_offered(hunan, seed, rnd):
-    """003 "第二次牌桌上再出现同张牌时，该玩家不得再吃或者碰"; "任何人也不能吃或者碰自己曾经打出过的牌"."""
+    """003 "第二次牌桌上再出现同张牌时，该玩家不得再吃或者碰";
+    "任何人也不能吃或者碰自己曾经打出过的牌"."""
     def check(game):
         st_ = game.state
         if st_.phase != "respond":
@@ -291,8 +294,8 @@ def test_chou_cards_never_offered(hunan, seed, rnd):
 def test_chou_from_the_log(hunan, seed, rnd):
     """The same rule, tracked independently from the history: after a seat declined a 碰 (吃) of a
     card, or discarded it, or left its own draw of it, it is never offered 碰 (吃) of that card
-    again (003 "第二次牌桌上再出现同张牌时，该玩家不得再吃或者碰"; "任何人也不能吃或者碰自己曾经打出过的牌";
-    digest G21)."""
+    again (003 "第二次牌桌上再出现同张牌时，该玩家不得再吃或者碰";
+    "任何人也不能吃或者碰自己曾经打出过的牌"; digest G21)."""
     game = Game(hunan, seed=seed)
     declined: dict[tuple[int, ActionKind, int], int] = {}  # → index of the exposing event
     own: set[tuple[int, int]] = set()
@@ -330,10 +333,10 @@ def _exposed_at(game: Game) -> int:
 
 @given(seed=SEEDS, rnd=CHOOSERS)
 def test_no_chi_while_a_win_is_unanswered(hunan, seed, rnd):
-    """001 "当有人胡牌时，不胡才能碰或吃，当有碰牌时，不碰才能吃"; 003 破跑胡. Whenever a seat is asked
-    about 吃 (or 碰), every seat that could win on the card has already declined it, no seat could
-    still 跑 it (跑 is forced: 000 "比、偎、提、跑是强制规则"), and for 吃, every possible 碰 was
-    declined."""
+    """001 "当有人胡牌时，不胡才能碰或吃，当有碰牌时，不碰才能吃"; 003 破跑胡. Whenever a seat is
+    asked about 吃 (or 碰), every seat that could win on the card has already declined it, no seat
+    could still 跑 it (跑 is forced: 000 "比、偎、提、跑是强制规则"), and for 吃, every possible 碰
+    was declined."""
     def check(game):
         st_ = game.state
         if st_.phase != "respond" or not any(a.kind in (A.CHI, A.PENG) for a in st_.options):
@@ -354,7 +357,9 @@ def test_no_chi_while_a_win_is_unanswered(hunan, seed, rnd):
                 continue
             own = s == p.by
             table = {(m.kind.value, m.cards[0]) for m in seat.melds}
-            if not own:  # 000 "手中有三张,别家打出一张相同牌叫跑"; "无论谁打出第4张牌或者摸出第4张牌,偎的牌都必跑"
+            # 000 "手中有三张,别家打出一张相同牌叫跑";
+            # "无论谁打出第4张牌或者摸出第4张牌,偎的牌都必跑"
+            if not own:
                 assert seat.hand[p.card] < 3, s
                 assert ("wei", p.card) not in table and ("chou_wei", p.card) not in table, s
             if p.source == "draw":  # 000 "第4张牌如果是摸出来的牌还可以跑桌面上碰的牌"
@@ -373,7 +378,7 @@ def test_no_chi_while_a_win_is_unanswered(hunan, seed, rnd):
     play(hunan, seed, rnd, check)
 
 
-# --- many plain seeded games -------------------------------------------------------------------------
+# --- many plain seeded games ----------------------------------------------------------------------
 
 def test_200_seeded_games_finish_with_conservation(hunan):
     kinds: Counter = Counter()
@@ -454,7 +459,7 @@ def test_chi_plans_match_brute_force(hunan, situation):
     assert set(got) == reference_chi_plans(hand, card)
 
 
-# --- every preset ----------------------------------------------------------------------------------
+# --- every preset ---------------------------------------------------------------------------------
 
 def _preset_ids():
     from zipai_rules import preset_ids

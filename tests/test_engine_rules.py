@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from helpers import C, act, c, find, kinds, make_deal, meld, pass_all
-from zipai_rules.engine import Action, ActionKind, EventKind, Game
 from zipai_rules.analysis import win_verdict
+from zipai_rules.engine import Action, ActionKind, EventKind, Game
 from zipai_rules.engine.claims import hu_allowed, tier_options
 from zipai_rules.engine.state import SeatState
 from zipai_rules.errors import IllegalActionError
@@ -80,8 +80,8 @@ def test_deal_sizes_and_dealt_quads_laid_down_before_first_discard(hunan):
 
 
 def test_dealer_first_discard_without_drawing(hunan):
-    """000 §跑胡子、放炮罚游戏规则 "因为起手21张牌，不要接牌，直接出"; a 坎 stays whole and may not be
-    discarded (000 §永州双王扯胡子规则 "一坎牌不能拆散与其他牌组合")."""
+    """000 §跑胡子、放炮罚游戏规则 "因为起手21张牌，不要接牌，直接出"; a 坎 stays whole and may not
+    be discarded (000 §永州双王扯胡子规则 "一坎牌不能拆散与其他牌组合")."""
     g = new(hunan, hands={0: "x9 x9 x9 d3"}, liang="d3")
     st = g.state
     assert (st.phase, st.actor) == ("discard", 0)
@@ -125,7 +125,8 @@ def test_E19_five_kan_with_ti_counted_as_kan(hunan):
 
 
 def test_E20_two_ti_two_kan_dealer_no_tianhu_and_no_discard(hunan):
-    """E20; 003 "坎牌不可充当提牌"; 000 §字牌规则说明 "如果没有构成，则亮张后庄家不用打牌。轮到下家摸牌"."""
+    """E20; 003 "坎牌不可充当提牌"; 000 §字牌规则说明
+    "如果没有构成，则亮张后庄家不用打牌。轮到下家摸牌"."""
     g = new(hunan, hands={0: "x3 x3 x3 x3 d7 d7 d7 d7 x9 x9 x9 d1 d1 d1 x2 x4 x8 x10 d5 d6"},
             liang="d10", wall="x5", avoid={1: "x5"})
     st = g.state
@@ -139,7 +140,8 @@ def test_E20_two_ti_two_kan_dealer_no_tianhu_and_no_discard(hunan):
 
 
 def test_lianzhang_makes_second_ti_dealer_does_not_discard(hunan):
-    """000 §字牌规则说明 "如果庄家原来有一门提牌，亮张构成第二门提牌，则亮张后庄家不用打牌。轮到下家摸牌"."""
+    """000 §字牌规则说明
+    "如果庄家原来有一门提牌，亮张构成第二门提牌，则亮张后庄家不用打牌。轮到下家摸牌"."""
     g = new(hunan, hands={0: "x3 x3 x3 x3 d7 d7 d7"}, liang="d7", wall="x10", avoid={1: "x10"})
     assert g.result is None
     assert sorted(e.card for e in ev(g.events, E.TI, 0)) == sorted(C("x3 d7"))
@@ -166,8 +168,8 @@ def test_E21_lianzhang_makes_third_ti(hunan):
 
 
 def test_dealer_optional_tianhu_on_complete_21(hunan):
-    """003 "两种天胡的优先级：必需天胡（3提或5坎）和选择天胡（亮张胡牌）"; the E30 hand (digest §4 C) under
-    the Hunan table: 坎 x9 3 + 壹贰叁 6 + 壹贰叁 6 + 二七十 3 = 18 ≥ 15."""
+    """003 "两种天胡的优先级：必需天胡（3提或5坎）和选择天胡（亮张胡牌）"; the E30 hand (digest §4
+    C) under the Hunan table: 坎 x9 3 + 壹贰叁 6 + 壹贰叁 6 + 二七十 3 = 18 ≥ 15."""
     hand = "d1 d2 d3 d1 d2 d3 x2 x7 x10 x9 x9 x9 x4 x5 x6 d7 d8 d9 d5 d5"
     g = new(hunan, hands={0: hand}, liang="x5")
     assert (g.state.phase, g.state.actor, kinds(g)) == ("hu_check", 0, [A.HU, A.PASS])
@@ -183,9 +185,9 @@ def test_dealer_optional_tianhu_on_complete_21(hunan):
 
 
 def test_win_after_forced_wei_on_first_draw_is_zimo_not_tianhu(hunan):
-    """Regression: the dealer with 2 提 owes no discard (000 §字牌规则说明), so seat 1 draws first; its
-    draw makes a forced 偎 after which the hand wins ("偎完后可胡就自摸胡牌", 000 §衡阳六胡抢). That is a
-    自摸 on a draw, not a 天胡 (天胡 is a dealt hand: 003 "当砌完牌后")."""
+    """Regression: the dealer with 2 提 owes no discard (000 §字牌规则说明), so seat 1 draws first;
+    its draw makes a forced 偎 after which the hand wins ("偎完后可胡就自摸胡牌", 000 §衡阳六胡抢).
+    That is a 自摸 on a draw, not a 天胡 (天胡 is a dealt hand: 003 "当砌完牌后")."""
     # seat 1 after 偎(d9) 6: [x1 x2 x3] 3 + [x2 x7 x10] 3 + [d1 d2 d3] 6 + 3 plain runs = 18
     g = new(hunan, hands={0: "d7 d7 d7 d7 d10 d10 d10 d10",
                           1: "x1 x2 x3 d1 d2 d3 x4 x5 x6 x7 x8 x9 d4 d5 d6 x2 x7 x10 d9 d9"},
@@ -201,8 +203,8 @@ def test_win_after_forced_wei_on_first_draw_is_zimo_not_tianhu(hunan):
 
 
 def test_non_dealer_two_dealt_ti_first_take_owes_no_discard(hunan):
-    """003 "对其他两个玩家，第一次进牌后不用出牌，直接轮到下家摸牌" (two dealt 提); later takes owe one
-    as usual (digest §1.4.0: resting size 21 with two quads)."""
+    """003 "对其他两个玩家，第一次进牌后不用出牌，直接轮到下家摸牌" (two dealt 提); later takes owe
+    one as usual (digest §1.4.0: resting size 21 with two quads)."""
     g = new(hunan, hands={0: "d5 x10", 1: "x1 x1 x1 x1 x2 x2 x2 x2 d5 d5 d8 d8"},
             wall="x9 x9 d8", avoid={0: "d8 x9", 2: "d8 x9 d5"})
     assert sorted(e.card for e in ev(g.events, E.TI, 1)) == sorted(C("x1 x2"))
@@ -219,8 +221,9 @@ def test_non_dealer_two_dealt_ti_first_take_owes_no_discard(hunan):
 
 
 def test_pao_after_dealt_ti_is_baokuai(hunan):
-    """003 "当玩家已经跑过牌或提过牌，再跑时或再提牌时称为八块 … 此时玩家不能打出手中的牌，而由下家继续摸牌":
-    a dealt 提 counts, so the first 跑 after it owes no discard."""
+    """003 "当玩家已经跑过牌或提过牌，再跑时或再提牌时称为八块 …
+    此时玩家不能打出手中的牌，而由下家继续摸牌": a dealt 提 counts, so the first 跑 after it owes no
+    discard."""
     g = new(hunan, hands={0: "x7", 1: "d6 d6 d6 d6 x7 x7 x7"}, wall="x10", avoid={2: "x10"})
     assert g.state.seats[1].melds == (meld("ti", "d6 d6 d6 d6"),)
     events = g.apply(Action(A.DISCARD, 0, c("x7")))
@@ -232,8 +235,9 @@ def test_pao_after_dealt_ti_is_baokuai(hunan):
 # --- draws: forced 偎 / 提 ------------------------------------------------------------------------
 
 def test_draw_forced_wei_is_hidden_then_discard_owed(hunan):
-    """000 §衡阳六胡抢 "摸牌时，除偎牌与提牌外，其它必须首先明示"; 003 "玩家手中有一对牌，当摸起一只相同的
-    牌，玩家必须 … 放置于桌面，且不能明示给其它玩家，称为偎"; 000 "任何吃碰等动作后都要打牌"."""
+    """000 §衡阳六胡抢 "摸牌时，除偎牌与提牌外，其它必须首先明示"; 003
+    "玩家手中有一对牌，当摸起一只相同的 牌，玩家必须 … 放置于桌面，且不能明示给其它玩家，称为偎";
+    000 "任何吃碰等动作后都要打牌"."""
     g = new(hunan, hands={0: "d10", 1: "x6 x6"}, wall="x6")
     g.apply(Action(A.DISCARD, 0, c("d10")))
     pass_all(g)
@@ -249,8 +253,8 @@ def test_draw_forced_wei_is_hidden_then_discard_owed(hunan):
 
 
 def test_draw_forced_ti_onto_kan_then_discard_owed(hunan):
-    """003 "玩家手中有一坎，当玩家摸起相同的一只牌后，必须四只放置于桌面 … 也构成提"; the first 提 still
-    owes a discard (000 "八块(即跑、提两次及以上)除外")."""
+    """003 "玩家手中有一坎，当玩家摸起相同的一只牌后，必须四只放置于桌面 … 也构成提"; the first 提
+    still owes a discard (000 "八块(即跑、提两次及以上)除外")."""
     g = new(hunan, hands={0: "d10", 1: "x6 x6 x6"}, wall="x6")
     g.apply(Action(A.DISCARD, 0, c("d10")))
     pass_all(g)
@@ -351,8 +355,8 @@ def test_peng_then_pao_by_another_players_draw(hunan):
 
 
 def test_peng_then_pao_by_own_draw(hunan):
-    """E28 (c): own draw onto one's 碰 is a 跑 in Hunan (000 "摸出来的牌还可以跑桌面上碰的牌"); the card
-    is shown (a 碰 is not a 偎, so no hidden 提)."""
+    """E28 (c): own draw onto one's 碰 is a 跑 in Hunan (000 "摸出来的牌还可以跑桌面上碰的牌"); the
+    card is shown (a 碰 is not a 偎, so no hidden 提)."""
     g = _peng_x8(hunan, "x10 d5 x8", avoid={0: "d1 x10 d5", 1: "x10 d5", 2: "d1 x10 d5"})
     draw = ev(g.events, E.DRAW, 1, "x8")
     assert len(draw) == 1 and not ev(g.events, E.DRAW_HIDDEN, 1)
@@ -374,8 +378,8 @@ def test_peng_is_not_upgraded_by_a_discard(hunan):
 
 
 def test_second_pao_owes_no_discard_baokuai(hunan):
-    """000 §跑胡子玩牌规则 "任何吃碰等动作后都要打牌,八块(即跑、提两次及以上)除外"; 003 "再跑时或再提牌时
-    称为八块 … 此时玩家不能打出手中的牌，而由下家继续摸牌"."""
+    """000 §跑胡子玩牌规则 "任何吃碰等动作后都要打牌,八块(即跑、提两次及以上)除外"; 003
+    "再跑时或再提牌时 称为八块 … 此时玩家不能打出手中的牌，而由下家继续摸牌"."""
     g = new(hunan, hands={0: "x7", 2: "x7 x7 x7 d7 d7 d7 d1"}, wall="d7", avoid={0: "d1"})
     g.apply(Action(A.DISCARD, 0, c("x7")))
     assert (g.state.phase, g.state.actor) == ("discard", 2)
@@ -391,7 +395,8 @@ def test_second_pao_owes_no_discard_baokuai(hunan):
 
 
 def test_second_quad_by_own_draw_ti_owes_no_discard(hunan):
-    """000 "八块(即跑、提两次及以上)除外"; 001 "第二次或第二次以上的跑牌或者提牌，都不需要再打牌"."""
+    """000 "八块(即跑、提两次及以上)除外"; 001
+    "第二次或第二次以上的跑牌或者提牌，都不需要再打牌"."""
     g = new(hunan, hands={0: "x7", 2: "x7 x7 x7 d7 d7 d7 d1"}, wall="x10 d5 d7",
             avoid={0: "d1 x10 d5", 1: "x10 d5", 2: "x10 d5"})
     g.apply(Action(A.DISCARD, 0, c("x7")))
@@ -406,8 +411,8 @@ def test_second_quad_by_own_draw_ti_owes_no_discard(hunan):
 
 
 def test_peng_not_offered_when_it_leaves_nothing_to_discard(hunan):
-    """Digest G12 (default): a 碰 that owes a discard but would leave only 坎 cards (which may not be
-    discarded) is not allowed."""
+    """Digest G12 (default): a 碰 that owes a discard but would leave only 坎 cards (which may not
+    be discarded) is not allowed."""
     table = (meld("peng", "x6 x6 x6"), meld("shun", "x7 x8 x9", claimed="x7"),
              meld("shun", "d2 d3 d4", claimed="d2"))
     stuck = SeatState(counts("x3 x3 d1 d1 d1 d5 d5 d5 d9 d9 d9"), table)
@@ -424,7 +429,8 @@ def test_peng_not_offered_when_it_leaves_nothing_to_discard(hunan):
 def test_chi_on_discard_only_by_next_seat(hunan):
     """000 §跑胡子、放炮罚游戏规则 "下家可吃可碰牌，上家可碰牌不能吃牌"."""
     # dealer discards x3: seat 1 (下家) holds x1 x2, seat 2 (the dealer's 上家) holds x4 x5
-    g = new(hunan, hands={0: "x3", 1: "x1 x2", 2: "x4 x5"}, avoid={1: "x3 x4 x5 d3", 2: "x3 x1 x2 d3"})
+    g = new(hunan, hands={0: "x3", 1: "x1 x2", 2: "x4 x5"},
+            avoid={1: "x3 x4 x5 d3", 2: "x3 x1 x2 d3"})
     g.apply(Action(A.DISCARD, 0, c("x3")))
     st = g.state
     assert (st.phase, st.actor) == ("respond", 1)
@@ -476,8 +482,8 @@ def test_E23_chi_forbidden_when_bi_impossible(hunan):
 
 def test_003_two_copies_bi_plans(hunan):
     """Digest §1.4.10 item 2 (003): incoming x2, hand x1 x2 x2 x3 x3 x4 d2 d2: "如果用两张大2吃 …
-    比 小1，小2，小3，再比 小2，小3，小4"; "如果用小1和小3吃 … 如果比 小2，小2，大2，则只要比这一次就完了。
-    如果比 小2，大2，大2，则再比 小2，小3，小4"."""
+    比 小1，小2，小3，再比 小2，小3，小4"; "如果用小1和小3吃 … 如果比
+    小2，小2，大2，则只要比这一次就完了。 如果比 小2，大2，大2，则再比 小2，小3，小4"."""
     g = new(hunan, hands={0: "x2", 1: "x1 x2 x2 x3 x3 x4 d2 d2"},
             avoid={1: "x1 x2 x3 x4 x7 x10 d2", 2: "x2"})
     g.apply(Action(A.DISCARD, 0, c("x2")))
@@ -616,8 +622,8 @@ WAIT_B = "x1 x2 x3 d1 d2 d3 d10 d10 d10 x4 x6 x7 x8 x9 d4 d5 d6 d6 d7 d8"
 
 
 def test_wait_hands_win_on_drawn_x5(hunan):
-    """E16-style check of the fixtures: a drawn x5 wins with exactly 15 (threshold 15, 000 §湖南字牌技巧
-    "一般情况下是15须可以胡牌")."""
+    """E16-style check of the fixtures: a drawn x5 wins with exactly 15 (threshold 15, 000
+    §湖南字牌技巧 "一般情况下是15须可以胡牌")."""
     for text in (WAIT_A, WAIT_B):
         seat = SeatState(counts(text))
         a = win_verdict(hunan, seat.hand, seat.melds, c("x5"), "draw")
@@ -685,7 +691,8 @@ def test_next_seat_hu_first_when_two_others_win(hunan):
 
 
 def test_hu_offered_before_forced_pao(hunan):
-    """003 破跑胡 "当玩家自己或其他玩家跑牌时，正好这只牌是自己要胡的，可以胡 …（即胡牌优先于跑牌）"."""
+    """003 破跑胡 "当玩家自己或其他玩家跑牌时，正好这只牌是自己要胡的，可以胡
+    …（即胡牌优先于跑牌）"."""
     # dealer has 坎 x5; seat 2 waits on x5; seat 1 draws the 4th x5
     g = new(hunan, hands={0: "x5 x5 x5 x10", 2: WAIT_B}, wall="x5")
     g.apply(Action(A.DISCARD, 0, c("x10")))
@@ -714,7 +721,8 @@ def test_peng_offered_before_chi(hunan):
 
 
 def test_E27_chou_hu(hunan):
-    """E27; 003 "臭胡:能胡而没胡的牌第二次出现时，如果玩家的当前胡息数没发生变化，则玩家不可以胡牌"."""
+    """E27; 003
+    "臭胡:能胡而没胡的牌第二次出现时，如果玩家的当前胡息数没发生变化，则玩家不可以胡牌"."""
     # seat 2 waits on x5; seat 1 draws x5 (seat 2 declines), later the dealer draws x5
     g = new(hunan, hands={0: "x10", 2: WAIT_B}, wall="x5 x10 x5",
             avoid={0: "x5 d10", 1: "x5 d10"})
@@ -735,7 +743,8 @@ def test_E27_chou_hu(hunan):
             g.apply(g.legal_actions()[0])
     assert ev(g.events, E.DRAW, 0, "x5")
     assert g.state.seats[2].melds == ()  # table 胡息 unchanged (0)
-    assert win_verdict(hunan, g.state.seats[2].hand, g.state.seats[2].melds, c("x5"), "draw").win  # shape still wins
+    seat = g.state.seats[2]
+    assert win_verdict(hunan, seat.hand, seat.melds, c("x5"), "draw").win  # shape still wins
     while g.state.phase == "respond" and g.state.pending.card == c("x5"):
         assert A.HU not in kinds(g)
         g.apply(Action(A.PASS, g.state.actor))

@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 
 from zipai_rules import preset_ids
 from zipai_rules.cli import main
-from zipai_rules.simulate import simulate_check
 from zipai_rules.errors import VariantError
 from zipai_rules.loader import build_variant
 from zipai_rules.presets import raw_preset, variants_dir
+from zipai_rules.simulate import simulate_check
 from zipai_rules.testing import variant_documents
 
 PRESETS = preset_ids()

@@ -59,7 +59,7 @@ def hidden_draw_swaps(game: Game, seat: int) -> list[tuple[tuple[int, int], tupl
     the swaps most likely to differ in nothing but a hidden card."""
     out = []
     draws = 0
-    for state, batch in zip(game._states[:-1], game._events[1:]):
+    for state, batch in zip(game._states[:-1], game._events[1:], strict=True):
         for i, e in enumerate(batch):
             if e.kind in (EventKind.DRAW, EventKind.DRAW_HIDDEN):
                 draws += 1

@@ -162,7 +162,7 @@ def test_parse_meld_bad_card():
     assert info.value.code == "unknown_card"
 
 
-# --- big and 胡息 ----------------------------------------------------------------------------------
+# --- big and 胡息 ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("cards, big", [
     ("d4 d4 d4", True),

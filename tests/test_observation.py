@@ -20,7 +20,8 @@ from zipai_rules import load_preset, preset_ids
 from zipai_rules.cards import counts_of
 from zipai_rules.engine import Game
 from zipai_rules.engine.observation import SeenMeld, observe
-from zipai_rules.melds import Meld, MeldKind as M
+from zipai_rules.melds import Meld
+from zipai_rules.melds import MeldKind as M
 from zipai_rules.testing import games
 
 x = lambda r: r - 1   # noqa: E731

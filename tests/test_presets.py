@@ -30,8 +30,8 @@ DRAWN = frozenset({"self", "draw"})
 # id → (players, seats, deck size, dealer hand, other hand, wall, min 胡息, win sources,
 #       forced win sources, 碰 → 跑 sources, display (wei, chou_wei, ti, pao), first dealer, kings)
 EXPECTED = {
-    # §2.1: 3 players; 80; 21 / 20; wall 19; "一般情况下是15须可以胡牌" (G2); drawn cards only (003);
-    # 碰 → 跑 on any drawn card (000 L49 "第4张牌如果是摸出来的牌还可以跑桌面上碰的牌");
+    # §2.1: 3 players; 80; 21 / 20; wall 19; "一般情况下是15须可以胡牌" (G2); drawn cards only
+    # (003); 碰 → 跑 on any drawn card (000 L49 "第4张牌如果是摸出来的牌还可以跑桌面上碰的牌");
     # "碰亮偎不亮", 提 "盖三张亮一张", 跑 all up; first dealer random (000 L79).
     "hunan": (3, 3, 80, 21, 20, 19, 15, DRAWN, frozenset(), DRAWN,
               ("hidden", "one_up", "one_up", "all_up"), "random", 0),

@@ -8,19 +8,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import C
 from zipai_rules.bots import make_bots, play_out, seat_bot_names
 from zipai_rules.cli import main
 from zipai_rules.engine import Action, ActionKind, Game
 from zipai_rules.errors import RecordError, ReplayError, ZipaiError
 from zipai_rules.melds import Meld, MeldKind
 from zipai_rules.presets import load_preset, preset_ids, variants_dir
-from zipai_rules.records import (RECORD_FORMAT, action_from_json, dumps_record, game_record,
-                                 read_record, record_schema, replay_record, validate_record,
-                                 write_record)
+from zipai_rules.records import (
+    RECORD_FORMAT,
+    action_from_json,
+    dumps_record,
+    game_record,
+    read_record,
+    record_schema,
+    replay_record,
+    validate_record,
+    write_record,
+)
 from zipai_rules.settlement import settle
 from zipai_rules.variant_file import load_variant_file
-
-from helpers import C
 
 BOTS = ["greedy", "random", "greedy"]
 

@@ -3,12 +3,16 @@ seeds, and the shuffle commitment."""
 
 import pytest
 
-from zipai_rules import find_variant
 from zipai_rules.bots import make_bots, play_out
 from zipai_rules.engine import seeds
 from zipai_rules.engine.game import Game, shuffled_deal
-from zipai_rules.engine.seeds import (check_seed, commit_seed, fresh_seed, hand_seed,
-                                      verify_commitment)
+from zipai_rules.engine.seeds import (
+    check_seed,
+    commit_seed,
+    fresh_seed,
+    hand_seed,
+    verify_commitment,
+)
 from zipai_rules.errors import HandError, ReplayError, ZipaiError
 from zipai_rules.match import Match
 from zipai_rules.records import game_record, replay_record

@@ -18,11 +18,19 @@ import reference as ref
 from helpers import total_counts
 from zipai_rules import MeldKind, analyze, load_preset, preset_ids
 from zipai_rules.engine import replay, shuffled_deal
+from zipai_rules.errors import VariantError
 from zipai_rules.loader import build_variant, schema_problems
 from zipai_rules.presets import raw_preset
-from zipai_rules.errors import VariantError
-from zipai_rules.testing import (action_sequences, cards, games, hands, melds, situations,
-                                 variant_documents, winning_hands)
+from zipai_rules.testing import (
+    action_sequences,
+    cards,
+    games,
+    hands,
+    melds,
+    situations,
+    variant_documents,
+    winning_hands,
+)
 
 PRESETS = preset_ids()
 K = 20  # the 王

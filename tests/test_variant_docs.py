@@ -26,8 +26,8 @@ def test_variant_page_up_to_date(pid):
 def test_every_rule_cites_a_source(pid):
     doc = dict(load_preset(pid).doc)
     citations = doc["citations"]
-    rules = _flat({k: v for k, v in doc.items()
-                   if k not in ("id", "name", "aliases", "description", "terminology", "citations")})
+    meta = ("id", "name", "aliases", "description", "terminology", "citations")
+    rules = _flat({k: v for k, v in doc.items() if k not in meta})
     uncited = [p for p in rules if not any(q in citations for q in _prefixes(p))]
     assert uncited == []
     assert all(c.strip() for c in citations.values())

@@ -13,12 +13,12 @@ from collections import Counter
 
 import pytest
 
-from helpers import C, c, make_deal, pass_all, verdict
+from helpers import C, c, make_deal, verdict
 from zipai_rules import analyze, find_variant, parse_meld
+from zipai_rules.analysis import instant_win
 from zipai_rules.cards import KING, counts_of, format_cards
 from zipai_rules.engine import Action, ActionKind, EventKind, Game
 from zipai_rules.melds import Meld, MeldKind
-from zipai_rules.analysis import instant_win
 
 A = ActionKind
 

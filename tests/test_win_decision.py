@@ -15,9 +15,10 @@ from zipai_rules.cli import main
 TWENTY = [p for p in preset_ids() if find_variant(p).deal.other_hand == 20]
 FOURTEEN = [p for p in preset_ids() if find_variant(p).deal.other_hand == 14]
 
-# 破跑胡 (003_5cd7634dfd57d897.txt "当玩家自己或其他玩家跑牌时，正好这只牌是自己要胡的，可以胡，称为破跑胡
-# （即胡牌优先于跑牌）"; 000 Yongzhou 撇跑胡): another seat's x6 would make the 坎 x6 a 跑, which
-# strands x5 x7; kept whole, the 坎 scores 3 and x6 joins [x5 x6 x7].
+# 破跑胡 (003_5cd7634dfd57d897.txt
+# "当玩家自己或其他玩家跑牌时，正好这只牌是自己要胡的，可以胡，称为破跑胡 （即胡牌优先于跑牌）"; 000
+# Yongzhou 撇跑胡): another seat's x6 would make the 坎 x6 a 跑, which strands x5 x7; kept whole,
+# the 坎 scores 3 and x6 joins [x5 x6 x7].
 PO_HAND = "x6 x6 x6 x5 x7 d4 d5 d6 x1 x2 x3"
 PO_TABLE = ["chi=d1 d2 d3", "peng=d10 d10 d10", "chi=x2 x7 x10"]
 

@@ -11,8 +11,17 @@ from typing import TYPE_CHECKING, Any
 
 from .analysis import Analysis, Decomposition, Group, Wait, analyze, tianhu, waits
 from .cards import Card, format_cards, parse_card, parse_cards
-from .errors import (CardError, HandError, IllegalActionError, MeldError, RecordError,
-                     ReplayError, SeatError, VariantError, ZipaiError)
+from .errors import (
+    CardError,
+    HandError,
+    IllegalActionError,
+    MeldError,
+    RecordError,
+    ReplayError,
+    SeatError,
+    VariantError,
+    ZipaiError,
+)
 from .melds import Meld, MeldKind, parse_meld
 from .variant import Variant
 

@@ -32,11 +32,22 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import attrs
 
-from .cards import (KING, N_KINDS, card_index, check_copies, counts_of, format_cards, indices_of,
-                    parse_indices, token)
+from .cards import (
+    KING,
+    N_KINDS,
+    Card,
+    card_index,
+    check_copies,
+    counts_of,
+    format_cards,
+    indices_of,
+    parse_indices,
+    token,
+)
 from .errors import HandError, MeldError
 from .melds import QUADS, Meld, MeldKind, parse_meld
 from .special import special_win
@@ -54,7 +65,7 @@ class Group:
     huxi: int
     place: str = "hand"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"kind": self.meld.kind.value, "cards": format_cards(self.meld.cards).split(),
                 "huxi": self.huxi, "place": self.place}
 
@@ -93,10 +104,11 @@ class Analysis:
     best: Decomposition | None
     decompositions: tuple[Decomposition, ...] = ()
 
-    def to_json(self) -> dict:
-        out = {"win": self.win, "reason": None if self.reason is None else str(self.reason),
-               "huxi": self.huxi,
-               "groups": [g.to_json() for g in self.best.groups] if self.best else []}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "win": self.win, "reason": None if self.reason is None else str(self.reason),
+            "huxi": self.huxi,
+            "groups": [g.to_json() for g in self.best.groups] if self.best else []}
         if self.best is not None and self.best.leftover:
             out["leftover"] = format_cards(self.best.leftover).split()
         if self.best is not None and self.best.special:
@@ -111,7 +123,7 @@ class Wait:
     card: int
     huxi: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"card": token(self.card), "huxi": self.huxi}
 
 
@@ -172,7 +184,7 @@ class _Searcher:
         memo = self.memo
         found = memo.get(key, _MISSING)
         if found is not _MISSING:
-            return found  # type: ignore[return-value]
+            return found
         low = ((x & -x).bit_length() - 1) // _BITS
         res = None
         res_h = -1
@@ -215,7 +227,7 @@ class _Searcher:
                 yield (meld,) + rest
 
 
-_MISSING = object()
+_MISSING: tuple[int, tuple[Meld, ...], tuple[int, ...]] = (-1, (), ())  # compared by identity
 _EMPTY: tuple[int, tuple[Meld, ...], tuple[int, ...]] = (0, (), ())
 
 _SEARCHERS: dict[str, _Searcher] = {}
@@ -329,7 +341,16 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
 _TABLE_KINDS = frozenset(MeldKind) - {MeldKind.KAN, MeldKind.JIANG}
 
 
-def read_hand(hand: Sequence | str) -> tuple[list[int], list[int]]:  # type: ignore[type-arg]
+HandCards = Sequence[Card | int | str] | str
+"""A concealed hand as the analysis functions take it: card indices, :class:`Card` values or
+tokens, or one string such as ``"x1 x2 x3"``."""
+
+TableMelds = Sequence[Meld | str]
+"""Table melds as the analysis functions take them: :class:`Meld` values or ``KIND=CARDS``
+strings."""
+
+
+def read_hand(hand: HandCards) -> tuple[list[int], list[int]]:
     """``(indices, counts)`` of a hand given as card indices, :class:`Card` values, tokens, or
     one string (``"x1 x2 x3"``). Raises :class:`~zipai_rules.errors.CardError`."""
     if isinstance(hand, str):
@@ -337,23 +358,23 @@ def read_hand(hand: Sequence | str) -> tuple[list[int], list[int]]:  # type: ign
     elif hand is None:
         raise HandError("no hand given: pass a list of cards (may be empty)", code="bad_hand")
     else:
-        indices = list(hand)
+        given: list[Any] = list(hand)  # probed: any mix of the accepted forms
         counts = [0] * N_KINDS
         try:  # fast path: card indices (a non-integer fails on indexing)
-            if not indices or (min(indices) >= 0 and max(indices) < N_KINDS):
-                for i in indices:
+            if not given or (min(given) >= 0 and max(given) < N_KINDS):
+                for i in given:
                     counts[i] += 1
-                return indices, counts
+                return given, counts
         except TypeError:
             pass
-        indices = [card_index(c) for c in indices]
+        indices = [card_index(c) for c in given]
     counts = [0] * N_KINDS
     for i in indices:
         counts[i] += 1
     return indices, counts
 
 
-def read_table(table: Sequence) -> tuple[Meld, ...]:  # type: ignore[type-arg]
+def read_table(table: TableMelds) -> tuple[Meld, ...]:
     """Table melds given as :class:`Meld` values or ``KIND=CARDS`` strings. Raises
     :class:`~zipai_rules.errors.MeldError` for a concealed-only kind (坎, 将) or a non-meld."""
     out = []
@@ -369,8 +390,8 @@ def read_table(table: Sequence) -> tuple[Meld, ...]:  # type: ignore[type-arg]
     return tuple(out)
 
 
-def analyze(variant: Variant, hand: Sequence | str, table: Sequence = (),  # type: ignore[type-arg]
-            card=None, source: str | None = None, *,  # type: ignore[no-untyped-def]
+def analyze(variant: Variant, hand: HandCards, table: TableMelds = (),
+            card: Card | int | str | None = None, source: str | None = None, *,
             all_decompositions: bool = False, dealer: bool = False,
             dealt: bool = False) -> Analysis:
     """Analyse a situation with the engine's own win decision (:func:`win_verdict`).
@@ -425,7 +446,7 @@ def analyze(variant: Variant, hand: Sequence | str, table: Sequence = (),  # typ
                        dealer=dealer, dealt=dealt)
 
 
-def at_rest(variant: Variant, hand: Sequence | str, table: Sequence = ()) -> bool:  # type: ignore[type-arg]
+def at_rest(variant: Variant, hand: HandCards, table: TableMelds = ()) -> bool:
     """Whether a player holding ``hand`` and ``table`` waits for a card (owes no discard): the
     situation :func:`waits` judges."""
     held = len(read_hand(hand)[0]) + sum(len(m.cards) for m in read_table(table))
@@ -614,7 +635,8 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                 continue  # a 提/跑 needs its 将 ("必须有且只能有一对牌做为一方门子", 003)
             x = encode(pool)
             hand_fixed = pl.extra + kans
-            base = sum(map(variant.meld_huxi, pl.table + hand_fixed)) if pl.table or hand_fixed else 0
+            base = (sum(map(variant.meld_huxi, pl.table + hand_fixed))
+                    if pl.table or hand_fixed else 0)
             if want_all:
                 for melds in searcher.all(x, jiang):
                     results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds))
@@ -629,7 +651,8 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     if best_key is not None:
         results.append(_decomposition(variant, searcher, *best_key[1:]))
     if not results:
-        return Analysis(False, Reason.JIANG_NOT_ALLOWED if pair_only else Reason.INCOMPLETE, 0, None)
+        failed = Reason.JIANG_NOT_ALLOWED if pair_only else Reason.INCOMPLETE
+        return Analysis(False, failed, 0, None)
     results.sort(key=lambda d: -d.huxi)
     best = results[0]
     reason = Reason.BELOW_MIN_HUXI if best.huxi < variant.win.min_huxi else None
@@ -660,8 +683,8 @@ def _king_substitutions(kings: int) -> Iterable[tuple[int, ...]]:
     return itertools.combinations_with_replacement(range(20), kings)
 
 
-def waits(variant: Variant, hand: Sequence, table: Sequence[Meld] = (),
-          source: str = Source.DRAW) -> list[Wait]:  # type: ignore[type-arg]
+def waits(variant: Variant, hand: HandCards, table: TableMelds = (),
+          source: str = Source.DRAW) -> list[Wait]:
     """Every card that would win if it arrived from ``source``, with the 胡息 it gives,
     in card order. Cards the deck has no copy left of are skipped. The decision is
     :func:`win_verdict`'s: a 王 holder who may win only by 自摸 has no ``draw`` or
@@ -682,14 +705,14 @@ def waits(variant: Variant, hand: Sequence, table: Sequence[Meld] = (),
     return out
 
 
-def tianhu(variant: Variant, hand: Sequence, table: Sequence[Meld] = ()) -> Analysis | None:  # type: ignore[type-arg]
+def tianhu(variant: Variant, hand: HandCards, table: Sequence[Meld] = ()) -> Analysis | None:
     """The forced 天胡 of a freshly dealt hand, or ``None``.
 
     With dealt 提 on the ``table`` and the concealed ``hand``: ``tianhu.ti`` or more 提, or
     ``tianhu.kan`` or more 坎 (a 提 counting as a 坎 when the variant says so), is a win whatever
-    the other cards ("这时玩家的门子可以不合要求，直接胡牌，而且必须天胡", ``003_5cd7634dfd57d897.txt``).
-    Its 胡息: the 提 and 坎 plus the best partial decomposition of the rest, leftovers scoring 0
-    (digest G5).
+    the other cards ("这时玩家的门子可以不合要求，直接胡牌，而且必须天胡",
+    ``003_5cd7634dfd57d897.txt``). Its 胡息: the 提 and 坎 plus the best partial decomposition of
+    the rest, leftovers scoring 0 (digest G5).
     """
     indices = read_hand(hand)[0]
     counts = list(counts_of(indices))

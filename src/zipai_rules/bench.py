@@ -70,7 +70,8 @@ def bench_games(variant: Variant, games: int, seed: int) -> tuple[float, dict[st
     for k in range(games):
         g = play_out(Game(variant, seed=seed + k),
                      [RandomBot(seed * 7 + k * 3 + s) for s in range(variant.players)])
-        counts[g.result.kind] = counts.get(g.result.kind, 0) + 1  # type: ignore[union-attr]
+        kind = g.state.final_result.kind
+        counts[kind] = counts.get(kind, 0) + 1
     return games / (time.perf_counter() - t0), counts
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from .analysis import encode, searcher
 from .engine.actions import Action, ActionKind
@@ -56,18 +57,18 @@ class GreedyBot:
         return best
 
     def _discard(self, state: GameState, opts: list[Action]) -> Action:
-        seat = state.seats[state.actor]  # type: ignore[index]
+        seat = state.seats[state.acting_seat]
         search = searcher(state.variant)
         hand = list(seat.hand)
         for i in locked(state.variant, hand):
             hand[i] = 0
 
         def leftover_after(a: Action) -> tuple[int, int]:
-            h = list(hand)
-            if not h[a.card]:  # type: ignore[index]
+            h, c = list(hand), cast(int, a.card)  # every discard names its card
+            if not h[c]:
                 # a card of a 坎 (where the variant lets one be discarded): the 坎 is broken
-                h[a.card] = seat.hand[a.card]  # type: ignore[index]
-            h[a.card] -= 1  # type: ignore[index]
+                h[c] = seat.hand[c]
+            h[c] -= 1
             found = search.best(encode(h), 1, partial=True)
             left = len(found[2]) if found else 99
             return (left, -(found[0] if found else 0))

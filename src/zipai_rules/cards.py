@@ -1,9 +1,9 @@
 """Cards and their notation.
 
 The zipai deck has 80 cards: small 一..十 and big 壹..拾, four of each
-(``000_cdb63c032605c9a1.txt §跑胡子玩牌规则`` "大写‘壹’到‘拾’,小写‘一’到‘十’各4张"). Red cards are ranks
-2, 7 and 10 (``§跑胡子游戏方法和比赛规则`` "二、七、十 … 为红色"). Some variants add 王 wild cards
-(Yongzhou 双王, ``§永州双王扯胡子规则``).
+(``000_cdb63c032605c9a1.txt §跑胡子玩牌规则`` "大写‘壹’到‘拾’,小写‘一’到‘十’各4张"). Red cards are
+ranks 2, 7 and 10 (``§跑胡子游戏方法和比赛规则`` "二、七、十 … 为红色"). Some variants add 王 wild
+cards (Yongzhou 双王, ``§永州双王扯胡子规则``).
 
 Notation: ``x1``..``x10`` small, ``d1``..``d10`` big, ``K`` the wild 王. Input also accepts the
 Chinese numerals 一..十, 壹..拾 and 王, with or without separators. Output is ASCII.

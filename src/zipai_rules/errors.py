@@ -7,6 +7,8 @@ YAML path (for people).
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ZipaiError(Exception):
     """Base of every error raised by zipai_rules for bad input or an illegal request."""
@@ -96,7 +98,7 @@ class ReplayError(ZipaiError):
         self.step = step
         self.reason = message
 
-    def __reduce__(self):  # type: ignore[no-untyped-def]
+    def __reduce__(self) -> tuple[type[ReplayError], tuple[str, int], dict[str, Any]]:
         return (type(self), (self.reason, self.step), dict(self.__dict__))
 
 

@@ -31,8 +31,8 @@ from typing import Any
 import attrs
 import jsonschema
 
-from .schemas import shipped_schema as shipped_schema
 from .errors import ZipaiError
+from .schemas import shipped_schema as shipped_schema
 
 #: integers in a JSON record may have at most this many digits (a 256-bit seed has 78)
 MAX_INT_DIGITS = 320  # a seed of 1024 bits has 309
@@ -266,7 +266,8 @@ def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validato
     """A Draft 2020-12 validator for ``schema`` with strict integers, a linear
     ``uniqueItems``, and no walk through the items of a list that breaks its ``maxItems``."""
     base = jsonschema.Draft202012Validator
-    cls = jsonschema.validators.extend(
+    # types-jsonschema leaves ``extend`` unannotated; it returns a validator class
+    cls: type[jsonschema.protocols.Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
         base, validators={"uniqueItems": _unique_items, "items": _items_within_bounds},
         type_checker=base.TYPE_CHECKER.redefine("integer", _is_integer))
     return cls(schema)

@@ -41,7 +41,8 @@ def conservation(state: GameState) -> str | None:
         return f"{state.card_count()} cards, not {v.deck.size}"
     counts = kind_counts(state)
     if counts[:KING] != [v.deck.copies] * KING or counts[KING] != v.deck.kings:
-        return f"card kinds {counts} are not the deck's ({v.deck.copies} of each, {v.deck.kings} 王)"
+        return (f"card kinds {counts} are not the deck's "
+                f"({v.deck.copies} of each, {v.deck.kings} 王)")
     for s, seat in enumerate(state.seats):
         if not all(0 <= k <= 3 for k in seat.hand[:KING]):
             return f"seat {s} holds {list(seat.hand)}: a count outside 0..3"

@@ -13,8 +13,8 @@ file relative to the file that names it and inside the folder of the top file.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -22,8 +22,16 @@ from . import hooks
 from .cards import deck_size
 from .errors import VariantError
 from .frozen import thaw
-from .inputs import (MAX_INT_DIGITS, VARIANT_LIMITS, Limits, Refused, brief, check_tree,
-                     schema_message, shipped_schema, shipped_validator)
+from .inputs import (
+    MAX_INT_DIGITS,
+    VARIANT_LIMITS,
+    Limits,
+    Refused,
+    brief,
+    check_tree,
+    schema_message,
+    shipped_validator,
+)
 from .inputs import yaml_path as yaml_path
 from .variant import Variant, normalise
 from .variant import content_hash as content_hash
@@ -35,13 +43,19 @@ Resolver = Callable[[str], Mapping[str, Any]]
 MAX_EXTENDS = 8
 
 
-class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+if TYPE_CHECKING:
+    _SafeLoader = yaml.SafeLoader
+else:  # libyaml's loader when PyYAML was built with it
+    _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeyLoader(_SafeLoader):
     """The safe YAML loader (libyaml's when PyYAML has it) that rejects a mapping with the
     same key twice, keys that are not text (``1:``, ``[a]:``, ``on:`` read as a boolean):
     every variant key is a name), and integers of more than
     :data:`~zipai_rules.inputs.MAX_INT_DIGITS` digits."""
 
-    def construct_yaml_int(self, node):  # type: ignore[no-untyped-def]
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         digits = sum(ch.isdigit() for ch in str(node.value))
         if digits > MAX_INT_DIGITS:
             raise yaml.constructor.ConstructorError(
@@ -49,8 +63,9 @@ class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: 
                 node.start_mark)
         return super().construct_yaml_int(node)
 
-    def construct_mapping(self, node, deep=False):  # type: ignore[no-untyped-def]
-        seen = set()
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False
+                          ) -> dict[Hashable, Any]:
+        seen: set[str] = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
             if not isinstance(key, str):
@@ -115,7 +130,7 @@ def read_yaml(text: str, origin: str = "<string>", limits: Limits = VARIANT_LIMI
 def merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     """Deep merge into a new plain tree: mappings merge key by key; lists and scalars of
     ``over`` replace."""
-    out = thaw(base)
+    out: dict[str, Any] = thaw(base)
     for key, value in over.items():
         if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
             out[key] = merge(out[key], value)
@@ -132,7 +147,8 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
     Returns a new plain tree."""
     parent = doc.get("extends")
     if parent is None:
-        return thaw(doc)
+        plain: dict[str, Any] = thaw(doc)
+        return plain
     if not isinstance(parent, str):
         raise VariantError(f"{origin}: extends must be a string", [("extends", "must be a string")],
                            code="schema")
@@ -178,7 +194,8 @@ def schema_problems(doc: Mapping[str, Any], limits: Limits = VARIANT_LIMITS
     for e in shipped_validator("variant").iter_errors(doc):
         if len(found) >= max_errors:
             break
-        if e.validator == "additionalProperties" and isinstance(e.instance, Mapping):
+        if (e.validator == "additionalProperties" and isinstance(e.instance, Mapping)
+                and isinstance(e.schema, Mapping)):
             # point at each unexpected key itself (``win.min_hux``), not at its parent
             known = e.schema.get("properties", {})
             patterns = e.schema.get("patternProperties", {})
@@ -207,7 +224,8 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
         out.append(("deal.wall", f"the deck holds {deck} cards but the hands ({dealt}) plus "
                     f"the wall ({deal['wall']}) make {dealt + deal['wall']}"))
     if deal["dealer_hand"] < deal["other_hand"]:
-        out.append(("deal.dealer_hand", "the dealer must hold at least as many cards as the others"))
+        out.append(("deal.dealer_hand",
+                    "the dealer must hold at least as many cards as the others"))
     seats = doc["seats"]
     if seats < doc["players"]:
         out.append(("seats", f"{seats} seats cannot hold {doc['players']} players"))
@@ -244,7 +262,8 @@ def _max_reachable_huxi(doc: Mapping[str, Any]) -> int:
     per3 = max(max(v) for k, v in table.items() if k not in ("ti", "pao", "jiang"))
     per4 = max(max(table["ti"]), max(table["pao"]))
     cards = doc["deal"]["dealer_hand"] + 4
-    return max(per3 * (cards // 3), per4 * (cards // 4) + per3 * ((cards % 4) // 3))
+    best: int = max(per3 * (cards // 3), per4 * (cards // 4) + per3 * ((cards % 4) // 3))
+    return best
 
 
 def _has_path(doc: Mapping[str, Any], path: str) -> bool:

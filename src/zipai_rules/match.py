@@ -4,7 +4,8 @@
   决定一个玩家成为庄家"), ``highest_card`` (001 "每人拿一张字牌，谁的数字大谁打庄，数字相同的情况下
   大写>小写，一样的字从左到右，谁先抓到，谁打庄") or ``seat0``.
 * The winner deals next ("上局胡牌的玩家成为庄家"); on 荒庄 the dealer deals again, and after
-  ``dealer.huangzhuang_streak`` (3) in a row the next seat deals ("连续3次荒庄，则由庄家的下家做庄").
+  ``dealer.huangzhuang_streak`` (3) in a row the next seat deals
+  ("连续3次荒庄，则由庄家的下家做庄").
 * With more seats than players (数醒), one seat sits out each hand: the seat opposite the dealer
   (``opposite_dealer``, 000 §碰胡规则) or the dealer's 上家 (``rotate``, an assumption for 大冶).
 """

@@ -1,7 +1,7 @@
 """Melds (牌型 / 方门子) and their shapes.
 
-Canonical kinds (digest §1.2; ``003_5cd7634dfd57d897.txt`` "一句话、一绞牌、一碰牌、一偎牌、一臭偎牌、
-一跑牌、一提牌各称为一方门子"):
+Canonical kinds (digest §1.2; ``003_5cd7634dfd57d897.txt``
+"一句话、一绞牌、一碰牌、一偎牌、一臭偎牌、 一跑牌、一提牌各称为一方门子"):
 
 ====================  =====================================================  =============
 kind                  shape                                                   how it arises
@@ -26,15 +26,16 @@ A meld's 胡息 is not a property of the meld: it comes from the variant's table
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import attrs
 
-from .cards import KING, Card, INDEX_CARDS, format_cards, is_big, parse_indices, rank_of
+from .cards import INDEX_CARDS, KING, Card, format_cards, is_big, parse_indices, rank_of
 from .errors import MeldError
 
 
-class MeldKind(str, enum.Enum):
+class MeldKind(enum.StrEnum):
     """Canonical meld kinds; the value is the pinyin identifier used in YAML and JSON."""
 
     SHUN = "shun"
@@ -48,9 +49,6 @@ class MeldKind(str, enum.Enum):
     TI = "ti"
     PAO = "pao"
     JIANG = "jiang"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 CHI_SHAPES = frozenset({MeldKind.SHUN, MeldKind.YI_ER_SAN, MeldKind.ER_QI_SHI, MeldKind.JIAO})
@@ -126,6 +124,10 @@ _SHAPE_HELP = {
 }
 
 
+def _sorted_cards(cards: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(cards))
+
+
 @attrs.frozen(slots=True)
 class Meld:
     """A meld: its ``kind``, its ``cards`` (indices, sorted) and, for a 吃 meld on the table,
@@ -136,7 +138,7 @@ class Meld:
     """
 
     kind: MeldKind = attrs.field(converter=_kind)
-    cards: tuple[int, ...] = attrs.field(converter=lambda cs: tuple(sorted(cs)))
+    cards: tuple[int, ...] = attrs.field(converter=_sorted_cards)
     claimed: int | None = None
     bi: bool = False
     big: bool = attrs.field(init=False, eq=False, repr=False)
@@ -175,13 +177,24 @@ class Meld:
         text = f"{self.kind.value}({format_cards(self.cards, zh=zh)})"
         return "bi:" + text if self.bi else text
 
-    def to_json(self) -> dict:
-        out: dict = {"kind": self.kind.value, "cards": format_cards(self.cards).split()}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.value, "cards": format_cards(self.cards).split()}
         if self.claimed is not None:
             out["claimed"] = INDEX_CARDS[self.claimed].__str__()
         if self.bi:
             out["bi"] = True
         return out
+
+
+def chi_meld(cards: Sequence[int], claimed: int | None = None, bi: bool = False) -> Meld:
+    """The chi-type meld of three card indices, its kind given by :func:`chi_shape`, with
+    ``claimed`` and ``bi`` as in :class:`Meld`. Raises :class:`MeldError` if the cards form no
+    chi-type shape."""
+    kind = chi_shape(cards)
+    if kind is None:
+        raise MeldError(f"{format_cards(cards)} is not a chi-type meld "
+                        "(shun, yi_er_san, er_qi_shi or jiao)")
+    return Meld(kind, cards, claimed=claimed, bi=bi)
 
 
 _USER_KINDS = {k.value: k for k in MeldKind} | {"chi": None, "bi": None}

@@ -36,7 +36,7 @@ def play_out(game: Game, bots: Sequence[Bot], max_steps: int = MAX_STEPS, *,
         if before is not None:
             before(game)
         state = game.state
-        action = bots[state.actor](state, state.options)  # type: ignore[index]
+        action = bots[state.acting_seat](state, state.options)
         events = game.apply(action)
         if after is not None:
             after(action, events)

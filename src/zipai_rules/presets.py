@@ -42,7 +42,9 @@ def raw_preset(preset_id: str) -> Mapping[str, Any]:
     if preset_id not in preset_ids():
         raise KeyError(preset_id)
     path = variants_dir() / f"{preset_id}.yaml"
-    return freeze(read_yaml(path.read_text("utf-8"), f"variants/{preset_id}.yaml"))
+    frozen: Mapping[str, Any] = freeze(read_yaml(path.read_text("utf-8"),
+                                                 f"variants/{preset_id}.yaml"))
+    return frozen
 
 
 @cache

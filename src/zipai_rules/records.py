@@ -40,8 +40,18 @@ from .engine.seeds import verify_commitment
 from .engine.state import Result
 from .errors import RecordError, ReplayError, VariantError, ZipaiError
 from .frozen import thaw
-from .inputs import (RECORD_LIMITS, Limits, Refused, brief, check_tree, loads_json, read_text,
-                     schema_message, shipped_schema, shipped_validator)
+from .inputs import (
+    RECORD_LIMITS,
+    Limits,
+    Refused,
+    brief,
+    check_tree,
+    loads_json,
+    read_text,
+    schema_message,
+    shipped_schema,
+    shipped_validator,
+)
 from .loader import build_variant, content_hash, yaml_path
 from .melds import Meld
 from .presets import check_not_impersonating, load_preset, preset_ids, raw_preset
@@ -213,7 +223,8 @@ def validate_record(data: Any, origin: str = "<record>", limits: Limits = RECORD
         got = "no format" if "format" not in data else f"format {brief(repr(fmt))}"
         raise RecordError(f"{origin}: format: not a {RECORD_FORMAT} game record ({got})",
                           "format", code="bad_format")
-    errors = sorted(itertools.islice(shipped_validator("record").iter_errors(data), limits.max_errors),
+    found = shipped_validator("record").iter_errors(data)
+    errors = sorted(itertools.islice(found, limits.max_errors),
                     key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if errors:
         # report the deepest error first: it names the field itself, not its container
@@ -222,7 +233,8 @@ def validate_record(data: Any, origin: str = "<record>", limits: Limits = RECORD
         same = [x for x in errors if x.validator == e.validator
                 and list(x.absolute_path) == list(e.absolute_path)]
         if e.validator == "required":
-            missing = sorted({m for x in same for m in x.validator_value
+            missing = sorted({m for x in same if isinstance(x.validator_value, list)
+                              for m in x.validator_value
                               if isinstance(x.instance, dict) and m not in x.instance})
             text = (f"missing required key{'s' if len(missing) > 1 else ''} "
                     + ", ".join(repr(m) for m in missing))
@@ -312,7 +324,7 @@ def record_variant(record: Mapping[str, Any]) -> Variant:
             raise ReplayError(f"variant changed: the record names {vid!r} but its variant "
                               f"document is {doc.get('id')!r}", 0, code="variant_changed")
         key = content_hash(doc)
-        variant = _DOC_VARIANTS.get(key)  # type: ignore[assignment]
+        variant = _DOC_VARIANTS.get(key)
         if variant is None:
             origin = f"the variant document of {brief(repr(vid))}"
             try:
@@ -394,11 +406,12 @@ def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
         raise ReplayError(f"the record ends after {len(actions)} actions but the hand is not "
                           f"over: seat {state.actor} is to act", len(actions) + 1,
                           code="record_incomplete")
-    result = game.result
-    if result is not None and "sitting_out" in record:
+    played = game.state.final_result
+    result = played
+    if "sitting_out" in record:
         result = attrs.evolve(result, sitting_out=bool(record["sitting_out"]))
     settlement = settle(variant, result)
-    for name, got in (("result", result_json(game.result)),  # type: ignore[arg-type]
+    for name, got in (("result", result_json(played)),
                       ("settlement", settlement.to_json())):
         where = _first_difference(record[name], got)
         if where is not None:
@@ -434,7 +447,7 @@ def _first_difference(stored: Any, got: Any, path: str = "") -> tuple[str, str, 
                 return found
         return None
     if isinstance(stored, list) and isinstance(got, list):
-        for k, (a, b) in enumerate(zip(stored, got)):
+        for k, (a, b) in enumerate(zip(stored, got, strict=False)):
             found = _first_difference(a, b, f"{path}[{k}]")
             if found:
                 return found

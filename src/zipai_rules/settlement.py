@@ -12,6 +12,8 @@ label (Guilin 自摸/天胡/地胡 +1 舵; Shaoyang 天胡/地胡 "胡数*以2",
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from .cards import KING, format_cards, is_big, rank_of, token
@@ -32,7 +34,7 @@ class Line:
     text: str
     value: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"item": self.item, "term": self.term, "text": self.text, "value": self.value}
 
 
@@ -51,7 +53,7 @@ class Settlement:
     payments: tuple[int, ...]
     sitting_out: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner, "huxi": self.huxi, "units": self.units,
                 "unit": self.unit, "lines": [x.to_json() for x in self.lines],
                 "payments": list(self.payments), "sitting_out": self.sitting_out}
@@ -106,8 +108,8 @@ def settle(variant: Variant | GameState, result: Result | bool | None = None,
     for b in sc.bonuses:
         if b.applies(r.labels) and b.multiply_huxi != 1:
             huxi *= b.multiply_huxi
-            lines.append(Line("multiplier", v.term(b.label), f"{v.term(b.label)} ×{b.multiply_huxi}",
-                              huxi))
+            lines.append(Line("multiplier", v.term(b.label),
+                              f"{v.term(b.label)} ×{b.multiply_huxi}", huxi))
     units = sc.units(huxi)
     sign = "−" if sc.conversion.base < 0 else "+"
     how = "per win" if sc.conversion.fixed is not None else (

@@ -77,13 +77,11 @@ def play_game(variant: Variant, number: int, seed: int, bots: Sequence[str],
     settlement = settle(variant, game.result)
     if out is not None:
         write_record(Path(out) / f"game-{number:05d}.json", game, settlement, bots=names)
-    r = game.result
-    if r is None:  # play_out only returns finished games
-        raise RuntimeError("internal error: a simulated game did not finish")
+    r = game.state.final_result  # play_out only returns finished games
     won = r.winner is not None
     return GameSummary(number, seed, r.kind, r.winner, r.huxi if won else 0,
                        settlement.units if won else 0,
-                       settlement.payments[r.winner] if won else 0,  # type: ignore[index]
+                       settlement.payments[r.winner] if r.winner is not None else 0,
                        len(game.actions))
 
 
@@ -333,7 +331,7 @@ def _histogram(values: Mapping[int, int] | Iterable[int],
 
 
 def _next_round(width: int) -> int:
-    digits = 10 ** (len(str(width)) - 1)
+    digits: int = 10 ** (len(str(width)) - 1)
     lead = width // digits
     return {1: 2, 2: 5, 5: 10}[lead] * digits
 
@@ -381,7 +379,7 @@ def format_stats(stats: dict[str, Any], variant: Variant) -> str:
     lines = [f"{variant.name} ({variant.id}): {n} games, seeds {stats['seed']}.."
              f"{stats['seed'] + n - 1}, bots {','.join(stats['bots'])}, seat 0 deals"]
     lines.append("results")
-    for s, (w, rate) in enumerate(zip(stats["wins"], stats["win_rate"])):
+    for s, (w, rate) in enumerate(zip(stats["wins"], stats["win_rate"], strict=True)):
         lines.append(f"  {pad(f'seat {s} wins', 24)}{w:7}  {rate:7.1%}")
     hz_label = f"{variant.term('huangzhuang')} (huangzhuang)"
     lines.append(f"  {pad(hz_label, 24)}{stats['huangzhuang']:7}  "

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from .hooks import SPECIAL_WINS as HOOK_NAMES
 from .cards import indices_of
+from .hooks import SPECIAL_WINS as HOOK_NAMES
 from .melds import Meld, MeldKind
 from .variant import Variant
 
@@ -41,8 +41,8 @@ def _win(variant: Variant, melds: Sequence[Meld], hand_melds: Sequence[Meld],
 def two_ti(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer: bool
            ) -> SpecialShape | None:
     """碰胡 2 提蛇: two 提 on the table win at once, whatever the other cards
-    ("如果摸上来有2双提蛇的牌 … 一定要放在桌面上，并视为胡牌", ``000_cdb63c032605c9a1.txt §碰胡规则``).
-    The other cards are leftovers."""
+    ("如果摸上来有2双提蛇的牌 … 一定要放在桌面上，并视为胡牌", ``000_cdb63c032605c9a1.txt
+    §碰胡规则``). The other cards are leftovers."""
     if sum(1 for m in melds if m.kind == MeldKind.TI) < 2:
         return None
     return _win(variant, melds, (), indices_of(hand), "two_ti")
@@ -51,8 +51,9 @@ def two_ti(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer:
 def xiao_qi_dui(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer: bool
                 ) -> SpecialShape | None:
     """碰胡 小七对: a concealed hand of 7 pairs (a non-dealer's 14 cards) wins at once; the dealer
-    "必须带一个扫": 6 pairs plus one 扫 (偎) or 坎 (``000_cdb63c032605c9a1.txt §碰胡规则`` "摸到7对牌 …
-    庄家摸到7对牌，必须带一个扫"; the dealer's shape is the digest's reading [D, weak])."""
+    "必须带一个扫": 6 pairs plus one 扫 (偎) or 坎 (``000_cdb63c032605c9a1.txt §碰胡规则``
+    "摸到7对牌 … 庄家摸到7对牌，必须带一个扫"; the dealer's shape is the digest's reading [D,
+    weak])."""
     pairs = [i for i in range(20) if hand[i] == 2]
     triples = [i for i in range(20) if hand[i] == 3]
     wei = [m for m in melds if m.kind in (MeldKind.WEI, MeldKind.KAN)]

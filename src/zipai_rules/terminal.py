@@ -3,6 +3,8 @@ control characters (ANSI escapes, carriage returns) that outside names may carry
 
 from __future__ import annotations
 
+from typing import Any, TextIO
+
 
 def width(text: str) -> int:
     """Display width of ``text``: CJK characters count two columns, others one."""
@@ -34,11 +36,11 @@ def _u(ch: str) -> str:
 class EscapingStream:
     """A text stream wrapper whose ``write`` passes through :func:`escape`."""
 
-    def __init__(self, stream) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, stream: TextIO) -> None:
         self._stream = stream
 
     def write(self, text: str) -> int:
         return self._stream.write(escape(text))
 
-    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)

@@ -22,9 +22,9 @@ import attrs
 from attrs import AttrsInstance
 
 from .cards import deck_size
-from .schemas import shipped_schema
 from .frozen import freeze, thaw
 from .melds import Meld, MeldKind
+from .schemas import shipped_schema
 
 _A = TypeVar("_A", bound=AttrsInstance)
 

@@ -19,7 +19,8 @@ def add_parser(sub: Any) -> None:
     an.add_argument("--variant", default="hunan")
     an.add_argument("--hand", required=True, help='concealed cards, e.g. "x1 x2 x3" or "一二三"')
     an.add_argument("--meld", action="append", default=[],
-                    help='a table meld KIND=CARDS, e.g. "peng=d4 d4 d4" or "chi=x2 x7 x10" (repeatable)')
+                    help='a table meld KIND=CARDS, e.g. "peng=d4 d4 d4" or "chi=x2 x7 x10" '
+                    '(repeatable)')
     an.add_argument("--card", help="the incoming card")
     an.add_argument("--from", dest="source", choices=["self", "draw", "discard"],
                     help="how the incoming card arrives")
@@ -65,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{variant.name}: {verdict}; best {result.huxi} {variant.term('huxi')}")
     if result.best:
         for g in result.best.groups:
-            print(f"  {g.meld.kind.value:10} {format_cards(g.meld.cards, zh=zh):16} {g.huxi:3}  {g.place}")
+            cards = format_cards(g.meld.cards, zh=zh)
+            print(f"  {g.meld.kind.value:10} {cards:16} {g.huxi:3}  {g.place}")
     if result.best and result.best.leftover:
         print(f"  leftover   {format_cards(result.best.leftover, zh=zh)}"
               f"   ({result.best.special or 'tianhu'}: the shape is waived)")

@@ -45,9 +45,11 @@ def run(args: argparse.Namespace) -> int:
 def run_bench(variant: Variant, hands: int, games: int, seed: int) -> None:
     """Print both measurements for one variant."""
     cold, warm, wins = bench_analysis(variant, hands, seed)
-    print(f"analysis  {variant.id}: {hands} random {variant.deal.dealer_hand // 3 * 3}-card meld hands")
+    size = variant.deal.dealer_hand // 3 * 3
+    print(f"analysis  {variant.id}: {hands} random {size}-card meld hands")
     print(f"  cold memo {cold:12,.0f} analyses/s")
-    print(f"  warm memo {warm:12,.0f} analyses/s   ({wins} of them reach {variant.win.min_huxi} 胡息)")
+    print(f"  warm memo {warm:12,.0f} analyses/s   "
+          f"({wins} of them reach {variant.win.min_huxi} 胡息)")
     rate, counts = bench_games(variant, games, seed)
     print(f"games     {variant.id}: {games} full games, random bots")
     print(f"  {rate:12,.1f} games/s   results: "

@@ -7,8 +7,6 @@ from collections.abc import Callable
 
 import attrs
 
-from ..engine import Game, Result
-from ..errors import ZipaiError
 from ..inputs import VARIANT_LIMITS, Limits
 from ..presets import find_variant
 from ..variant import Variant
@@ -58,10 +56,3 @@ def limits_from(args: argparse.Namespace | None, default: Limits) -> Limits:
     changes = {k: getattr(args, k, None) for k in ("max_bytes", "max_nodes")}
     return attrs.evolve(default, **{k: v for k, v in changes.items() if v is not None})
 
-
-def result_of(game: Game) -> Result:
-    """The result of a finished game. Raises :class:`~zipai_rules.errors.ZipaiError`
-    (``hand_not_over``) for a hand still being played."""
-    if game.result is None:
-        raise ZipaiError("the hand is still being played", code="hand_not_over")
-    return game.result

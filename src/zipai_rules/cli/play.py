@@ -17,14 +17,16 @@ from ..records import check_writable, write_record
 from ..settlement import Settlement, settle
 from ..terminal import pad
 from ..variant import Variant
-from .common import bot_names, count, result_of, variant_arg
+from .common import bot_names, count, variant_arg
 
 
 def add_parser(sub: Any) -> None:
     """Register ``zipai play`` on an argparse subparsers object."""
     play = sub.add_parser("play", help="play one hand with built-in bots and print the log")
-    play.add_argument("--variant", default="hunan", help="preset id, Chinese name or alias, or a YAML file")
-    play.add_argument("--seed", type=count(0), default=1, help="shuffle seed (same seed, same game)")
+    play.add_argument("--variant", default="hunan",
+                      help="preset id, Chinese name or alias, or a YAML file")
+    play.add_argument("--seed", type=count(0), default=1,
+                      help="shuffle seed (same seed, same game)")
     play.add_argument("--bots", default=None,
                       help="comma-separated bot names per seat, repeated to fill the table: "
                            "greedy, random (default greedy,random,greedy)")
@@ -82,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _result_json(game: Game) -> dict[str, Any]:
-    r = result_of(game)
+    r = game.state.final_result
     return {**r.to_json(),
             "groups": [g.to_json() for g in r.decomposition.groups] if r.decomposition else []}
 
@@ -108,7 +110,7 @@ def _play_match(args: argparse.Namespace, variant: Variant) -> int:
               f"scores in {unit}")
     for _ in range(args.hands):
         h = match.play_hand(bots)
-        r = result_of(h.game)
+        r = h.game.state.final_result
         pays = h.table_payments(variant.seats)
         rows.append({"hand": h.number, "dealer": h.dealer, "sitting_out": h.sitting_out,
                      "result": r.kind, "winner": None if r.winner is None else h.seats[r.winner],
@@ -127,7 +129,7 @@ def _play_match(args: argparse.Namespace, variant: Variant) -> int:
 
 
 def _print_result(game: Game, zh: bool) -> None:
-    r = result_of(game)
+    r = game.state.final_result
     v = game.variant
     print("result:", end=" ")
     if r.kind == "huangzhuang":

@@ -24,5 +24,5 @@ def run(args: argparse.Namespace) -> int:
                      str(v.win.min_huxi)))
     widths = [max(width(r[k]) for r in rows) for k in range(len(rows[0]))]
     for r in rows:
-        print("  ".join(cell + " " * (w - width(cell)) for cell, w in zip(r, widths)))
+        print("  ".join(cell + " " * (w - width(cell)) for cell, w in zip(r, widths, strict=True)))
     return 0

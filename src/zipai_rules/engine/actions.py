@@ -7,6 +7,8 @@ is a record of one step of the game, forced moves (提/偎/跑, 臭 marks) inclu
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
@@ -15,7 +17,7 @@ from ..errors import IllegalActionError
 from ..melds import Meld
 
 
-class ActionKind(str, enum.Enum):
+class ActionKind(enum.StrEnum):
     """What a seat may do: discard a card, take an exposed card (吃/碰/跑/胡) or pass."""
 
     DISCARD = "discard"
@@ -24,9 +26,6 @@ class ActionKind(str, enum.Enum):
     PAO = "pao"
     HU = "hu"
     PASS = "pass"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 def _action_kind(value: ActionKind | str) -> ActionKind:
@@ -41,6 +40,10 @@ def _optional_card(card: int | str | Card | None) -> int | None:
     return None if card is None else card_index(card)
 
 
+def _melds(melds: Iterable[Meld]) -> tuple[Meld, ...]:
+    return tuple(melds)
+
+
 @attrs.frozen(slots=True)
 class Action:
     """A seat's decision.
@@ -53,7 +56,7 @@ class Action:
     kind: ActionKind = attrs.field(converter=_action_kind)
     seat: int
     card: int | None = attrs.field(default=None, converter=_optional_card)
-    melds: tuple[Meld, ...] = attrs.field(default=(), converter=tuple)
+    melds: tuple[Meld, ...] = attrs.field(default=(), converter=_melds)
 
     def __str__(self) -> str:
         return self.describe()
@@ -67,8 +70,8 @@ class Action:
             text += " " + " ".join(m.describe(zh) for m in self.melds)
         return text
 
-    def to_json(self) -> dict:
-        out: dict = {"kind": self.kind.value, "seat": self.seat}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.value, "seat": self.seat}
         if self.card is not None:
             out["card"] = token(self.card)
         if self.melds:
@@ -76,7 +79,7 @@ class Action:
         return out
 
 
-class EventKind(str, enum.Enum):
+class EventKind(str, enum.Enum):  # noqa: UP042 (str() is 'EventKind.DRAW'; StrEnum's is 'draw')
     """Kinds of recorded steps."""
 
     DEAL = "deal"
@@ -125,10 +128,10 @@ class Event:
             parts.append(f"({self.note})")
         return " ".join(parts)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """``{kind, seat, card, melds, note}`` with the card as its ASCII token; absent
         fields are left out."""
-        out: dict = {"kind": self.kind.value}
+        out: dict[str, Any] = {"kind": self.kind.value}
         if self.seat is not None:
             out["seat"] = self.seat
         if self.card is not None:

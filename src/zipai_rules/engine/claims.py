@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ..analysis import Analysis, win_verdict
 from ..cards import KING
-from ..melds import Meld, MeldKind, chi_shape, chi_shapes_with
+from ..melds import Meld, MeldKind, chi_meld, chi_shapes_with
 from ..variant import Variant
 from ..vocab import Source
 from .actions import Action, ActionKind
@@ -50,7 +50,7 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int) -> list[tuple[
         rest = list(avail)
         if not _take(rest, need):
             continue
-        chi = Meld(chi_shape(shape), shape, claimed=card)  # type: ignore[arg-type]
+        chi = chi_meld(shape, claimed=card)
         for bis in _bi(rest, card):
             plans.add((chi,) + tuple(sorted(bis, key=lambda m: m.cards)))
     return sorted(plans, key=lambda p: [m.cards for m in p])
@@ -72,7 +72,7 @@ def _bi(rest: list[int], card: int) -> Iterator[tuple[Meld, ...]]:
         r2 = list(rest)
         if not _take(r2, list(shape)):
             continue
-        meld = Meld(chi_shape(shape), shape, bi=True)  # type: ignore[arg-type]
+        meld = chi_meld(shape, bi=True)
         for more in _bi(r2, card):
             yield (meld,) + more
 
@@ -193,7 +193,8 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
                 opts.append(Action(ActionKind.PENG, s, card))
         if ActionKind.CHI in kinds and not seat.dead and card not in seat.own_chou \
                 and not (chou_applies and card in seat.chou_chi_cards) and (
-                (own and Source.SELF in variant.claims.chi_by) or (s == (by + 1) % n and "next" in variant.claims.chi_by)):
+                (own and Source.SELF in variant.claims.chi_by)
+                or (s == (by + 1) % n and "next" in variant.claims.chi_by)):
             for plan in chi_plans(variant, seat.hand, card):
                 after = hand_after(seat.hand, plan, card)
                 if not owes_discard(variant, seat, 1) or can_discard(variant, after):

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from ..errors import IllegalActionError
-from ..melds import Meld, chi_shape, chi_shapes_with
+from ..melds import chi_meld, chi_shapes_with
 from .actions import Action, ActionKind
 
 PENG0, PAO0, HU0, HU_NONE, PASS, CHI0 = 21, 41, 61, 82, 83, 84
@@ -90,8 +90,7 @@ def decode_action(code: int, seat: int) -> Action:
     if code == PASS:
         return Action(ActionKind.PASS, seat)
     card, chi, bis = _chi_table()[0][code - CHI0]
-    melds = (Meld(chi_shape(chi), chi, claimed=card),)  # type: ignore[arg-type]
-    melds += tuple(Meld(chi_shape(b), b, bi=True) for b in bis)  # type: ignore[arg-type]
+    melds = (chi_meld(chi, claimed=card),) + tuple(chi_meld(b, bi=True) for b in bis)
     return Action(ActionKind.CHI, seat, card, melds)
 
 

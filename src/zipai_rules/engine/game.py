@@ -8,7 +8,8 @@ raises.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -22,18 +23,25 @@ from .state import GameState, Result
 from .transition import start, step
 
 
+def _cards(cards: Iterable[int]) -> tuple[int, ...]:
+    return tuple(cards)
+
+
+def _hands(hands: Iterable[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(h) for h in hands)
+
+
 @attrs.frozen(slots=True)
 class Deal:
     """An explicit deal: ``hands`` (card indices per seat, the dealer's last card being the
     亮张), the ``wall`` (next draw first) and the ``dealer`` seat. The hands and the wall are
     copied into tuples: a deal shares no mutable state with its caller."""
 
-    hands: tuple[tuple[int, ...], ...] = attrs.field(
-        converter=lambda hs: tuple(tuple(h) for h in hs))
-    wall: tuple[int, ...] = attrs.field(converter=tuple)
+    hands: tuple[tuple[int, ...], ...] = attrs.field(converter=_hands)
+    wall: tuple[int, ...] = attrs.field(converter=_cards)
     dealer: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"dealer": self.dealer, "hands": [format_cards(h) for h in self.hands],
                 "wall": format_cards(self.wall)}
 
@@ -99,18 +107,23 @@ class Game:
         self.variant = variant
         if seed is not None:
             seed = check_seed(seed)
-        elif deal is None:
-            seed = fresh_seed()
+        if deal is None:
+            if not (isinstance(dealer, int) and not isinstance(dealer, bool)
+                    and 0 <= dealer < variant.players):
+                raise HandError(f"dealer seat {dealer!r} outside 0..{variant.players - 1}",
+                                code="bad_deal")
+            if seed is None:
+                seed = fresh_seed()
+            self.deal = shuffled_deal(variant, seed, dealer)
+        else:
+            self.deal = deal
         self.seed = seed
-        if commit and seed is None:
-            raise HandError("a shuffle commitment needs a seed, not only a deal",
-                            code="bad_commitment")
-        self.commitment: ShuffleCommitment | None = commit_seed(seed) if commit else None
-        if deal is None and not (isinstance(dealer, int) and not isinstance(dealer, bool)
-                                 and 0 <= dealer < variant.players):
-            raise HandError(f"dealer seat {dealer!r} outside 0..{variant.players - 1}",
-                            code="bad_deal")
-        self.deal = deal if deal is not None else shuffled_deal(variant, seed, dealer)
+        self.commitment: ShuffleCommitment | None = None
+        if commit:
+            if seed is None:
+                raise HandError("a shuffle commitment needs a seed, not only a deal",
+                                code="bad_commitment")
+            self.commitment = commit_seed(seed)
         check_deal(variant, self.deal)
         if deal is not None and seed is not None and \
                 shuffled_deal(variant, seed, deal.dealer) != deal:

@@ -13,6 +13,7 @@ themselves is listed in ``docs/observations.md``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -42,7 +43,7 @@ class SeenMeld:
     cards: tuple[int, ...]
     hidden: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"kind": None if self.kind is None else self.kind.value,
                 "cards": format_cards(self.cards).split(), "hidden": self.hidden}
 
@@ -81,7 +82,7 @@ class Observation:
         """Whether this seat must decide now."""
         return bool(self.options)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The observation as JSON: cards as ASCII tokens, ``options`` and ``history`` in the
         record format (``Action.to_json``, ``Event.to_json``)."""
         return {"seat": self.seat, "hand": format_cards(
@@ -213,7 +214,7 @@ def timeline(states: Sequence[GameState], batches: Sequence[Sequence[Event]], se
     history: list[Event] = []
     views: list[Observation] = []
     last = len(states) - 1
-    for k, (state, batch) in enumerate(zip(states, batches)):
+    for k, (state, batch) in enumerate(zip(states, batches, strict=False)):
         history.extend(e for e in map(redactor.show, batch) if e is not None)
         if state.actor == seat or k == last:
             views.append(attrs.evolve(observe(state, seat), history=tuple(history)))

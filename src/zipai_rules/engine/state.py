@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from ..analysis import Analysis, Decomposition
 from ..cards import token
+from ..errors import IllegalActionError, ZipaiError
 from ..melds import QUADS, Meld, MeldKind
 from ..variant import Variant
 from ..vocab import Label, Phase, ResultKind, Source
@@ -111,7 +114,7 @@ class Result:
     kings: tuple[int, ...] = ()
     sitting_out: bool = False
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """``{kind, winner, card, source, huxi, labels}``; the card as its ASCII token."""
         return {"kind": str(self.kind), "winner": self.winner,
                 "card": None if self.card is None else token(self.card),
@@ -147,6 +150,22 @@ class GameState:
     @property
     def is_over(self) -> bool:
         return self.phase == Phase.OVER
+
+    @property
+    def acting_seat(self) -> int:
+        """``actor``, the seat to act, while the hand goes on. Raises
+        :class:`~zipai_rules.errors.IllegalActionError` once it is over (no seat acts)."""
+        if self.actor is None:
+            raise IllegalActionError("the hand is over: no seat is to act")
+        return self.actor
+
+    @property
+    def final_result(self) -> Result:
+        """``result`` of a finished hand. Raises :class:`~zipai_rules.errors.ZipaiError`
+        (``hand_not_over``) for a hand still being played."""
+        if self.result is None:
+            raise ZipaiError("the hand is still being played", code="hand_not_over")
+        return self.result
 
     def card_count(self) -> int:
         """All cards in hands, on tables, in discard areas, in the wall and on offer."""

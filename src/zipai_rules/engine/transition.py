@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Any, cast
 
 import attrs
 
@@ -24,8 +24,15 @@ from ..melds import Meld, MeldKind
 from ..variant import Variant
 from ..vocab import Label, Phase, ResultKind, Source
 from .actions import Action, ActionKind, Event, EventKind
-from .claims import (WEI_KINDS, discard_options, hand_after, hu_allowed, owes_discard,
-                     table_huxi, tier_plans)
+from .claims import (
+    WEI_KINDS,
+    discard_options,
+    hand_after,
+    hu_allowed,
+    owes_discard,
+    table_huxi,
+    tier_plans,
+)
 from .state import GameState, PaoTarget, Pending, Plan, Result, SeatState
 
 
@@ -64,7 +71,7 @@ class _Builder:
              melds: tuple[Meld, ...] = (), note: str = "") -> None:
         self.events.append(Event(kind, seat, card, melds, note))
 
-    def set_seat(self, s: int, **changes) -> SeatState:  # type: ignore[no-untyped-def]
+    def set_seat(self, s: int, **changes: Any) -> SeatState:
         self.seats[s] = attrs.evolve(self.seats[s], **changes)
         return self.seats[s]
 
@@ -214,7 +221,7 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
     """Do what ``action`` does in ``state``'s phase; the chore that follows, if any."""
     kind = action.kind
     if state.phase == Phase.DISCARD:
-        return _discard(b, action.seat, action.card)  # type: ignore[arg-type]
+        return _discard(b, action.seat, cast(int, action.card))  # every discard names its card
     if state.phase == Phase.HU_CHECK:
         if kind == ActionKind.PASS:
             b.emit(EventKind.PASS, action.seat)
@@ -347,8 +354,8 @@ def _draw(b: _Builder, s: int) -> _Next:
     c = b.wall.pop(0)
     seat = b.seats[s]
     if c == KING:
-        # a drawn 王 is shown and kept ("在之后摸牌过程中抓到的王霸需要明示", 000 §永州双王扯胡子规则;
-        # kept in hand: digest G14)
+        # a drawn 王 is shown and kept ("在之后摸牌过程中抓到的王霸需要明示", 000
+        # §永州双王扯胡子规则; kept in hand: digest G14)
         hand = list(seat.hand)
         hand[KING] += 1
         seat = b.set_seat(s, hand=tuple(hand))
@@ -373,7 +380,8 @@ def _draw(b: _Builder, s: int) -> _Next:
             meld = Meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, (c,) * 3)
             seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
             kind = EventKind.CHOU_WEI if chou else EventKind.WEI
-        b.emit(kind, s, c, (meld,), "forced" + (", 八块" if kind == EventKind.TI and seat.quads > 1 else ""))
+        eight = ", 八块" if kind == EventKind.TI and seat.quads > 1 else ""
+        b.emit(kind, s, c, (meld,), "forced" + eight)
         if _special(b, s):
             return None
         return (_Chore.OWN_CARD, s)

@@ -19,8 +19,16 @@ view of the game, e.g. a server's, after every step), or build one with :func:`m
 from __future__ import annotations
 
 from .machine import ZipaiMachine, machine_for
-from .strategies import (action_sequences, cards, games, hands, melds, situations,
-                         variant_documents, winning_hands)
+from .strategies import (
+    action_sequences,
+    cards,
+    games,
+    hands,
+    melds,
+    situations,
+    variant_documents,
+    winning_hands,
+)
 
 __all__ = ["ZipaiMachine", "action_sequences", "cards", "games", "hands",
            "machine_for", "melds", "situations", "variant_documents", "winning_hands"]

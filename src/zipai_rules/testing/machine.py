@@ -68,6 +68,7 @@ class ZipaiMachine(RuleBasedStateMachine):
         super().__init__()
         if self.variant is None:
             raise TypeError("set ZipaiMachine.variant in a subclass")
+        self._variant: Variant = self.variant
         self.game: Game | None = None
         self._states: list[GameState] = []
         self._passes: set[tuple[int, int]] = set()
@@ -88,7 +89,7 @@ class ZipaiMachine(RuleBasedStateMachine):
     def start(self, seed: int) -> Game:
         """Begin a new hand from the shuffle ``seed`` (seat 0 deals), check it and return
         it: what the ``deal`` rule does, for driving the machine by hand."""
-        self.game = Game(self.variant, seed=seed)  # type: ignore[arg-type]
+        self.game = Game(self._variant, seed=seed)
         self._states = [self.game.state]
         self._passes = set()
         self._ended = None
@@ -119,7 +120,7 @@ class ZipaiMachine(RuleBasedStateMachine):
         game = self.game
         assert game is not None
         legal = game.legal_actions()
-        seats = st.integers(0, self.variant.players)  # type: ignore[union-attr]
+        seats = st.integers(0, self._variant.players)
         anything = st.builds(Action, st.sampled_from(list(ActionKind)), seats,
                              st.none() | st.integers(0, 20))
         choices = [anything]
@@ -225,7 +226,7 @@ class ZipaiMachine(RuleBasedStateMachine):
                         assert e.card is None and not e.melds, f"seat {s} sees {e}"
 
     def _check_discard(self, state: GameState) -> None:
-        v, seat = state.variant, state.seats[state.actor]  # type: ignore[index]
+        v, seat = state.variant, state.seats[state.acting_seat]
         for a in state.options:
             assert a.kind == ActionKind.DISCARD and a.card is not None, str(a)
             assert seat.hand[a.card] >= 1, f"{a}: card not held"
@@ -235,7 +236,7 @@ class ZipaiMachine(RuleBasedStateMachine):
                 assert v.discard.kan_discardable, f"{a}: a 坎 card may not be discarded"
 
     def _check_hu(self, state: GameState) -> None:
-        seat = state.seats[state.actor]  # type: ignore[index]
+        seat = state.seats[state.acting_seat]
         kinds = [a.kind for a in state.options]
         assert ActionKind.HU in kinds and set(kinds) <= {ActionKind.HU, ActionKind.PASS}
         assert hu_allowed(state.variant, seat, None, "self") is not None, "a win is offered " \
@@ -273,14 +274,15 @@ class ZipaiMachine(RuleBasedStateMachine):
         """Remember who passed the card now on offer; check that a declined 胡/碰/吃 and
         one's own discard are marked 臭 as the variant says, and that 臭 sets only grow."""
         v, s = before.variant, action.seat
-        if before.phase == "respond" and action.kind == ActionKind.PASS \
+        offer = before.pending if before.phase == "respond" else None
+        if offer is not None and action.kind == ActionKind.PASS \
                 and after.phase == "respond" and _same_offer(before, after):
-            self._passes.add((s, before.pending.tier))  # type: ignore[union-attr]
+            self._passes.add((s, offer.tier))
         else:
             self._passes = set()
         seat = after.seats[s]
-        if before.phase == "respond" and action.kind == ActionKind.PASS:
-            card = before.pending.card  # type: ignore[union-attr]
+        if offer is not None and action.kind == ActionKind.PASS:
+            card = offer.card
             declined = {a.kind for a in before.options}
             if ActionKind.PENG in declined and v.chou.peng:
                 assert card in seat.chou_peng_cards, f"seat {s} declined 碰 {card}: not marked 臭"
@@ -291,7 +293,7 @@ class ZipaiMachine(RuleBasedStateMachine):
                     f"seat {s} declined 胡 on {card}: not marked 臭胡"
         if action.kind == ActionKind.DISCARD and v.chou.own_discards:
             assert action.card in seat.own_chou, f"seat {s} discarded {action.card}: not 臭"
-        for s, (a, b) in enumerate(zip(before.seats, after.seats)):
+        for s, (a, b) in enumerate(zip(before.seats, after.seats, strict=True)):
             for name in ("chou_chi_cards", "chou_peng_cards", "own_chou"):
                 assert getattr(a, name) <= getattr(b, name), f"seat {s} {name} shrank"
             assert set(a.chou_hu_marks) <= set(b.chou_hu_marks), f"seat {s} chou_hu shrank"

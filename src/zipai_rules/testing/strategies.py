@@ -14,7 +14,7 @@ from ..analysis import SOURCES, Analysis, analyze
 from ..cards import KING, deck_size
 from ..engine.actions import Action
 from ..engine.game import Game, deck
-from ..melds import CHI_SHAPES, Meld, MeldKind, chi_shape, chi_shapes_with
+from ..melds import CHI_SHAPES, Meld, MeldKind, chi_meld, chi_shape, chi_shapes_with
 from ..presets import raw_preset
 from ..variant import Variant
 
@@ -59,7 +59,7 @@ def melds(variant: Variant, kinds: frozenset[MeldKind] | None = None
                  for k in CHI_SHAPES}
 
     @st.composite
-    def draw(data: Any) -> Meld:
+    def draw(data: st.DrawFn) -> Meld:
         kind = data(st.sampled_from(allowed))
         if kind in _SAME:
             c = data(st.integers(0, 19))
@@ -80,7 +80,7 @@ def _fits(counts: list[int], meld: Meld, variant: Variant) -> bool:
 def _hand_melds() -> list[Meld]:
     """Every chi-type triple and every 坎, the melds a concealed hand is filled with."""
     out = {Meld(MeldKind.KAN, (i,) * 3) for i in range(20)}
-    out |= {Meld(chi_shape(shape), shape) for i in range(20) for shape in chi_shapes_with(i)}
+    out |= {chi_meld(shape) for i in range(20) for shape in chi_shapes_with(i)}
     return sorted(out, key=lambda m: (m.kind.value, m.cards))
 
 
@@ -88,7 +88,7 @@ _HAND_MELDS = _hand_melds()
 
 
 @st.composite
-def situations(draw: Any, variant: Variant, complete: bool = False) -> tuple[
+def situations(draw: st.DrawFn, variant: Variant, complete: bool = False) -> tuple[
         list[Meld], list[int], int | None, str | None]:
     """``(table, hand, card, source)`` for one player, as a game can reach it.
 
@@ -216,7 +216,7 @@ def games(variant: Variant, max_steps: int = 120) -> st.SearchStrategy[Game]:
     ones by a ``random.Random`` seeded from a drawn integer (winning included, so many games
     end early). Shrinks towards seed 0, fewer steps and chooser seed 0."""
     @st.composite
-    def draw(data: Any) -> Game:
+    def draw(data: st.DrawFn) -> Game:
         seed = data(st.integers(0, 2**31 - 1))
         steps = data(st.integers(0, max_steps))
         rng = random.Random(data(st.integers(0, 2**31 - 1)))
@@ -237,7 +237,7 @@ def action_sequences(variant: Variant, max_steps: int = 400
     ``max_steps`` actions. ``replay(variant, shuffled_deal(variant, seed), actions)``
     plays them again. Shrinks towards seed 0 and chooser seed 0."""
     @st.composite
-    def draw(data: Any) -> tuple[int, list[Action]]:
+    def draw(data: st.DrawFn) -> tuple[int, list[Action]]:
         seed = data(st.integers(0, 2**31 - 1))
         rng = random.Random(data(st.integers(0, 2**31 - 1)))
         game = Game(variant, seed=seed)
@@ -259,11 +259,14 @@ def variant_documents(base: str = "hunan") -> st.SearchStrategy[dict[str, Any]]:
     from ..loader import resolve
 
     doc = resolve(raw_preset(base), raw_preset, base)
-    subsets = lambda items: st.lists(st.sampled_from(items), unique=True)  # noqa: E731
+
+    def subsets(items: list[str]) -> st.SearchStrategy[list[str]]:
+        return st.lists(st.sampled_from(items), unique=True)
+
     shows = ["hidden", "one_up", "all_up"]
 
     @st.composite
-    def draw(data: Any) -> dict[str, Any]:
+    def draw(data: st.DrawFn) -> dict[str, Any]:
         d = copy.deepcopy(doc)
         d["id"] = "fuzz"
         d["players"] = data(st.sampled_from([doc["players"]] * 3 + [2, 4]))
