@@ -36,7 +36,7 @@ import attrs
 from .cards import parse_indices
 from .engine.actions import Action
 from .engine.game import Deal, Game, shuffled_deal
-from .engine.seeds import verify_commitment
+from .engine.seeds import ShuffleCommitment, verify_commitment
 from .engine.state import Result
 from .errors import RecordError, ReplayError, VariantError, ZipaiError
 from .frozen import thaw
@@ -62,8 +62,8 @@ RECORD_FORMAT = "zipai-log/1"
 
 __all__ = ["RECORD_FORMAT", "action_from_json", "deal_from_json", "dumps_record",
            "game_record", "is_preset", "read_record", "record_schema", "record_variant",
-           "replay_file", "replay_record", "result_json", "rules_used", "validate_record",
-           "write_record"]
+           "replay_file", "replay_record", "result_json", "resume_game", "rules_used",
+           "save_game", "validate_record", "write_record"]
 
 
 def record_schema() -> dict[str, Any]:
@@ -94,12 +94,30 @@ def game_record(game: Game, settlement: Settlement, *, sitting_out: bool | None 
     The ``seed`` is stored only when it is the seed that shuffled this deal.
 
     Raises :class:`~zipai_rules.errors.ZipaiError` (code ``hand_not_over``) for a hand that
-    has not ended.
+    has not ended (:func:`save_game` saves one).
     """
-    v = game.variant
     if game.result is None:
         raise ZipaiError("only a finished hand can be recorded; this one is still being played",
                          code="hand_not_over")
+    return _record(game, settlement, sitting_out, bots)
+
+
+def save_game(game: Game) -> dict[str, Any]:
+    """A game at any point, finished or not, as a record (JSON-ready dict) that
+    :func:`resume_game` turns back into the same game: the variant, the ``seed`` and
+    ``commitment`` (the nonce included: keep a saved game as secret as its seed), the
+    ``deal`` and every action so far. ``result`` and ``settlement`` are ``null`` while the
+    hand is being played; the save of a finished hand is its full record (the settlement
+    with the variant's default ``sitting_out``), which :func:`replay_record` confirms."""
+    v, result = game.variant, game.result
+    sits = v.seats > v.players
+    settlement = None if result is None else settle(v, attrs.evolve(result, sitting_out=sits))
+    return _record(game, settlement, sits, None)
+
+
+def _record(game: Game, settlement: Settlement | None, sitting_out: bool | None,
+            bots: Sequence[str] | None) -> dict[str, Any]:
+    v = game.variant
     variant: dict[str, Any] = {"id": v.id, "content_hash": v.content_hash}
     if not is_preset(v):
         variant["doc"] = thaw(v.doc)
@@ -112,7 +130,8 @@ def game_record(game: Game, settlement: Settlement, *, sitting_out: bool | None 
         "format": RECORD_FORMAT, "variant": variant, "seed": seed,
         "sitting_out": bool(sitting_out), "deal": game.deal.to_json(),
         "actions": [a.to_json() for a in game.actions],
-        "result": result_json(game.result), "settlement": settlement.to_json(),
+        "result": None if game.result is None else result_json(game.result),
+        "settlement": None if settlement is None else settlement.to_json(),
     }
     if bots is not None:
         record["bots"] = [str(b) for b in bots]
@@ -375,9 +394,43 @@ def replay_record(record: Mapping[str, Any]) -> tuple[Game, Settlement]:
     return _replay(validate_record(dict(record) if isinstance(record, Mapping) else record))
 
 
-def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
-    """:func:`replay_record` of a record that has passed the schema."""
-    variant = record_variant(record)
+def resume_game(data: Mapping[str, Any] | str, variant: Variant | None = None,
+                limits: Limits = RECORD_LIMITS) -> Game:
+    """The game a :func:`save_game` record (or any game record) describes, at the point it was
+    saved: same state, same legal actions, same events, same seed and commitment.
+
+    ``data``: the parsed record or its JSON text (strict JSON within ``limits``). Every input
+    is untrusted: the record is checked as :func:`replay_record` checks one (schema, variant
+    and its content hash, deal against seed and commitment, every action legal when its turn
+    comes), but the hand need not be over and no result is compared. ``variant``: the rules
+    to resume under, instead of the recorded ones; its content hash must be the recorded one.
+
+    Raises :class:`RecordError` (the JSON text or the schema) and :class:`ReplayError`
+    (``step`` 0 for the header, ``variant_changed`` for a ``variant`` of other rules; k,
+    ``replay_diverged``, for a refused action k).
+    """
+    if isinstance(data, str):
+        if len(data.encode("utf-8", "surrogatepass")) > limits.max_bytes:
+            raise RecordError(f"<record>: over {limits.max_bytes} bytes", code="too_large")
+        try:
+            data = loads_json(data)
+        except Refused as exc:
+            raise RecordError(f"<record>: {exc.message}", code=exc.code) from None
+    record = validate_record(dict(data) if isinstance(data, Mapping) else data, limits=limits)
+    if variant is not None:
+        if not isinstance(variant, Variant):
+            raise ZipaiError(f"variant: expected a Variant, got {type(variant).__name__}",
+                             code="bad_variant")
+        want = record["variant"]["content_hash"]
+        if variant.content_hash != want:
+            raise ReplayError(f"variant changed: {variant.id} has content hash "
+                              f"{variant.content_hash[:16]}…, the record was made under "
+                              f"{want[:16]}…", 0, code="variant_changed")
+    return _resume(record, variant or record_variant(record))
+
+
+def _resume(record: dict[str, Any], variant: Variant) -> Game:
+    """The game of a record that has passed the schema, its actions replayed strictly."""
     if record.get("sitting_out") and variant.seats <= variant.players:
         raise ReplayError(f"sitting_out is true but {variant.id} seats {variant.seats} for "
                           f"{variant.players} players: nobody sits out", 0, code="bad_header")
@@ -385,13 +438,15 @@ def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
         deal = deal_from_json(record["deal"])
         seed = record["seed"]
         game = Game(variant, seed=seed, deal=deal)  # refuses a deal the seed does not shuffle
-        _check_commitment(record.get("commitment"), seed)
+        commitment = record.get("commitment")
+        _check_commitment(commitment, seed)
     except ReplayError:
         raise
     except ZipaiError as exc:
         raise ReplayError(f"bad deal: {exc}", 0, code="bad_deal") from None
-    actions = record["actions"]
-    for k, data in enumerate(actions, 1):
+    if commitment is not None:
+        game.commitment = ShuffleCommitment(commitment["digest"], commitment["nonce"])
+    for k, data in enumerate(record["actions"], 1):
         try:
             action = action_from_json(data)
         except ZipaiError as exc:
@@ -401,6 +456,13 @@ def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
             said = problem if problem.startswith(str(action)) else f"{action} refused: {problem}"
             raise ReplayError(said, k)
         game.apply(action)
+    return game
+
+
+def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
+    """:func:`replay_record` of a record that has passed the schema."""
+    game = _resume(record, record_variant(record))
+    actions = record["actions"]
     if not game.is_over:
         state = game.state
         raise ReplayError(f"the record ends after {len(actions)} actions but the hand is not "
@@ -410,7 +472,7 @@ def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
     result = played
     if "sitting_out" in record:
         result = attrs.evolve(result, sitting_out=bool(record["sitting_out"]))
-    settlement = settle(variant, result)
+    settlement = settle(game.variant, result)
     for name, got in (("result", result_json(played)),
                       ("settlement", settlement.to_json())):
         where = _first_difference(record[name], got)
