@@ -59,15 +59,36 @@ SOURCES = tuple(s.value for s in Source)
 
 @attrs.frozen(slots=True)
 class Group:
-    """One meld of a decomposition with its 胡息 and where it lies (``table`` or ``hand``)."""
+    """One meld of a decomposition with its 胡息 and where it lies (``table`` or ``hand``).
+    ``kings``: the cards of ``meld.cards`` that a 王 stands in for (card indices, one per 王
+    of the group; empty for a group of real cards)."""
 
     meld: Meld
     huxi: int
     place: str = "hand"
+    kings: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.meld.kind.value, "cards": format_cards(self.meld.cards).split(),
-                "huxi": self.huxi, "place": self.place}
+        """``{kind, cards, huxi, place}`` and, for a group using 王, ``kings``: the card
+        each 王 stands for, e.g. ``"kings": ["x7"]``."""
+        out: dict[str, Any] = {"kind": self.meld.kind.value,
+                               "cards": format_cards(self.meld.cards).split(),
+                               "huxi": self.huxi, "place": self.place}
+        if self.kings:
+            out["kings"] = format_cards(self.kings).split()
+        return out
+
+    def describe(self, zh: bool = False) -> str:
+        """The cards, each 王 shown with the card it stands for: ``x7 K(x7)``."""
+        stand_ins = list(self.kings)
+        shown = []
+        for c in reversed(self.meld.cards):  # the 王 after the real copies
+            text = format_cards([c], zh=zh)
+            if c in stand_ins:
+                stand_ins.remove(c)
+                text = f"{format_cards([KING], zh=zh)}({text})"
+            shown.append(text)
+        return " ".join(reversed(shown))
 
 
 @attrs.frozen(slots=True)
@@ -605,7 +626,8 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     searcher = _searcher(variant)
     kings = counts[KING]
     results: list[Decomposition] = []
-    best_key: tuple[int, tuple[Meld, ...], tuple[Meld, ...], tuple[Meld, ...]] | None = None
+    best_key: tuple[int, tuple[Meld, ...], tuple[Meld, ...], tuple[Meld, ...],
+                    tuple[int, ...]] | None = None
     pair_only = False
     real = list(counts)
     real[KING] = 0
@@ -639,7 +661,8 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                     if pl.table or hand_fixed else 0)
             if want_all:
                 for melds in searcher.all(x, jiang):
-                    results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds))
+                    results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds,
+                                                  subst))
                 continue
             found = searcher.best(x, jiang)
             if found is None:
@@ -647,7 +670,7 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                     pair_only = True
                 continue
             if best_key is None or base + found[0] > best_key[0]:
-                best_key = (base + found[0], pl.table, hand_fixed, found[1])
+                best_key = (base + found[0], pl.table, hand_fixed, found[1], subst)
     if best_key is not None:
         results.append(_decomposition(variant, searcher, *best_key[1:]))
     if not results:
@@ -661,10 +684,18 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
 
 
 def _decomposition(variant: Variant, searcher: _Searcher, table: tuple[Meld, ...],
-                   fixed: tuple[Meld, ...], melds: tuple[Meld, ...]) -> Decomposition:
+                   fixed: tuple[Meld, ...], melds: tuple[Meld, ...],
+                   kings: tuple[int, ...] = ()) -> Decomposition:
+    """The decomposition of the table melds, the ``fixed`` hand melds and the searched ones;
+    ``kings`` (the card each 王 stood for) are shown in concealed groups holding that card."""
+    hand = [(m, variant.meld_huxi(m)) for m in fixed]
+    hand += [(m, searcher.huxi_of.get(m, 0)) for m in melds]
+    stand_ins: list[list[int]] = [[] for _ in hand]
+    for c in kings:  # each 王 goes to a concealed group with a copy of its card not yet taken
+        k = next(k for k, (m, _) in enumerate(hand) if m.cards.count(c) > stand_ins[k].count(c))
+        stand_ins[k].append(c)
     groups = [Group(m, variant.meld_huxi(m), "table") for m in table]
-    groups += [Group(m, variant.meld_huxi(m)) for m in fixed]
-    groups += [Group(m, searcher.huxi_of.get(m, 0)) for m in melds]
+    groups += [Group(m, h, kings=tuple(k)) for (m, h), k in zip(hand, stand_ins, strict=True)]
     return Decomposition(tuple(groups), sum(g.huxi for g in groups))
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from ..bots import make_bots, seat_bot_names
 from ..cards import format_cards
 from ..engine import Action, Event, Game
+from ..engine.observation import check_seat
 from ..errors import ZipaiError
 from ..match import Match
 from ..play import play_out
@@ -34,7 +35,12 @@ def add_parser(sub: Any) -> None:
     play.add_argument("--zh", action="store_true", help="print Chinese card names")
     play.add_argument("--hands", type=count(1), default=1,
                       help="play a match of N hands (dealer rotation, running scores)")
-    play.add_argument("--json", action="store_true", help="print the result and settlement as JSON")
+    play.add_argument("--json", action="store_true",
+                      help="print the log as JSON: the deal, every step with its actor, action "
+                           "and events, the result and the settlement")
+    play.add_argument("--seat", type=count(0), default=None,
+                      help="print the log as seat S sees it: its own hand, the events shown "
+                           "to it")
     play.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
     play.set_defaults(func=run)
 
@@ -45,12 +51,17 @@ def run(args: argparse.Namespace) -> int:
         if args.record:
             raise ZipaiError("--record writes the record of one hand; it cannot be combined "
                              "with --hands", code="bad_option")
+        if args.seat is not None:
+            raise ZipaiError("--seat prints one hand as a seat sees it; it cannot be combined "
+                             "with --hands", code="bad_option")
         return _play_match(args, variant)
+    if args.seat is not None:
+        check_seat(variant, args.seat)
     if args.record:
         check_writable(args.record)  # before the hand is played and printed
     bots = make_bots(bot_names(args, variant.players), args.seed, variant.players)
     game = Game(variant, seed=args.seed, dealer=args.dealer)
-    quiet = args.json
+    quiet = args.json or args.seat is not None
     zh = args.zh
     cards = (lambda cs: format_cards(cs, zh=True)) if zh else format_cards
     say = (lambda *a, **k: None) if quiet else print
@@ -59,10 +70,14 @@ def run(args: argparse.Namespace) -> int:
     for s, hand in enumerate(game.deal.hands):
         say(f"  seat {s} dealt {len(hand):2}: {cards(sorted(hand))}")
     say(f"  wall {len(game.deal.wall)}")
-    for e in game.events[len(game.deal.hands):]:
+    opening = list(game.events)
+    for e in opening[len(game.deal.hands):]:
         say(f"      {e.describe(zh)}")
+    steps: list[dict[str, Any]] = []
 
     def show(action: Action, events: Sequence[Event]) -> None:
+        steps.append({"step": len(game.actions), "seat": action.seat,
+                      "action": action.to_json(), "events": [e.to_json() for e in events]})
         say(f"{len(game.actions):4}. {action.describe(zh)}")
         if events and events[0].kind.value == action.kind.value and events[0].seat == action.seat:
             events = events[1:]  # the action itself, already printed
@@ -73,11 +88,43 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         write_record(args.record, game, settlement,
                      bots=seat_bot_names(bot_names(args, variant.players), variant.players))
+    if args.seat is not None:
+        return _print_seat_log(game, settlement, args.seat, bots, args)
     if quiet:
-        print(json.dumps({"variant": variant.id, "seed": args.seed, "steps": len(game.actions),
+        print(json.dumps({"variant": variant.id, "seed": args.seed, "dealer": game.deal.dealer,
+                          "deal": game.deal.to_json(),
+                          "opening": [e.to_json() for e in opening], "steps": steps,
                           "result": _result_json(game),
                           "settlement": settlement.to_json()}, ensure_ascii=False, indent=2))
         return 0
+    _print_result(game, args.zh)
+    _print_settlement(settlement, variant)
+    return 0
+
+
+def _print_seat_log(game: Game, settlement: Settlement, seat: int, bots: Sequence[object],
+                    args: argparse.Namespace) -> int:
+    """The log of a finished hand as ``seat`` was shown it (:meth:`Game.events_for`): its own
+    dealt hand, the others' hand sizes, the events shown to it; then the result and the
+    settlement, which the table sees."""
+    variant, zh, deal = game.variant, args.zh, game.deal
+    shown = game.events_for(seat)
+    if args.json:
+        print(json.dumps({"variant": variant.id, "seed": args.seed, "seat": seat,
+                          "dealer": deal.dealer, "hand": format_cards(deal.hands[seat]).split(),
+                          "hand_sizes": [len(h) for h in deal.hands], "wall": len(deal.wall),
+                          "events": [e.to_json() for e in shown],
+                          "result": _result_json(game),
+                          "settlement": settlement.to_json()}, ensure_ascii=False, indent=2))
+        return 0
+    print(f"{variant.name} ({variant.id}), seed {args.seed}, dealer seat {deal.dealer}, "
+          f"bots: {', '.join(type(b).__name__ for b in bots)}; as seat {seat} sees it")
+    for s, hand in enumerate(deal.hands):
+        held = format_cards(sorted(hand), zh=zh) if s == seat else "(hidden)"
+        print(f"  seat {s} dealt {len(hand):2}: {held}")
+    print(f"  wall {len(deal.wall)}")
+    for e in shown[len(deal.hands):]:
+        print(f"  {'>' if e.seat == seat else ' '}   {e.describe(zh)}")
     _print_result(game, zh)
     _print_settlement(settlement, variant)
     return 0
@@ -146,7 +193,7 @@ def _print_result(game: Game, zh: bool) -> None:
     groups = r.decomposition.groups if r.decomposition else ()
     for g in groups:
         print(f"  {pad(v.term(g.meld.kind.value), 8)}{pad(g.meld.kind.value, 11)}"
-              f"{pad(format_cards(g.meld.cards, zh=zh), 16)}{g.huxi:3}  {g.place}")
+              f"{pad(g.describe(zh), 16)}{g.huxi:3}  {g.place}")
     if r.decomposition and r.decomposition.leftover:
         print(f"  leftover {format_cards(r.decomposition.leftover, zh=zh)} (0, shape waived)")
     print(f"  total {r.huxi} {v.term('huxi')}")
