@@ -2,10 +2,15 @@
 table dealers, and the variant's own words in a match summary."""
 
 
+import json
+
 import pytest
 
 from zipai_rules.cli import main
 from zipai_rules.errors import VariantError
+from zipai_rules.presets import load_preset
+from zipai_rules.settlement import formula
+from zipai_rules.terminal import columns
 from zipai_rules.variant_file import load_variant_file
 
 
@@ -136,3 +141,64 @@ def test_guilin_match_summary_uses_the_variants_word(capsys):
                         "  scores [4, -2, -2]")
     assert "胡息" not in "".join(hands)
 
+
+
+
+@pytest.mark.parametrize(("huxi", "text"), [(18, "(18 − 12) // 3"), (14, "14 // 5 − 1"),
+                                             (22, "(22 − 5) // 5 + 1"),
+                                             (12, "(12 − 12) // 3, at least 1")])
+def test_conversion_formula_has_no_noop_parts(huxi, text):
+    conversion = {18: "hunan", 14: "guilin", 22: "shaoyang", 12: "hunan"}[huxi]
+    assert formula(load_preset(conversion).scoring.conversion, huxi) == text
+
+
+def test_guilin_settlement_lines_show_their_units_in_aligned_columns(capsys):
+    out = run(capsys, "play", "--variant", "guilin", "--seed", "6")[1]
+    result = out[out.index("result:"):].splitlines()
+    assert result[1:3] == ["  特殊顺子[二七十]  er_qi_shi  d2 d7 d10    6  table",
+                           "  普通顺子          shun       d5 d6 d7     0  table"]
+    settlement = result[result.index("settlement:") + 1:]
+    assert settlement[:4] == ["  胡    huxi        total 18",
+                              "  舵    conversion  18 胡 → 2 舵 [18 // 5 − 1]",
+                              "  上醒  xing        flipped x2: 上醒 x1 × 0: +0 舵",
+                              "  下醒  xing        flipped x2: 下醒 x3 × 1: +1 舵"]
+
+
+def test_variants_columns_align_with_chinese_names(capsys):
+    out = run(capsys, "variants")[1].splitlines()
+    assert out[0] == ("id               name            players  seats  deck  "
+                      "hands (dealer/others)  wall  min 胡息")
+    assert out[-1] == ("yongzhou         永州双王扯胡子  3        3      82    21/20"
+                       "                  21    15")
+
+
+def test_columns_pads_by_display_width():
+    assert columns([("特殊顺子[二七十]", "a", "x"), ("碰", "bb", "y")], "  ") == [
+        "  特殊顺子[二七十]  a   x", "  碰                bb  y"]
+    assert columns([]) == []
+
+
+def guilin_record(capsys, tmp_path, change):
+    """A record of guilin seed 6 written now, then changed by ``change``."""
+    f = tmp_path / "record.json"
+    assert run(capsys, "play", "--variant", "guilin", "--seed", "6", "--record", str(f))[0] == 0
+    doc = json.loads(f.read_text("utf-8"))
+    change(doc["settlement"]["lines"])
+    f.write_text(json.dumps(doc, ensure_ascii=False), "utf-8")
+    return f
+
+
+def test_record_with_the_former_wording_still_replays(capsys, tmp_path):
+    def reword(lines):  # as zipai_rules wrote them before
+        assert lines[8]["text"] == "18 胡 → 2 舵 [18 // 5 − 1]"
+        lines[8]["text"] = "18 胡 → 2 舵 [(18 − 0) // 5 − 1]"
+        lines[9]["text"] = "flipped x2: 上醒 x1 × 0"
+    code, out, err = run(capsys, "replay", str(guilin_record(capsys, tmp_path, reword)))
+    assert code == 0 and err == "" and "result and settlement confirmed" in out
+
+
+def test_record_with_another_meld_text_is_still_refused(capsys, tmp_path):
+    def change(lines):
+        lines[0]["text"] = "peng(x1 x1 x1) (table)"
+    code, _, err = run(capsys, "replay", str(guilin_record(capsys, tmp_path, change)))
+    assert code == 2 and "result differs: settlement.lines[0].text" in err

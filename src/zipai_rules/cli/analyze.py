@@ -10,6 +10,7 @@ from ..analysis import analyze, at_rest, waits
 from ..cards import format_cards, parse_card, parse_indices
 from ..errors import ZipaiError
 from ..melds import parse_meld
+from ..terminal import columns
 from .common import VARIANT_HELP, variant_arg
 
 
@@ -67,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
     verdict = "WIN" if result.win else f"no win ({result.reason})"
     print(f"{variant.name}: {verdict}; best {result.huxi} {variant.term('huxi')}")
     if result.best:
-        for g in result.best.groups:
-            cards = format_cards(g.meld.cards, zh=zh)
-            print(f"  {g.meld.kind.value:10} {cards:16} {g.huxi:3}  {g.place}")
+        for text in columns([(g.meld.kind.value, format_cards(g.meld.cards, zh=zh),
+                              f"{g.huxi:3}", g.place) for g in result.best.groups], "  "):
+            print(text)
     if result.best and result.best.leftover:
         print(f"  leftover   {format_cards(result.best.leftover, zh=zh)}"
               f"   ({result.best.special or 'tianhu'}: the shape is waived)")

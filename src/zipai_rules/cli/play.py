@@ -15,7 +15,7 @@ from ..match import Match, sitting_out_seat
 from ..play import play_out
 from ..records import check_writable, write_record
 from ..settlement import Settlement, settle
-from ..terminal import pad
+from ..terminal import columns, pad
 from ..variant import Variant
 from .common import VARIANT_HELP, bot_names, count, variant_arg
 
@@ -117,10 +117,9 @@ def _result_json(game: Game) -> dict[str, Any]:
 
 def _print_settlement(settlement: Settlement, variant: Variant) -> None:
     print("settlement:")
-    for line in settlement.lines:
-        if line.item == "meld":
-            continue  # already listed with the result
-        print(f"  {pad(line.term, 10)}{pad(line.item, 11)}{line.text}")
+    for text in columns([(line.term, line.item, line.text) for line in settlement.lines
+                         if line.item != "meld"], "  "):  # melds: listed with the result
+        print(text)
     pays = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(settlement.payments))
     extra = f", sitting out {settlement.sitting_out:+d}" if settlement.sitting_out else ""
     print(f"  payments ({variant.term(settlement.unit)}): {pays}{extra}")
@@ -171,9 +170,10 @@ def _print_result(game: Game, zh: bool) -> None:
     label = v.term("tianhu") + " (tianhu)" if r.kind == "tianhu" else v.term("hu") + " (hu)"
     print(f"seat {r.winner} wins, {label}{card} from {how}, {r.huxi} {v.term('huxi')}")
     groups = r.decomposition.groups if r.decomposition else ()
-    for g in groups:
-        print(f"  {pad(v.term(g.meld.kind.value), 8)}{pad(g.meld.kind.value, 11)}"
-              f"{pad(format_cards(g.meld.cards, zh=zh), 16)}{g.huxi:3}  {g.place}")
+    for text in columns([(v.term(g.meld.kind.value), g.meld.kind.value,
+                          format_cards(g.meld.cards, zh=zh), f"{g.huxi:3}", g.place)
+                         for g in groups], "  "):
+        print(text)
     if r.decomposition and r.decomposition.leftover:
         print(f"  leftover {format_cards(r.decomposition.leftover, zh=zh)} (0, shape waived)")
     print(f"  total {r.huxi} {v.term('huxi')}")

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..presets import load_preset, preset_ids
-from ..terminal import width
+from ..terminal import columns
 
 
 def add_parser(sub: Any) -> None:
@@ -22,7 +22,6 @@ def run(args: argparse.Namespace) -> int:
         rows.append((v.id, v.name, str(v.players), str(v.seats), str(v.deck.size),
                      f"{v.deal.dealer_hand}/{v.deal.other_hand}", str(v.deal.wall),
                      str(v.win.min_huxi)))
-    widths = [max(width(r[k]) for r in rows) for k in range(len(rows[0]))]
-    for r in rows:
-        print("  ".join(cell + " " * (w - width(cell)) for cell, w in zip(r, widths, strict=True)))
+    for line in columns(rows):
+        print(line)
     return 0
