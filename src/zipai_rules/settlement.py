@@ -43,7 +43,8 @@ class Line:
 class Settlement:
     """The score of one hand: the winner (or ``None`` on 荒庄), the winning 胡息 after
     multipliers, the ``units`` won from each paying loser, the explained ``lines``, and the
-    ``payments`` per player plus ``sitting_out`` for a seat out of the hand (0 when none)."""
+    ``payments`` per player plus ``sitting_out``, the units gained by a seat out of the hand
+    (0 when none; a record's header ``sitting_out`` is the flag whether a seat sat out)."""
 
     variant_id: str
     winner: int | None
