@@ -9,6 +9,7 @@ import pytest
 
 from golden import GOLDEN, SEEDS, replayed
 from zipai_rules import preset_ids
+from zipai_rules.settlement import comparable
 
 FILES = sorted(GOLDEN.glob("*/seed-*.json"))
 
@@ -24,5 +25,7 @@ def test_golden_record_replays_unchanged(path):
     doc = json.loads(path.read_text("utf-8"))
     got = replayed(doc)
     assert got["result"] == doc["result"]
-    assert got["settlement"] == doc["settlement"]
+    # the wording of the lines may change (a record written before still replays); every
+    # number, item and term must not
+    assert comparable(got["settlement"]) == comparable(doc["settlement"])
     assert got["events"] == doc["events"]

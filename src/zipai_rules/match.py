@@ -51,6 +51,17 @@ class HandSummary:
         return out
 
 
+def sitting_out_seat(variant: Variant, dealer: int) -> int | None:
+    """The table seat that sits out a hand dealt by table seat ``dealer`` (0 ≤ dealer <
+    ``variant.seats``), or ``None`` where every seat plays."""
+    v = variant
+    if v.seats == v.players:
+        return None
+    if v.sitting_out == "opposite_dealer":
+        return (dealer + v.seats // 2) % v.seats
+    return (dealer - 1) % v.seats
+
+
 def first_dealer(variant: Variant, rng: random.Random) -> int:
     """The first dealer's table seat under ``dealer.first``."""
     if variant.dealer.first == "seat0":
@@ -97,12 +108,7 @@ class Match:
 
     def sitting_out(self) -> int | None:
         """The table seat sitting out the next hand, if any."""
-        v = self.variant
-        if v.seats == v.players:
-            return None
-        if v.sitting_out == "opposite_dealer":
-            return (self.dealer + v.seats // 2) % v.seats
-        return (self.dealer - 1) % v.seats
+        return sitting_out_seat(self.variant, self.dealer)
 
     def seating(self) -> tuple[int, ...]:
         """Table seats of the next hand's players in turn order, the dealer first."""

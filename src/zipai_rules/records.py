@@ -55,7 +55,7 @@ from .inputs import (
 from .loader import build_variant, content_hash, yaml_path
 from .melds import Meld
 from .presets import check_not_impersonating, load_preset, preset_ids, raw_preset
-from .settlement import Settlement, settle
+from .settlement import Settlement, comparable, settle
 from .variant import Variant
 
 RECORD_FORMAT = "zipai-log/1"
@@ -473,9 +473,10 @@ def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
     if "sitting_out" in record:
         result = attrs.evolve(result, sitting_out=bool(record["sitting_out"]))
     settlement = settle(game.variant, result)
-    for name, got in (("result", result_json(played)),
-                      ("settlement", settlement.to_json())):
-        where = _first_difference(record[name], got)
+    for name, stored, got in (("result", record["result"], result_json(played)),
+                              ("settlement", comparable(record["settlement"]),
+                               comparable(settlement.to_json()))):
+        where = _first_difference(stored, got)
         if where is not None:
             path, stored, replayed = where
             raise ReplayError(f"result differs: {name}{path} recorded {stored}, replayed "

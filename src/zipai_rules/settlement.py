@@ -12,6 +12,7 @@ label (Guilin 自摸/天胡/地胡 +1 舵; Shaoyang 天胡/地胡 "胡数*以2",
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -19,7 +20,7 @@ import attrs
 from .cards import KING, format_cards, is_big, rank_of, token
 from .engine.state import GameState, Result
 from .errors import ZipaiError
-from .variant import Variant
+from .variant import Conversion, Variant
 from .vocab import ResultKind, Source
 
 
@@ -42,7 +43,8 @@ class Line:
 class Settlement:
     """The score of one hand: the winner (or ``None`` on 荒庄), the winning 胡息 after
     multipliers, the ``units`` won from each paying loser, the explained ``lines``, and the
-    ``payments`` per player plus ``sitting_out`` for a seat out of the hand (0 when none)."""
+    ``payments`` per player plus ``sitting_out``, the units gained by a seat out of the hand
+    (0 when none; a record's header ``sitting_out`` is the flag whether a seat sat out)."""
 
     variant_id: str
     winner: int | None
@@ -57,6 +59,39 @@ class Settlement:
         return {"winner": self.winner, "huxi": self.huxi, "units": self.units,
                 "unit": self.unit, "lines": [x.to_json() for x in self.lines],
                 "payments": list(self.payments), "sitting_out": self.sitting_out}
+
+
+def formula(conversion: Conversion, huxi: int) -> str:
+    """The 胡息 → unit conversion of ``huxi`` written out without its no-op parts:
+    ``(18 − 12) // 3`` for Hunan, ``14 // 5 − 1`` for Guilin, ``, at least 1`` where the
+    minimum decides."""
+    c = conversion
+    text = f"({huxi} − {c.offset})" if c.offset else str(huxi)
+    if c.step != 1:
+        text += f" // {c.step}"
+    if c.base:
+        text += f" {'−' if c.base < 0 else '+'} {abs(c.base)}"
+    if (huxi - c.offset) // c.step + c.base < c.minimum:
+        text += f", at least {c.minimum}"
+    return text
+
+
+#: line items whose text only words what the variant and the line's value already fix (the
+#: conversion formula, the 醒 count and units)
+REWORDED = frozenset({"conversion", "xing"})
+
+
+def comparable(settlement: Mapping[str, Any]) -> dict[str, Any]:
+    """A settlement's JSON (:meth:`Settlement.to_json`) without the text of its
+    :data:`REWORDED` lines: what a replay compares, so that a record written before those
+    lines were reworded still replays. Every number, item and term, and every other line's
+    text (a meld's cards, who pays), stays."""
+    lines = settlement.get("lines")
+    if not isinstance(lines, list):
+        return dict(settlement)
+    return {**settlement, "lines": [
+        {k: v for k, v in line.items() if k != "text"}
+        if isinstance(line, dict) and line.get("item") in REWORDED else line for line in lines]}
 
 
 def xing_cards(flipped: int) -> tuple[int, int] | None:
@@ -111,11 +146,8 @@ def settle(variant: Variant | GameState, result: Result | bool | None = None,
             lines.append(Line("multiplier", v.term(b.label),
                               f"{v.term(b.label)} ×{b.multiply_huxi}", huxi))
     units = sc.units(huxi)
-    sign = "−" if sc.conversion.base < 0 else "+"
     how = "per win" if sc.conversion.fixed is not None else (
-        f"({huxi} − {sc.conversion.offset}) // {sc.conversion.step} {sign} "
-        f"{abs(sc.conversion.base)}" if sc.unit != "huxi"
-        else "胡息")
+        formula(sc.conversion, huxi) if sc.unit != "huxi" else "胡息")
     lines.append(Line("conversion", unit_word, f"{huxi} {v.term('huxi')} → {units} {unit_word} "
                       f"[{how}]", units))
     for b in sc.bonuses:
@@ -164,10 +196,11 @@ def _xing(v: Variant, r: Result, flipped: int, lines: list[Line]) -> int:
     up, down = pair
     n_up, n_down = held.count(up), held.count(down)
     per = v.scoring.xing.per_card
+    unit = v.term(v.scoring.unit)
     lines.append(Line("xing", v.term("shang_xing"), f"flipped {token(flipped)}: 上醒 {token(up)} "
-                      f"× {n_up}", n_up * per))
+                      f"× {n_up}: +{n_up * per} {unit}", n_up * per))
     lines.append(Line("xing", v.term("xia_xing"), f"flipped {token(flipped)}: 下醒 {token(down)} "
-                      f"× {n_down}", n_down * per))
+                      f"× {n_down}: +{n_down * per} {unit}", n_down * per))
     return (n_up + n_down) * per
 
 

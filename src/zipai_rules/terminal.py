@@ -3,6 +3,7 @@ control characters (ANSI escapes, carriage returns) that outside names may carry
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 
@@ -14,6 +15,17 @@ def width(text: str) -> int:
 def pad(text: str, columns: int) -> str:
     """``text`` padded to ``columns`` display columns, always followed by at least one space."""
     return text + " " * max(columns - width(text), 1)
+
+
+def columns(rows: Sequence[Sequence[str]], indent: str = "", gap: int = 2) -> list[str]:
+    """``rows`` of cells as text lines after ``indent``, each column padded (:func:`pad`) to
+    its widest cell plus ``gap`` columns, so that long words (``特殊顺子[二七十]``) keep the
+    columns aligned; the last cell is not padded, and trailing spaces are dropped."""
+    if not rows:
+        return []
+    widths = [max(width(r[k]) for r in rows if k < len(r)) for k in range(max(map(len, rows)))]
+    return [(indent + "".join(pad(cell, widths[k] + gap) if k < len(r) - 1 else cell
+                              for k, cell in enumerate(r))).rstrip() for r in rows]
 
 
 def escape(text: str) -> str:

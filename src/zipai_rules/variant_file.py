@@ -28,7 +28,8 @@ def load_variant_file(path: str | Path, resolver: Resolver | None = None, *,
     folder of ``path``); absolute paths and parents outside ``root`` (also through symbolic
     links) are refused without being read. ``limits`` bound each file read
     (:class:`~zipai_rules.inputs.Limits`). A file may not take a shipped preset's id, name
-    or alias unless it is that preset (same content hash).
+    or alias unless it is that preset (same content hash), and must give its own ``id``
+    (code ``schema``), not take its parent's.
 
     Raises :class:`VariantError`: codes ``unreadable``, ``too_large``, ``too_deep``,
     ``yaml_syntax``, ``unknown_parent``, ``parent_outside``, ``schema``,
@@ -36,8 +37,12 @@ def load_variant_file(path: str | Path, resolver: Resolver | None = None, *,
     path = Path(path)
     text = _read_file(path, limits)
     top = _FileResolver(path.parent, Path(root) if root is not None else path.parent, limits)
-    variant = build_variant(read_yaml(text, str(path), limits), resolver or top, str(path),
-                            limits=limits)
+    doc = read_yaml(text, str(path), limits)
+    if isinstance(doc, Mapping) and "id" not in doc:
+        msg = ("missing: a variant file gives its own id (and name), not the one of its "
+               f"parent {str(doc.get('extends', ''))!r}")
+        raise VariantError(f"{path}: id: {msg}", [("id", msg)], code="schema")
+    variant = build_variant(doc, resolver or top, str(path), limits=limits)
     check_not_impersonating(variant, str(path))
     return variant
 

@@ -10,20 +10,23 @@ from ..analysis import analyze, at_rest, waits
 from ..cards import format_cards, parse_card, parse_indices
 from ..errors import ZipaiError
 from ..melds import parse_meld
-from .common import variant_arg
+from ..terminal import columns
+from .common import VARIANT_HELP, variant_arg
 
 
 def add_parser(sub: Any) -> None:
     """Register ``zipai analyze`` on an argparse subparsers object."""
     an = sub.add_parser("analyze", help="best 胡息 decomposition, win verdict and waits")
-    an.add_argument("--variant", default="hunan")
+    an.add_argument("--variant", default="hunan", help=VARIANT_HELP)
     an.add_argument("--hand", required=True, help='concealed cards, e.g. "x1 x2 x3" or "一二三"')
     an.add_argument("--meld", action="append", default=[],
                     help='a table meld KIND=CARDS, e.g. "peng=d4 d4 d4" or "chi=x2 x7 x10" '
                     '(repeatable)')
-    an.add_argument("--card", help="the incoming card")
+    an.add_argument("--card", help="the incoming card (with --from)")
     an.add_argument("--from", dest="source", choices=["self", "draw", "discard"],
-                    help="how the incoming card arrives")
+                    help="how the incoming card arrives: self = the player draws it (自摸), "
+                    "draw = another player draws it and shows it, discard = another player "
+                    "discards it")
     an.add_argument("--all", action="store_true", help="list every decomposition")
     an.add_argument("--dealer", action="store_true",
                     help="the player deals (碰胡's 小七对 differs for the dealer)")
@@ -65,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
     verdict = "WIN" if result.win else f"no win ({result.reason})"
     print(f"{variant.name}: {verdict}; best {result.huxi} {variant.term('huxi')}")
     if result.best:
-        for g in result.best.groups:
-            cards = format_cards(g.meld.cards, zh=zh)
-            print(f"  {g.meld.kind.value:10} {cards:16} {g.huxi:3}  {g.place}")
+        for text in columns([(g.meld.kind.value, format_cards(g.meld.cards, zh=zh),
+                              f"{g.huxi:3}", g.place) for g in result.best.groups], "  "):
+            print(text)
     if result.best and result.best.leftover:
         print(f"  leftover   {format_cards(result.best.leftover, zh=zh)}"
               f"   ({result.best.special or 'tianhu'}: the shape is waived)")

@@ -11,16 +11,18 @@ from ..bench import bench_analysis, bench_games, simulate_peak_rss
 from ..errors import ZipaiError
 from ..simulate import max_jobs
 from ..variant import Variant
-from .common import count, count_list, variant_arg
+from .common import VARIANT_HELP, count, count_list, variant_arg
 
 
 def add_parser(sub: Any) -> None:
     """Register ``zipai bench`` on an argparse subparsers object."""
     be = sub.add_parser("bench", help="measure analyses per second and games per second")
-    be.add_argument("--variant", default="hunan")
-    be.add_argument("--hands", type=count(1), default=20_000, help="random hands to analyse")
-    be.add_argument("--games", type=count(1), default=300, help="full games with random bots")
-    be.add_argument("--seed", type=count(0), default=1)
+    be.add_argument("--variant", default="hunan", help=VARIANT_HELP)
+    be.add_argument("--hands", type=count(1), default=20_000,
+                    help="random hands to analyse (default 20000)")
+    be.add_argument("--games", type=count(1), default=300,
+                    help="full games with random bots (default 300)")
+    be.add_argument("--seed", type=count(0), default=1, help="seed (default 1)")
     be.add_argument("--memory", type=count_list, metavar="N,N,...",
                     help="instead: peak memory of `zipai simulate` for these numbers of games "
                     "(Linux)")

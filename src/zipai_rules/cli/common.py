@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
 import attrs
 
+from ..errors import VariantError
 from ..inputs import VARIANT_LIMITS, Limits
 from ..presets import find_variant
 from ..variant import Variant
@@ -45,10 +47,26 @@ def bot_names(args: argparse.Namespace, seats: int) -> list[str]:
 def variant_arg(name: str, args: argparse.Namespace | None = None) -> Variant:
     """The variant a ``--variant`` value names: a YAML file (``.yaml``/``.yml``, read within
     the ``--max-*`` limits) or a preset id, Chinese name or alias. Raises
-    :class:`~zipai_rules.errors.VariantError`."""
+    :class:`~zipai_rules.errors.VariantError`; for an unknown name that is a folder or has
+    another file suffix, the message says what a variant file's name ends in."""
     if name.endswith((".yaml", ".yml")):
         return load_variant_file(name, limits=limits_from(args, VARIANT_LIMITS))
-    return find_variant(name)
+    try:
+        return find_variant(name)
+    except VariantError as exc:
+        path = Path(name)
+        if path.is_dir():
+            hint = "it is a folder; name a variant file (.yaml or .yml) in it"
+        elif path.exists() or path.suffix:
+            hint = "a variant file's name ends in .yaml or .yml"
+        else:
+            raise
+        raise VariantError(f"{exc}; {hint}", code=exc.code) from None
+
+
+#: the ``--variant`` help line every subcommand shows
+VARIANT_HELP = ("preset id, Chinese name or alias (see `zipai variants`), or a variant file "
+                "ending in .yaml/.yml (default: %(default)s)")
 
 
 def limits_from(args: argparse.Namespace | None, default: Limits) -> Limits:

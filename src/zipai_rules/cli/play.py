@@ -12,26 +12,30 @@ from ..cards import format_cards
 from ..engine import Action, Event, Game
 from ..engine.observation import check_seat
 from ..errors import ZipaiError
-from ..match import Match
+from ..match import Match, sitting_out_seat
 from ..play import play_out
 from ..records import check_writable, write_record
 from ..settlement import Settlement, settle
-from ..terminal import pad
+from ..terminal import columns, pad
 from ..variant import Variant
-from .common import bot_names, count, variant_arg
+from .common import VARIANT_HELP, bot_names, count, variant_arg
 
 
 def add_parser(sub: Any) -> None:
     """Register ``zipai play`` on an argparse subparsers object."""
-    play = sub.add_parser("play", help="play one hand with built-in bots and print the log")
-    play.add_argument("--variant", default="hunan",
-                      help="preset id, Chinese name or alias, or a YAML file")
+    play = sub.add_parser("play", help="play one hand with built-in bots and print the log",
+                          description="Play one seeded hand (or with --hands N a match) with "
+                          "built-in bots and print every step, the result and the settlement.")
+    play.add_argument("--variant", default="hunan", help=VARIANT_HELP)
     play.add_argument("--seed", type=count(0), default=1,
-                      help="shuffle seed (same seed, same game)")
+                      help="shuffle seed (same seed, same game; default 1)")
     play.add_argument("--bots", default=None,
-                      help="comma-separated bot names per seat, repeated to fill the table: "
-                           "greedy, random (default greedy,random,greedy)")
-    play.add_argument("--dealer", type=count(0), default=0, help="dealer seat")
+                      help="comma-separated bot names per seat; a shorter list is repeated to "
+                           "fill the table (greedy = greedy,greedy,greedy): greedy, random "
+                           "(default greedy,random,greedy)")
+    play.add_argument("--dealer", type=count(0), default=0,
+                      help="dealer seat, a table seat where the variant has more seats than "
+                           "players (default 0)")
     play.add_argument("--zh", action="store_true", help="print Chinese card names")
     play.add_argument("--hands", type=count(1), default=1,
                       help="play a match of N hands (dealer rotation, running scores)")
@@ -60,13 +64,16 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         check_writable(args.record)  # before the hand is played and printed
     bots = make_bots(bot_names(args, variant.players), args.seed, variant.players)
-    game = Game(variant, seed=args.seed, dealer=args.dealer)
+    dealer, seating = _table_dealer(variant, args.dealer)
+    game = Game(variant, seed=args.seed, dealer=dealer)
     quiet = args.json or args.seat is not None
     zh = args.zh
     cards = (lambda cs: format_cards(cs, zh=True)) if zh else format_cards
     say = (lambda *a, **k: None) if quiet else print
     say(f"{variant.name} ({variant.id}), seed {args.seed}, dealer seat {game.deal.dealer}, "
         f"bots: {', '.join(type(b).__name__ for b in bots)}")
+    if seating:
+        say(f"  {seating}")
     for s, hand in enumerate(game.deal.hands):
         say(f"  seat {s} dealt {len(hand):2}: {cards(sorted(hand))}")
     say(f"  wall {len(game.deal.wall)}")
@@ -130,6 +137,25 @@ def _print_seat_log(game: Game, settlement: Settlement, seat: int, bots: Sequenc
     return 0
 
 
+def _table_dealer(variant: Variant, dealer: int) -> tuple[int, str]:
+    """The game seat that deals when ``--dealer`` names ``dealer``, and a line saying how the
+    table seats sit ("" where every seat plays). Where the variant has more seats than
+    players, ``dealer`` is a table seat (0 .. seats − 1) as in a match: the seat the variant
+    names sits out and the others play as seats 0, 1, … in table order.
+
+    Raises :class:`ZipaiError` (code ``bad_option``) for a dealer outside the table."""
+    if variant.seats == variant.players:
+        return dealer, ""  # the game checks the seat
+    if not 0 <= dealer < variant.seats:
+        raise ZipaiError(f"--dealer {dealer} is not a table seat: {variant.id} has seats "
+                         f"0..{variant.seats - 1}", code="bad_option")
+    out = sitting_out_seat(variant, dealer)
+    playing = [t for t in range(variant.seats) if t != out]
+    listed = ", ".join(f"table seat {t} as seat {g}" for g, t in enumerate(playing))
+    return playing.index(dealer), (f"dealer table seat {dealer}, table seat {out} sits out "
+                                   f"({variant.term('sit_out')}); {listed}")
+
+
 def _result_json(game: Game) -> dict[str, Any]:
     r = game.state.final_result
     return {**r.to_json(),
@@ -138,10 +164,9 @@ def _result_json(game: Game) -> dict[str, Any]:
 
 def _print_settlement(settlement: Settlement, variant: Variant) -> None:
     print("settlement:")
-    for line in settlement.lines:
-        if line.item == "meld":
-            continue  # already listed with the result
-        print(f"  {pad(line.term, 10)}{pad(line.item, 11)}{line.text}")
+    for text in columns([(line.term, line.item, line.text) for line in settlement.lines
+                         if line.item != "meld"], "  "):  # melds: listed with the result
+        print(text)
     pays = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(settlement.payments))
     extra = f", sitting out {settlement.sitting_out:+d}" if settlement.sitting_out else ""
     print(f"  payments ({variant.term(settlement.unit)}): {pays}{extra}")
@@ -163,9 +188,10 @@ def _play_match(args: argparse.Namespace, variant: Variant) -> int:
                      "result": r.kind, "winner": None if r.winner is None else h.seats[r.winner],
                      "huxi": r.huxi, "payments": pays, "scores": list(match.scores)})
         if not args.json:
-            who = "荒庄" if r.winner is None else f"seat {h.seats[r.winner]} wins {r.huxi} 胡息"
+            who = (variant.term("huangzhuang") if r.winner is None
+                   else f"seat {h.seats[r.winner]} wins {r.huxi} {variant.term('huxi')}")
             out = "" if h.sitting_out is None else f", seat {h.sitting_out} out"
-            print(f"  hand {h.number:3}: dealer seat {h.dealer}{out}: {who:22} "
+            print(f"  hand {h.number:3}: dealer seat {h.dealer}{out}: {pad(who, 22)}"
                   f"payments {pays}  scores {match.scores}")
     if args.json:
         print(json.dumps({"variant": variant.id, "seed": args.seed, "hands": rows,
@@ -191,9 +217,10 @@ def _print_result(game: Game, zh: bool) -> None:
     label = v.term("tianhu") + " (tianhu)" if r.kind == "tianhu" else v.term("hu") + " (hu)"
     print(f"seat {r.winner} wins, {label}{card} from {how}, {r.huxi} {v.term('huxi')}")
     groups = r.decomposition.groups if r.decomposition else ()
-    for g in groups:
-        print(f"  {pad(v.term(g.meld.kind.value), 8)}{pad(g.meld.kind.value, 11)}"
-              f"{pad(g.describe(zh), 16)}{g.huxi:3}  {g.place}")
+    for text in columns([(v.term(g.meld.kind.value), g.meld.kind.value,
+                          g.describe(zh), f"{g.huxi:3}", g.place)
+                         for g in groups], "  "):
+        print(text)
     if r.decomposition and r.decomposition.leftover:
         print(f"  leftover {format_cards(r.decomposition.leftover, zh=zh)} (0, shape waived)")
     print(f"  total {r.huxi} {v.term('huxi')}")

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import ZipaiError
 from ..simulate import DEFAULT_BOTS, Tally, format_stats, max_jobs, run_games, tally_stats
-from .common import bot_names, count, variant_arg
+from .common import VARIANT_HELP, bot_names, count, variant_arg
 
 
 class ProgressBar:
@@ -139,15 +139,15 @@ def add_parser(sub: Any) -> None:
                        description="Play N games (game k uses seed S+k-1, as `zipai play "
                        "--seed`), then print win rates, 荒庄 rate, 胡息 and score "
                        "distributions, game length and speed.")
-    p.add_argument("--variant", default="hunan",
-                   help="preset id, Chinese name or alias, or a YAML file")
-    p.add_argument("--games", type=count(1), default=100, help="number of games")
-    p.add_argument("--seed", type=count(0), default=1, help="seed of the first game")
+    p.add_argument("--variant", default="hunan", help=VARIANT_HELP)
+    p.add_argument("--games", type=count(1), default=100, help="number of games (default 100)")
+    p.add_argument("--seed", type=count(0), default=1, help="seed of the first game (default 1)")
     p.add_argument("--jobs", type=count(1), default=1,
-                   help="worker processes, at most the number of CPUs")
+                   help="worker processes, at most the number of CPUs (default 1)")
     p.add_argument("--out", metavar="DIR", help="write each game's record to DIR/game-NNNNN.json")
     p.add_argument("--bots", default=None,
-                   help="comma-separated bot names per seat, repeated to fill the table: "
+                   help="comma-separated bot names per seat; a shorter list is repeated to fill "
+                        "the table (greedy = greedy,greedy,greedy): "
                         f"greedy, random (default {','.join(DEFAULT_BOTS)})")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.set_defaults(func=run)

@@ -11,7 +11,8 @@ from .common import variant_arg
 def add_parser(sub: Any) -> None:
     """Register ``zipai terms`` on an argparse subparsers object."""
     tm = sub.add_parser("terms", help="print a variant's terminology map")
-    tm.add_argument("variant")
+    tm.add_argument("variant", help="preset id, Chinese name or alias (see `zipai variants`), "
+                    "or a variant file ending in .yaml/.yml")
     tm.set_defaults(func=run)
 
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from ..errors import VariantError
 from ..inputs import VARIANT_LIMITS
 from ..simulate import simulate_check
 from ..variant_file import load_variant_file
@@ -15,14 +16,22 @@ from .common import count, limits_from
 def add_parser(sub: Any) -> None:
     """Register ``zipai validate`` on an argparse subparsers object."""
     va = sub.add_parser("validate", help="check a variant YAML file")
-    va.add_argument("file")
+    va.add_argument("file", help="a variant file ending in .yaml/.yml (`zipai variants` lists "
+                    "the shipped presets)")
     va.add_argument("--simulate", type=count(0), default=0, metavar="N",
-                    help="then play N seeded random games with invariant checks")
+                    help="then play N seeded random games with invariant checks (default 0)")
     va.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    v = load_variant_file(args.file, limits=limits_from(args, VARIANT_LIMITS))
+    try:
+        v = load_variant_file(args.file, limits=limits_from(args, VARIANT_LIMITS))
+    except VariantError as exc:
+        if exc.code != "unreadable":
+            raise
+        raise VariantError(f"{exc}; validate checks a variant file ending in .yaml/.yml "
+                           "(`zipai variants` lists the shipped presets)", exc.problems,
+                           code=exc.code) from None
     print(f"{args.file}: valid variant {v.id} ({v.name}), content hash {v.content_hash[:16]}")
     if args.simulate:
         problem = simulate_check(v, args.simulate)

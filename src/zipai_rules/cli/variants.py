@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..presets import load_preset, preset_ids
-from ..terminal import width
+from ..terminal import columns
 
 
 def add_parser(sub: Any) -> None:
@@ -16,13 +16,12 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = [("id", "name", "players", "deck", "hands (dealer/others)", "wall", "min 胡息")]
+    rows = [("id", "name", "players", "seats", "deck", "hands (dealer/others)", "wall", "min 胡息")]
     for pid in preset_ids():
         v = load_preset(pid)
-        rows.append((v.id, v.name, str(v.players), str(v.deck.size),
+        rows.append((v.id, v.name, str(v.players), str(v.seats), str(v.deck.size),
                      f"{v.deal.dealer_hand}/{v.deal.other_hand}", str(v.deal.wall),
                      str(v.win.min_huxi)))
-    widths = [max(width(r[k]) for r in rows) for k in range(len(rows[0]))]
-    for r in rows:
-        print("  ".join(cell + " " * (w - width(cell)) for cell, w in zip(r, widths, strict=True)))
+    for line in columns(rows):
+        print(line)
     return 0
