@@ -179,6 +179,25 @@ def card_index(card: Card | int | str) -> int:
                     code="unknown_card")
 
 
+def cards_arg(cards: Iterable[Card | int | str] | str, argument: str = "cards") -> list[int]:
+    """Card indices of a card list given as one string of tokens (``"x1 x2 x3"``, read by
+    :func:`parse_indices`) or as items :func:`card_index` reads (indices, :class:`Card`
+    values, tokens). Raises :class:`CardError` (``unknown_card``) naming ``argument`` and the
+    position of the first item that is not a card, or a value that is not a list."""
+    if isinstance(cards, str):
+        return parse_indices(cards)
+    if isinstance(cards, (bytes, dict)) or not isinstance(cards, Iterable):
+        raise CardError(f"{argument}: {cards!r:.60} (a {type(cards).__name__}) is not a list of "
+                        "cards nor a string of card tokens", code="unknown_card")
+    out = []
+    for k, card in enumerate(cards):
+        try:
+            out.append(card_index(card))
+        except CardError as exc:
+            raise CardError(f"{argument}[{k}]: {exc}", code=exc.code) from None
+    return out
+
+
 def counts_of(indices: Iterable[int]) -> tuple[int, ...]:
     """The 21-count vector of a list of card indices."""
     counts = [0] * N_KINDS

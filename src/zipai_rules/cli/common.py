@@ -8,9 +8,8 @@ from collections.abc import Callable
 import attrs
 
 from ..inputs import VARIANT_LIMITS, Limits
-from ..presets import find_variant
 from ..variant import Variant
-from ..variant_file import load_variant_file
+from ..variant_file import variant_named
 
 
 def count(minimum: int) -> Callable[[str], int]:
@@ -46,9 +45,7 @@ def variant_arg(name: str, args: argparse.Namespace | None = None) -> Variant:
     """The variant a ``--variant`` value names: a YAML file (``.yaml``/``.yml``, read within
     the ``--max-*`` limits) or a preset id, Chinese name or alias. Raises
     :class:`~zipai_rules.errors.VariantError`."""
-    if name.endswith((".yaml", ".yml")):
-        return load_variant_file(name, limits=limits_from(args, VARIANT_LIMITS))
-    return find_variant(name)
+    return variant_named(name, limits=limits_from(args, VARIANT_LIMITS))
 
 
 def limits_from(args: argparse.Namespace | None, default: Limits) -> Limits:
