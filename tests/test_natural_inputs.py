@@ -114,3 +114,31 @@ def test_settle_of_a_game_not_over_says_so():
     with pytest.raises(ZipaiError, match="not over") as err:
         settle(Game("hunan", seed=3))
     assert err.value.code == "hand_not_over"
+
+
+def test_values_print_in_the_games_notation():
+    from zipai_rules import Card, Meld, parse_meld
+    from zipai_rules.engine.actions import Action, Event, EventKind
+    from zipai_rules.melds import chi_meld
+
+    table = ["wei=d7 d7 d7", "peng=d2 d2 d2", "chi=x1 x2 x3"]
+    assert repr(waits("hunan", "x4 x5 x6 x2 x7 x10 x8 x9 x10 d9 d10", table, "draw")) == \
+        "[Wait(card=d8, huxi=15)]"
+    assert repr(Card(8, True)) == "Card(d8)" and repr(Card.king()) == "Card(K)"
+    assert repr(parse_meld("peng=d4 d4 d4")) == "Meld(peng d4 d4 d4)"
+    assert repr(parse_meld("chi=x2 x1 x3")) == "Meld(yi_er_san x1 x2 x3, claimed=x2)"
+    assert repr(chi_meld([7, 17, 17], bi=True)) == "Meld(bi jiao x8 d8 d8)"
+    assert repr(Meld("ti", [3] * 4)) == "Meld(ti x4 x4 x4 x4)"
+    plan = (chi_meld([5, 6, 7], claimed=7),)
+    assert repr(Action("chi", 0, "x8", plan)) == "Action(seat 0 chi x8 shun(x6 x7 x8))"
+    assert repr(Event(EventKind.PENG, 1, 13)) == "Event(seat 1 peng d4)"
+
+
+def test_a_game_prints_its_variant_seed_turn_and_actor():
+    game = Game("hunan", seed=1)
+    assert repr(game) == "Game(hunan, seed=1, turn 0, seat 0 to act)"
+    game.apply(game.legal_actions()[0])
+    assert repr(game) == f"Game(hunan, seed=1, turn 1, seat {game.actor} to act)"
+    assert repr(Game(HUNAN, deal=game.deal)).startswith("Game(hunan, dealt, turn 0, ")
+    finished = play_out(Game("hunan", seed=7), make_bots(["greedy"] * 3, 7, 3))
+    assert repr(finished) == "Game(hunan, seed=7, turn 18, over: hu by seat 2)"

@@ -124,6 +124,10 @@ class Wait:
     card: int
     huxi: int
 
+    def __repr__(self) -> str:
+        """``Wait(card=d8, huxi=15)``: the card in the game's notation."""
+        return f"Wait(card={token(self.card)}, huxi={self.huxi})"
+
     def to_json(self) -> dict[str, Any]:
         return {"card": token(self.card), "huxi": self.huxi}
 

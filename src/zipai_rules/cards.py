@@ -77,6 +77,10 @@ class Card:
     def __str__(self) -> str:
         return token(self.index)
 
+    def __repr__(self) -> str:
+        """``Card(d8)``: the card in the game's notation."""
+        return f"Card({token(self.index)})"
+
     @property
     def zh(self) -> str:
         """Chinese name: 一..十, 壹..拾 or 王."""

@@ -144,6 +144,18 @@ class Game:
         self._events: list[list[Event]] = [events]
         self.actions: list[Action] = []
 
+    def __repr__(self) -> str:
+        """``Game(hunan, seed=7, turn 3, seat 1 to act)``; ``dealt`` for a deal given without
+        a seed, and ``over: hu by seat 2`` (or ``over: huangzhuang``) once the hand ends."""
+        shuffle = "dealt" if self.seed is None else f"seed={self.seed}"
+        st = self.state
+        if st.result is not None:
+            r = st.result
+            now = f"over: {r.kind}" + ("" if r.winner is None else f" by seat {r.winner}")
+        else:
+            now = f"seat {st.actor} to act"
+        return f"Game({self.variant.id}, {shuffle}, turn {st.turn}, {now})"
+
     @property
     def state(self) -> GameState:
         return self._states[-1]
