@@ -211,14 +211,14 @@ def test_changed_card_in_an_action(seven):
     # seat 0 does not hold d2 at its second discard
     err = replay_error(tampered(seven, lambda r: r["actions"][4].update(card="d2")))
     assert (err.step, err.code) == (5, "replay_diverged")
-    assert str(err).startswith("step 5: seat 0 discard d2 is not legal now; legal: ")
+    assert str(err) == "step 5: seat 0 discard d2 refused: seat 0 holds no d2"
 
 
 def test_dropped_action(seven):
     err = replay_error(tampered(seven, lambda r: r["actions"].pop(7)))
     assert err.step == 8
-    assert str(err) == ("step 8: seat 2 discard d6 is not legal now; legal: seat 2 peng x1, "
-                        "seat 2 pass")
+    assert str(err) == ("step 8: seat 2 discard d6 refused: seat 2 does not discard now: x1 is "
+                        "on offer: answer it (a claim or pass)")
     err = replay_error(tampered(seven, lambda r: r["actions"].pop(0)))
     assert str(err) == "step 1: seat 1 discard d3 refused: it is seat 0's turn, not seat 1's"
 
@@ -366,7 +366,7 @@ def test_replay_reports_the_step(capsys, tmp_path, seven):
                     "utf-8")
     code, out, err = run(capsys, "replay", path)
     assert code == 2 and out == ""
-    assert err.startswith("error: step 5: seat 0 discard d2 is not legal now")
+    assert err.startswith("error: step 5: seat 0 discard d2 refused: seat 0 holds no d2")
     assert "Traceback" not in err
 
 

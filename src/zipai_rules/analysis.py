@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -41,6 +41,7 @@ from .cards import (
     N_KINDS,
     Card,
     card_index,
+    cards_arg,
     check_copies,
     counts_of,
     format_cards,
@@ -51,7 +52,7 @@ from .cards import (
 from .errors import HandError, MeldError
 from .melds import QUADS, Meld, MeldKind, parse_meld
 from .special import special_win
-from .variant import Variant
+from .variant import Variant, VariantLike, as_variant
 from .vocab import Reason, Source
 
 SOURCES = tuple(s.value for s in Source)
@@ -143,6 +144,10 @@ class Wait:
 
     card: int
     huxi: int
+
+    def __repr__(self) -> str:
+        """``Wait(card=d8, huxi=15)``: the card in the game's notation."""
+        return f"Wait(card={token(self.card)}, huxi={self.huxi})"
 
     def to_json(self) -> dict[str, Any]:
         return {"card": token(self.card), "huxi": self.huxi}
@@ -371,24 +376,28 @@ TableMelds = Sequence[Meld | str]
 strings."""
 
 
-def read_hand(hand: HandCards) -> tuple[list[int], list[int]]:
+def read_hand(hand: HandCards, argument: str = "hand") -> tuple[list[int], list[int]]:
     """``(indices, counts)`` of a hand given as card indices, :class:`Card` values, tokens, or
-    one string (``"x1 x2 x3"``). Raises :class:`~zipai_rules.errors.CardError`."""
+    one string (``"x1 x2 x3"``). Raises :class:`~zipai_rules.errors.HandError` (``bad_hand``)
+    for a value that is not a list of cards, :class:`~zipai_rules.errors.CardError` for an
+    item that is not a card (``True`` is not a card); both messages name ``argument``."""
     if isinstance(hand, str):
         indices = parse_indices(hand)
     elif hand is None:
-        raise HandError("no hand given: pass a list of cards (may be empty)", code="bad_hand")
+        raise HandError(f"no {argument} given: pass a list of cards (may be empty)",
+                        code="bad_hand")
+    elif isinstance(hand, (bytes, Mapping)) or not isinstance(hand, Iterable):
+        raise HandError(f"{argument}: {hand!r:.60} (a {type(hand).__name__}) is not a list "
+                        "of cards nor a string of card tokens", code="bad_hand")
     else:
         given: list[Any] = list(hand)  # probed: any mix of the accepted forms
-        counts = [0] * N_KINDS
-        try:  # fast path: card indices (a non-integer fails on indexing)
-            if not given or (min(given) >= 0 and max(given) < N_KINDS):
-                for i in given:
-                    counts[i] += 1
-                return given, counts
-        except TypeError:
-            pass
-        indices = [card_index(c) for c in given]
+        if all(type(i) is int for i in given) and (
+                not given or (min(given) >= 0 and max(given) < N_KINDS)):
+            counts = [0] * N_KINDS  # fast path: card indices
+            for i in given:
+                counts[i] += 1
+            return given, counts
+        indices = cards_arg(given, argument)
     counts = [0] * N_KINDS
     for i in indices:
         counts[i] += 1
@@ -411,7 +420,7 @@ def read_table(table: TableMelds) -> tuple[Meld, ...]:
     return tuple(out)
 
 
-def analyze(variant: Variant, hand: HandCards, table: TableMelds = (),
+def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
             card: Card | int | str | None = None, source: str | None = None, *,
             all_decompositions: bool = False, dealer: bool = False,
             dealt: bool = False) -> Analysis:
@@ -431,6 +440,7 @@ def analyze(variant: Variant, hand: HandCards, table: TableMelds = (),
     :class:`~zipai_rules.errors.CardError` for an unknown card or more copies than the deck
     holds; :class:`~zipai_rules.errors.MeldError` for a bad table meld.
     """
+    variant = as_variant(variant)
     indices, counts = read_hand(hand)
     c = None if card is None else card_index(card)
     if c is not None and source not in SOURCES:
@@ -467,9 +477,10 @@ def analyze(variant: Variant, hand: HandCards, table: TableMelds = (),
                        dealer=dealer, dealt=dealt)
 
 
-def at_rest(variant: Variant, hand: HandCards, table: TableMelds = ()) -> bool:
+def at_rest(variant: VariantLike, hand: HandCards, table: TableMelds = ()) -> bool:
     """Whether a player holding ``hand`` and ``table`` waits for a card (owes no discard): the
     situation :func:`waits` judges."""
+    variant = as_variant(variant)
     held = len(read_hand(hand)[0]) + sum(len(m.cards) for m in read_table(table))
     quads = sum(1 for m in read_table(table) if m.kind in QUADS)
     try:
@@ -714,13 +725,14 @@ def _king_substitutions(kings: int) -> Iterable[tuple[int, ...]]:
     return itertools.combinations_with_replacement(range(20), kings)
 
 
-def waits(variant: Variant, hand: HandCards, table: TableMelds = (),
+def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),
           source: str = Source.DRAW) -> list[Wait]:
     """Every card that would win if it arrived from ``source``, with the 胡息 it gives,
     in card order. Cards the deck has no copy left of are skipped. The decision is
     :func:`win_verdict`'s: a 王 holder who may win only by 自摸 has no ``draw`` or
     ``discard`` waits. Raises :class:`~zipai_rules.errors.HandError` (``impossible_count``,
     ``too_many_cards``) when the hand and table are not what a player holds before a card."""
+    variant = as_variant(variant)
     indices = read_hand(hand)[0]
     table = read_table(table)
     check_count(variant, len(indices) + sum(len(m.cards) for m in table),
@@ -736,7 +748,7 @@ def waits(variant: Variant, hand: HandCards, table: TableMelds = (),
     return out
 
 
-def tianhu(variant: Variant, hand: HandCards, table: Sequence[Meld] = ()) -> Analysis | None:
+def tianhu(variant: VariantLike, hand: HandCards, table: Sequence[Meld] = ()) -> Analysis | None:
     """The forced 天胡 of a freshly dealt hand, or ``None``.
 
     With dealt 提 on the ``table`` and the concealed ``hand``: ``tianhu.ti`` or more 提, or
@@ -745,6 +757,7 @@ def tianhu(variant: Variant, hand: HandCards, table: Sequence[Meld] = ()) -> Ana
     ``003_5cd7634dfd57d897.txt``). Its 胡息: the 提 and 坎 plus the best partial decomposition of
     the rest, leftovers scoring 0 (digest G5).
     """
+    variant = as_variant(variant)
     indices = read_hand(hand)[0]
     counts = list(counts_of(indices))
     tis = [m for m in table if m.kind == MeldKind.TI]

@@ -77,6 +77,10 @@ class Card:
     def __str__(self) -> str:
         return token(self.index)
 
+    def __repr__(self) -> str:
+        """``Card(d8)``: the card in the game's notation."""
+        return f"Card({token(self.index)})"
+
     @property
     def zh(self) -> str:
         """Chinese name: 一..十, 壹..拾 or 王."""
@@ -177,6 +181,25 @@ def card_index(card: Card | int | str) -> int:
         return parse_card(card).index
     raise CardError(f"{card!r} is not a card: give a Card, an index 0..20 or a token ({ACCEPTED})",
                     code="unknown_card")
+
+
+def cards_arg(cards: Iterable[Card | int | str] | str, argument: str = "cards") -> list[int]:
+    """Card indices of a card list given as one string of tokens (``"x1 x2 x3"``, read by
+    :func:`parse_indices`) or as items :func:`card_index` reads (indices, :class:`Card`
+    values, tokens). Raises :class:`CardError` (``unknown_card``) naming ``argument`` and the
+    position of the first item that is not a card, or a value that is not a list."""
+    if isinstance(cards, str):
+        return parse_indices(cards)
+    if isinstance(cards, (bytes, dict)) or not isinstance(cards, Iterable):
+        raise CardError(f"{argument}: {cards!r:.60} (a {type(cards).__name__}) is not a list of "
+                        "cards nor a string of card tokens", code="unknown_card")
+    out = []
+    for k, card in enumerate(cards):
+        try:
+            out.append(card_index(card))
+        except CardError as exc:
+            raise CardError(f"{argument}[{k}]: {exc}", code=exc.code) from None
+    return out
 
 
 def counts_of(indices: Iterable[int]) -> tuple[int, ...]:

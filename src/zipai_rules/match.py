@@ -24,7 +24,7 @@ from .engine.seeds import check_seed, fresh_seed, hand_seed
 from .errors import ZipaiError
 from .play import Bot, play_out
 from .settlement import Settlement, settle
-from .variant import Variant
+from .variant import Variant, VariantLike, as_variant
 
 
 @attrs.frozen(slots=True)
@@ -91,8 +91,9 @@ class Match:
     for a bad ``keep_hands``.
     """
 
-    def __init__(self, variant: Variant, seed: int | None = None, *,
+    def __init__(self, variant: VariantLike, seed: int | None = None, *,
                  keep_hands: int | None = None) -> None:
+        variant = as_variant(variant)
         if keep_hands is not None and (isinstance(keep_hands, bool)
                                        or not isinstance(keep_hands, int) or keep_hands < 0):
             raise ZipaiError(f"keep_hands {keep_hands!r} is not a non-negative integer",

@@ -172,6 +172,13 @@ class Meld:
     def __str__(self) -> str:
         return self.describe()
 
+    def __repr__(self) -> str:
+        """``Meld(peng d4 d4 d4)``, ``Meld(shun x1 x2 x3, claimed=x2)``, ``Meld(bi jiao x8 d8
+        d8)``: the meld in the game's notation."""
+        claimed = "" if self.claimed is None else f", claimed={INDEX_CARDS[self.claimed]}"
+        bi = "bi " if self.bi else ""
+        return f"Meld({bi}{self.kind.value} {format_cards(self.cards)}{claimed})"
+
     def describe(self, zh: bool = False) -> str:
         """``kind(cards)``, with Chinese card names when ``zh``."""
         text = f"{self.kind.value}({format_cards(self.cards, zh=zh)})"

@@ -451,8 +451,9 @@ def _resume(record: dict[str, Any], variant: Variant) -> Game:
             action = action_from_json(data)
         except ZipaiError as exc:
             raise ReplayError(f"malformed action {_brief(data)}: {exc}", k) from None
-        problem = game.check(action)
-        if problem is not None:
+        refused = game.check(action)
+        if refused is not None:
+            problem = str(refused)
             said = problem if problem.startswith(str(action)) else f"{action} refused: {problem}"
             raise ReplayError(said, k)
         game.apply(action)

@@ -18,9 +18,10 @@ from typing import Any
 import attrs
 
 from .cards import KING, format_cards, is_big, rank_of, token
+from .engine.game import Game
 from .engine.state import GameState, Result
 from .errors import ZipaiError
-from .variant import Conversion, Variant
+from .variant import Conversion, Variant, VariantLike, as_variant
 from .vocab import ResultKind, Source
 
 
@@ -106,27 +107,32 @@ def xing_cards(flipped: int) -> tuple[int, int] | None:
     return up, down
 
 
-def settle(variant: Variant | GameState, result: Result | bool | None = None,
+def settle(variant: VariantLike | GameState | Game, result: Result | bool | None = None,
            has_sitting_out: bool | None = None) -> Settlement:
-    """Settle a finished hand: ``settle(variant, result)``, a pure function of the variant and
-    the hand's :class:`~zipai_rules.engine.state.Result` (its winner, source, discarder,
-    flipped card, 王 held per seat, labels, and whether a seat sat out).
+    """Settle a finished hand: ``settle(variant, result)``, a pure function of the variant (a
+    :class:`~zipai_rules.variant.Variant` or a name, as :func:`~zipai_rules.variant.as_variant`
+    takes it) and the hand's :class:`~zipai_rules.engine.state.Result` (its winner, source,
+    discarder, flipped card, 王 held per seat, labels, and whether a seat sat out).
 
-    The older form ``settle(state, has_sitting_out=False)`` settles ``state.result`` of a
-    :class:`~zipai_rules.engine.state.GameState` with ``sitting_out`` as given.
+    ``settle(game)`` and ``settle(state)`` settle the result of a finished
+    :class:`~zipai_rules.engine.game.Game` or :class:`~zipai_rules.engine.state.GameState`,
+    with ``sitting_out`` as given (``settle(state, True)``; default no seat sits out).
 
     Raises :class:`~zipai_rules.errors.ZipaiError` (code ``hand_not_over``) when there is no
     result: the hand is not over.
     """
+    if isinstance(variant, Game):
+        variant = variant.state
     if isinstance(variant, GameState):  # the older form: settle(state, has_sitting_out)
         state = variant
         sits = bool(result) if has_sitting_out is None else has_sitting_out
         if state.result is None:
             raise ZipaiError("the hand is not over", code="hand_not_over")
         return settle(state.variant, attrs.evolve(state.result, sitting_out=sits))
+    v = as_variant(variant)
     if not isinstance(result, Result):
         raise ZipaiError("the hand is not over", code="hand_not_over")
-    v, r = variant, result
+    r = result
     sc = v.scoring
     n = v.players
     unit_word = v.term(sc.unit)

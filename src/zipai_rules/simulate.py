@@ -41,7 +41,7 @@ from .presets import load_preset, raw_preset
 from .records import is_preset, write_record
 from .settlement import settle
 from .terminal import pad
-from .variant import Variant
+from .variant import Variant, VariantLike, as_variant
 
 DEFAULT_BOTS = ("greedy", "random", "greedy")
 
@@ -67,11 +67,12 @@ class GameSummary:
     actions: int
 
 
-def play_game(variant: Variant, number: int, seed: int, bots: Sequence[str],
+def play_game(variant: VariantLike, number: int, seed: int, bots: Sequence[str],
               out: str | Path | None = None) -> GameSummary:
     """Play game ``number`` with ``seed`` (as ``zipai play --seed``); write its record to
     ``out/game-NNNNN.json`` when ``out`` is given. Raises
     :class:`~zipai_rules.errors.ZipaiError` for unknown bot names."""
+    variant = as_variant(variant)
     names = seat_bot_names(bots, variant.players)
     game = play_out(Game(variant, seed=seed), make_bots(names, seed, variant.players))
     settlement = settle(variant, game.result)
@@ -158,7 +159,7 @@ def prepare_out(out: str | Path) -> Path:
     return path
 
 
-def run_games(variant: Variant, games: int, seed: int = 1, bots: Sequence[str] = DEFAULT_BOTS,
+def run_games(variant: VariantLike, games: int, seed: int = 1, bots: Sequence[str] = DEFAULT_BOTS,
               jobs: int = 1, out: str | Path | None = None, *,
               stop: Callable[[], bool] | None = None, jobs_limit: int | None = None
               ) -> Iterator[GameSummary]:
@@ -176,6 +177,7 @@ def run_games(variant: Variant, games: int, seed: int = 1, bots: Sequence[str] =
     job number or an unknown bot name, :class:`~zipai_rules.errors.RecordError`
     (``unwritable``) for an unwritable ``out``; all before any game is played.
     """
+    variant = as_variant(variant)
     _check_count(games, "games", 0)
     check_seed(seed)
     limit = max_jobs() if jobs_limit is None else _check_count(jobs_limit, "jobs_limit", 1)
@@ -239,7 +241,7 @@ def _run_pool(variant: Variant, games: int, seed: int, bots: Sequence[str], jobs
                 f.cancel()
 
 
-def simulate(variant: Variant, games: int, seed: int = 1, bots: Sequence[str] = DEFAULT_BOTS,
+def simulate(variant: VariantLike, games: int, seed: int = 1, bots: Sequence[str] = DEFAULT_BOTS,
              jobs: int = 1, out: str | Path | None = None,
              progress: Callable[[int, int], None] | None = None) -> list[GameSummary]:
     """Play ``games`` hands as :func:`run_games` does; returns all their summaries in game
@@ -425,7 +427,7 @@ class _Problem(Exception):
     """A broken invariant found by :func:`simulate_check` (its message says which)."""
 
 
-def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str | None:
+def simulate_check(variant: VariantLike, games: int, max_steps: int = 2000) -> str | None:
     """Play ``games`` seeded games (seeds 1..``games``) checking the invariants of
     :mod:`~zipai_rules.invariants` before every decision and at the end, and that the
     payments balance; the first problem (``seed S step K: …``) or ``None``.
@@ -434,6 +436,7 @@ def simulate_check(variant: Variant, games: int, max_steps: int = 2000) -> str |
     ``(seed + s) mod len(BOTS)``), so a variant that a bot cannot play is found here; a bot
     that fails is reported as a problem, and so is a hand not over after ``max_steps``
     decisions."""
+    variant = as_variant(variant)
     kinds = sorted(BOTS)
     for seed in range(1, games + 1):
         game = Game(variant, seed=seed)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Mapping
 from functools import cache
 from types import MappingProxyType
@@ -354,3 +355,23 @@ class Variant:
         if not self.discard.repeat_quad_skips_discard:
             return self.deal.other_hand
         return self.deal.other_hand + max(quads - 1, 0)
+
+
+VariantLike = Variant | str | os.PathLike[str]
+"""A variant as the library's functions take it: a :class:`Variant`, a preset id, Chinese name
+or alias (``"hunan"``, ``"湖南跑胡子"``, ``"跑胡子"``), or the path of a variant file
+(``.yaml``/``.yml``)."""
+
+
+def as_variant(variant: VariantLike, argument: str = "variant") -> Variant:
+    """The :class:`Variant` that ``variant`` names, read as ``zipai --variant`` reads it
+    (:func:`~zipai_rules.variant_file.variant_named`); a :class:`Variant` is returned as it is.
+
+    Raises :class:`~zipai_rules.errors.VariantError`: ``unknown_variant`` for a name that names
+    no preset or a value that is not a variant (the message names ``argument``), and the
+    loader's codes for a file that cannot be loaded."""
+    if isinstance(variant, Variant):
+        return variant
+    from .variant_file import variant_named  # the loader and the presets, on first use
+
+    return variant_named(variant, argument=argument)

@@ -5,17 +5,18 @@ a file may not take a shipped preset's name with other rules."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .errors import VariantError
-from .inputs import VARIANT_LIMITS, Limits, Refused, read_text
+from .inputs import VARIANT_LIMITS, Limits, Refused, brief, read_text
 from .loader import Resolver, build_variant, read_yaml
-from .presets import check_not_impersonating, raw_preset
+from .presets import check_not_impersonating, find_variant, raw_preset
 from .variant import Variant
 
-__all__ = ["load_variant_file"]
+__all__ = ["load_variant_file", "variant_named"]
 
 
 def load_variant_file(path: str | Path, resolver: Resolver | None = None, *,
@@ -45,6 +46,37 @@ def load_variant_file(path: str | Path, resolver: Resolver | None = None, *,
     variant = build_variant(doc, resolver or top, str(path), limits=limits)
     check_not_impersonating(variant, str(path))
     return variant
+
+
+def variant_named(name: str | os.PathLike[str], *, limits: Limits = VARIANT_LIMITS,
+                  argument: str = "variant") -> Variant:
+    """The variant ``name`` names, as ``zipai --variant`` reads it: a path (a
+    :class:`os.PathLike`, or text ending in ``.yaml``/``.yml``) is a variant file loaded
+    within ``limits`` (:func:`load_variant_file`); other text is a preset id, Chinese name or
+    alias (:func:`~zipai_rules.presets.find_variant`); for an unknown name that is a folder
+    or has another file suffix, the message says what a variant file's name ends in.
+
+    Raises :class:`VariantError`: ``unknown_variant`` for an unknown name or a value that is
+    neither text nor a path (the message names ``argument``), and :func:`load_variant_file`'s
+    codes for a file."""
+    if isinstance(name, os.PathLike) or (isinstance(name, str)
+                                         and name.endswith((".yaml", ".yml"))):
+        return load_variant_file(Path(name), limits=limits)
+    if not isinstance(name, str):
+        raise VariantError(f"{argument}: {brief(repr(name), 60)} (a {type(name).__name__}) is "
+                           "not a variant: give a Variant, a preset id, name or alias, or the "
+                           "path of a .yaml variant file", code="unknown_variant")
+    try:
+        return find_variant(name)
+    except VariantError as exc:
+        path = Path(name)
+        if path.is_dir():
+            hint = "it is a folder; name a variant file (.yaml or .yml) in it"
+        elif path.exists() or path.suffix:
+            hint = "a variant file's name ends in .yaml or .yml"
+        else:
+            raise
+        raise VariantError(f"{exc}; {hint}", code=exc.code) from None
 
 
 def _read_file(path: Path, limits: Limits) -> str:

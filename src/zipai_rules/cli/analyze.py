@@ -40,6 +40,9 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     variant = variant_arg(args.variant, args)
+    if not args.hand.strip():
+        raise ZipaiError("--hand is empty: give the concealed cards, e.g. --hand \"x1 x2 x3 …\"",
+                         code="bad_hand")
     hand = parse_indices(args.hand)
     table = [parse_meld(m) for m in args.meld]
     if args.card is not None and not args.card.strip():

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from pathlib import Path
 
 import attrs
 
-from ..errors import VariantError
 from ..inputs import VARIANT_LIMITS, Limits
-from ..presets import find_variant
 from ..variant import Variant
-from ..variant_file import load_variant_file
+from ..variant_file import variant_named
 
 
 def count(minimum: int) -> Callable[[str], int]:
@@ -49,19 +46,7 @@ def variant_arg(name: str, args: argparse.Namespace | None = None) -> Variant:
     the ``--max-*`` limits) or a preset id, Chinese name or alias. Raises
     :class:`~zipai_rules.errors.VariantError`; for an unknown name that is a folder or has
     another file suffix, the message says what a variant file's name ends in."""
-    if name.endswith((".yaml", ".yml")):
-        return load_variant_file(name, limits=limits_from(args, VARIANT_LIMITS))
-    try:
-        return find_variant(name)
-    except VariantError as exc:
-        path = Path(name)
-        if path.is_dir():
-            hint = "it is a folder; name a variant file (.yaml or .yml) in it"
-        elif path.exists() or path.suffix:
-            hint = "a variant file's name ends in .yaml or .yml"
-        else:
-            raise
-        raise VariantError(f"{exc}; {hint}", code=exc.code) from None
+    return variant_named(name, limits=limits_from(args, VARIANT_LIMITS))
 
 
 #: the ``--variant`` help line every subcommand shows

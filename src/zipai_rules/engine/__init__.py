@@ -2,7 +2,8 @@
 
 from .actions import Action, ActionKind, Event, EventKind
 from .game import Deal, Game, deck, replay, shuffled_deal
+from .refusals import Refusal
 from .state import GameState, Pending, Result, SeatState
 
 __all__ = ["Action", "ActionKind", "Deal", "Event", "EventKind", "Game", "GameState", "Pending",
-           "Result", "SeatState", "deck", "replay", "shuffled_deal"]
+           "Refusal", "Result", "SeatState", "deck", "replay", "shuffled_deal"]

@@ -61,6 +61,11 @@ class Action:
     def __str__(self) -> str:
         return self.describe()
 
+    def __repr__(self) -> str:
+        """``Action(seat 0 chi x8 shun(x6 x7 x8))``: :meth:`describe` in the game's
+        notation."""
+        return f"Action({self.describe()})"
+
     def describe(self, zh: bool = False) -> str:
         """``seat N kind card melds``, with Chinese card names when ``zh``."""
         text = f"seat {self.seat} {self.kind.value}"
@@ -114,6 +119,10 @@ class Event:
 
     def __str__(self) -> str:
         return self.describe()
+
+    def __repr__(self) -> str:
+        """``Event(seat 1 peng d4 peng(d4 d4 d4))``: :meth:`describe` in the game's notation."""
+        return f"Event({self.describe()})"
 
     def describe(self, zh: bool = False) -> str:
         """Human-readable text, with Chinese card names when ``zh``."""

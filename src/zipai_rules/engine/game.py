@@ -13,32 +13,41 @@ from typing import Any
 
 import attrs
 
-from ..cards import KING, card_index, check_copies, format_cards
-from ..errors import HandError, IllegalActionError
-from ..variant import Variant
+from ..cards import KING, Card, card_index, cards_arg, check_copies, format_cards
+from ..errors import CardError, HandError, IllegalActionError
+from ..variant import Variant, VariantLike, as_variant
 from .actions import Action, Event
 from .observation import Observation, events_for, observe, timeline
+from .refusals import Refusal, refusal
 from .seeds import ShuffleCommitment, check_seed, commit_seed, fresh_seed
 from .state import GameState, Result
 from .transition import start, step
 
-
-def _cards(cards: Iterable[int]) -> tuple[int, ...]:
-    return tuple(cards)
+Cards = Iterable[Card | int | str] | str
 
 
-def _hands(hands: Iterable[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(h) for h in hands)
+def _wall(cards: Cards) -> tuple[int, ...]:
+    return tuple(cards_arg(cards, "wall"))
+
+
+def _hands(hands: Iterable[Cards]) -> tuple[tuple[int, ...], ...]:
+    if isinstance(hands, str) or not isinstance(hands, Iterable):
+        raise CardError(f"hands: {hands!r:.60} is not a list of hands, one per seat",
+                        code="unknown_card")
+    return tuple(tuple(cards_arg(h, f"hands[{s}]")) for s, h in enumerate(hands))
 
 
 @attrs.frozen(slots=True)
 class Deal:
-    """An explicit deal: ``hands`` (card indices per seat, the dealer's last card being the
-    亮张), the ``wall`` (next draw first) and the ``dealer`` seat. The hands and the wall are
-    copied into tuples: a deal shares no mutable state with its caller."""
+    """An explicit deal: ``hands`` (the cards of each seat, the dealer's last card being the
+    亮张), the ``wall`` (next draw first) and the ``dealer`` seat. Cards are given as card
+    indices, :class:`~zipai_rules.cards.Card` values or tokens, or as one string of tokens
+    (``"x1 x2 d3"``); they are kept as tuples of indices, so a deal shares no mutable state
+    with its caller. Raises :class:`~zipai_rules.errors.CardError` naming the hand or the wall
+    and the position of an item that is not a card."""
 
     hands: tuple[tuple[int, ...], ...] = attrs.field(converter=_hands)
-    wall: tuple[int, ...] = attrs.field(converter=_cards)
+    wall: tuple[int, ...] = attrs.field(converter=_wall)
     dealer: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -76,8 +85,8 @@ def check_deal(variant: Variant, deal: Deal) -> None:
     problems = []
     if len(deal.hands) != variant.players:
         problems.append(f"{len(deal.hands)} hands for {variant.players} players")
-    if not 0 <= deal.dealer < variant.players:
-        problems.append(f"dealer seat {deal.dealer} outside 0..{variant.players - 1}")
+    if not (type(deal.dealer) is int and 0 <= deal.dealer < variant.players):
+        problems.append(f"dealer seat {deal.dealer!r} outside 0..{variant.players - 1}")
     for s, h in enumerate(deal.hands):
         want = variant.deal.hand_size(s, deal.dealer)
         if len(h) != want:
@@ -102,8 +111,9 @@ class Game:
     seed (publish its ``digest`` before the deal; the game record reveals seed and nonce).
     """
 
-    def __init__(self, variant: Variant, *, seed: int | None = None, deal: Deal | None = None,
+    def __init__(self, variant: VariantLike, *, seed: int | None = None, deal: Deal | None = None,
                  dealer: int = 0, commit: bool = False) -> None:
+        variant = as_variant(variant)
         self.variant = variant
         if seed is not None:
             seed = check_seed(seed)
@@ -133,6 +143,18 @@ class Game:
         self._states: list[GameState] = [state]
         self._events: list[list[Event]] = [events]
         self.actions: list[Action] = []
+
+    def __repr__(self) -> str:
+        """``Game(hunan, seed=7, turn 3, seat 1 to act)``; ``dealt`` for a deal given without
+        a seed, and ``over: hu by seat 2`` (or ``over: huangzhuang``) once the hand ends."""
+        shuffle = "dealt" if self.seed is None else f"seed={self.seed}"
+        st = self.state
+        if st.result is not None:
+            r = st.result
+            now = f"over: {r.kind}" + ("" if r.winner is None else f" by seat {r.winner}")
+        else:
+            now = f"seat {st.actor} to act"
+        return f"Game({self.variant.id}, {shuffle}, turn {st.turn}, {now})"
 
     @property
     def state(self) -> GameState:
@@ -175,30 +197,23 @@ class Game:
         """The actor's legal actions (empty when the hand is over)."""
         return self.state.options
 
-    def check(self, action: Action) -> str | None:
-        """``None`` if ``action`` is legal now, else the reason it is not."""
-        st = self.state
-        if st.is_over:
-            return "the hand is over"
-        if not isinstance(action, Action):
-            return f"{action!r} is not an Action"
-        if not isinstance(action.seat, int) or isinstance(action.seat, bool):
-            return f"a seat is an int, not a {type(action.seat).__name__}"
-        if action.seat != st.actor:
-            return f"it is seat {st.actor}'s turn, not seat {action.seat}'s"
-        if action not in st.options:
-            legal = ", ".join(str(a) for a in st.options)
-            return f"{action} is not legal now; legal: {legal}"
-        return None
+    def check(self, action: Action) -> Refusal | None:
+        """``None`` if ``action`` is legal now, else why not: a
+        :class:`~zipai_rules.engine.refusals.Refusal` with a ``code`` (``not_your_turn``,
+        ``not_held``, ``card_locked``, ``chou``, ``nothing_on_offer``, ``claim_not_allowed``,
+        ``outranked``, ``no_win`` with the analysis ``reason``, ``bad_plan`` …) and a
+        ``message``; ``str(refusal)`` is the message."""
+        return refusal(self.state, action)
 
     def apply(self, action: Action) -> list[Event]:
         """Apply a legal action and the forced moves that follow; return the new events.
 
-        Raises :class:`IllegalActionError` (the game unchanged) if the action is not legal.
+        Raises :class:`IllegalActionError` (the game unchanged) if the action is not legal,
+        its ``code`` and message those of :meth:`check`'s refusal.
         """
         problem = self.check(action)
         if problem is not None:
-            raise IllegalActionError(problem)
+            raise IllegalActionError(problem.message, code=problem.code)
         state, events = step(self.state, action)
         self._states.append(state)
         self._events.append(events)

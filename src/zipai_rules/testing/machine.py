@@ -16,7 +16,7 @@ from ..engine.claims import hu_allowed, tier_options
 from ..engine.game import Game, replay
 from ..engine.observation import display, observe
 from ..engine.state import GameState
-from ..errors import IllegalActionError
+from ..errors import ERROR_CODES, IllegalActionError
 from ..invariants import game_problem, payments_balance
 from ..variant import Variant
 
@@ -133,11 +133,12 @@ class ZipaiMachine(RuleBasedStateMachine):
         if action in legal:
             return
         before, n_actions, n_events = game.state, len(game.actions), len(game.events)
-        assert game.check(action), f"{action} passes Game.check but is not legal"
+        refused = game.check(action)
+        assert refused, f"{action} passes Game.check but is not legal"
         try:
             game.apply(action)
-        except IllegalActionError as exc:
-            assert exc.code == "illegal_action", exc.code
+        except IllegalActionError as exc:  # the refusal's code, a registered one
+            assert exc.code == refused.code and exc.code in ERROR_CODES, exc.code
         else:
             raise AssertionError(f"{action} was accepted but is not among the legal actions")
         assert game.state == before and len(game.actions) == n_actions

@@ -1,0 +1,207 @@
+"""Why an action is refused: :func:`refusal` gives the :class:`Refusal` that
+:meth:`~zipai_rules.engine.game.Game.check` returns and
+:meth:`~zipai_rules.engine.game.Game.apply` raises.
+
+A refusal names the rule the action breaks, in the game's words, with a stable ``code`` from
+:data:`~zipai_rules.errors.ERROR_CODES`. The rules themselves are not worked out again here:
+the win is :func:`~zipai_rules.analysis.win_verdict`'s, the 吃/比 plans
+:func:`~zipai_rules.engine.claims.chi_plans`', the 跑 targets
+:func:`~zipai_rules.engine.claims.pao_source`'s, the claim tiers
+:func:`~zipai_rules.engine.claims.tier_options`'.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ..analysis import win_verdict
+from ..cards import KING, token
+from ..vocab import REASON_MEANINGS, Phase, Reason, Source
+from .actions import Action, ActionKind
+from .claims import chi_plans, pao_source, tier_options
+from .state import GameState, Pending
+
+_ZH = {ActionKind.CHI: "吃", ActionKind.PENG: "碰", ActionKind.PAO: "跑", ActionKind.HU: "胡",
+       ActionKind.DISCARD: "discard", ActionKind.PASS: "pass"}
+
+
+@attrs.frozen(slots=True)
+class Refusal:
+    """Why an action is not legal now: ``code`` (a key of
+    :data:`~zipai_rules.errors.ERROR_CODES`, e.g. ``not_held``, ``no_win``), ``message`` (in
+    the game's words; ``str(refusal)`` is the message) and, for a 胡 that is no win, the
+    analysis ``reason`` (:class:`~zipai_rules.vocab.Reason`: ``incomplete``,
+    ``below_min_huxi``, ``king_not_claimable`` …)."""
+
+    code: str
+    message: str
+    reason: Reason | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def refusal(state: GameState, action: object) -> Refusal | None:
+    """``None`` if ``action`` is one of ``state``'s legal actions, else the first rule it
+    breaks (see :class:`Refusal`; the codes are listed in the README's error codes)."""
+    if state.is_over:
+        return Refusal(code="hand_over", message="the hand is over")
+    if not isinstance(action, Action):
+        return Refusal(code="not_an_action", message=f"{action!r:.80} is not an Action")
+    if type(action.seat) is not int:
+        return Refusal(code="bad_seat",
+                       message=f"a seat is an int, not a {type(action.seat).__name__}")
+    if action in state.options:
+        return None
+    if not 0 <= action.seat < len(state.seats):
+        return Refusal(code="bad_seat", message=f"seat {action.seat} is not a seat of this "
+                       f"game (0..{len(state.seats) - 1})")
+    if action.seat != state.actor:
+        return _outranked(state, action) or Refusal(
+            code="not_your_turn",
+            message=f"it is seat {state.actor}'s turn, not seat {action.seat}'s")
+    found = _own_turn(state, action)
+    if found is None:
+        legal = ", ".join(str(a) for a in state.options)
+        found = Refusal(code="illegal_action",
+                        message=f"{action} is not legal now; legal: {legal}")
+    return found
+
+
+def _outranked(state: GameState, action: Action) -> Refusal | None:
+    """The refusal of a claim that another seat's claim comes before: a seat asked first in
+    this tier, or a higher tier still unanswered."""
+    p = state.pending
+    if p is None or action.kind == ActionKind.DISCARD or action.card != p.card:
+        return None
+    if any(action in opts for _, opts in p.queue):
+        return Refusal(code="outranked", message=f"seat {state.actor} is asked first about "
+                       f"{token(p.card)}: seat {action.seat} is asked after it answers")
+    tiers = state.variant.claims.priority
+    for t in range(p.tier + 1, len(tiers)):
+        for _, opts in tier_options(state.variant, state.seats, tiers[t], p.card, p.source,
+                                    p.by):
+            if action in opts:
+                first = "/".join(_ZH[ActionKind(k)] for k in tiers[p.tier])
+                return Refusal(code="outranked", message=f"{first} on {token(p.card)} is "
+                               f"asked before {_ZH[action.kind]}: seat {state.actor} answers "
+                               "first")
+    return None
+
+
+def _own_turn(state: GameState, action: Action) -> Refusal | None:
+    """The refusal of an action by the seat to act, or ``None`` when no named rule applies."""
+    v, s, kind = state.variant, action.seat, action.kind
+    seat = state.seats[s]
+    p = state.pending
+    if kind == ActionKind.DISCARD:
+        if state.phase != Phase.DISCARD:
+            what = (f"{token(p.card)} is on offer: answer it (a claim or pass)" if p
+                    else "the hand as it stands may win: 胡 or pass")
+            return Refusal(code="wrong_phase", message=f"seat {s} does not discard now: {what}")
+        return _discard(state, action)
+    if kind == ActionKind.PASS:
+        if state.phase == Phase.DISCARD:
+            return Refusal(code="wrong_phase", message=f"seat {s} owes a discard: it cannot pass")
+        if any(o.kind == ActionKind.HU for o in state.options):
+            return Refusal(code="win_forced", message=f"the 胡 is forced in {v.name}: seat {s} "
+                           "may not pass it")
+        return None
+    if p is None:
+        if kind == ActionKind.HU:
+            a = win_verdict(v, seat.hand, seat.melds, None, None)
+            if not a.win and a.reason is not None:
+                return _no_win(s, "the hand as it stands", a.reason)
+        return Refusal(code="nothing_on_offer", message=f"no card is on offer: seat {s} "
+                       + ("owes a discard" if state.phase == Phase.DISCARD else "may 胡 or pass"))
+    if action.card != p.card:
+        given = "no card" if action.card is None else token(action.card)
+        return Refusal(code="not_on_offer", message=f"the card on offer is {token(p.card)}, "
+                       f"not {given}")
+    found = _claim(state, action, p)
+    if found is not None:
+        return found
+    tier_kinds = v.claims.priority[p.tier]
+    if kind not in tier_kinds:
+        now = "/".join(_ZH[ActionKind(k)] for k in tier_kinds)
+        return Refusal(code="outranked", message=f"{now} on {token(p.card)} is asked now: "
+                       f"{_ZH[kind]} comes after it is passed")
+    return None
+
+
+def _discard(state: GameState, action: Action) -> Refusal | None:
+    v, s, c = state.variant, action.seat, action.card
+    seat = state.seats[s]
+    if c is None:
+        return Refusal(code="not_held", message="a discard names its card")
+    if not seat.hand[c]:
+        on_table = next((m for m in seat.melds if c in m.cards), None)
+        where = f" (it lies in its {on_table.kind.value} on the table)" if on_table else ""
+        return Refusal(code="not_held", message=f"seat {s} holds no {token(c)}{where}")
+    if c == KING and not v.deck.king_rules.discardable:
+        return Refusal(code="card_locked", message=f"a 王 (K) may not be discarded in {v.name}: "
+                       "it only stands for other cards")
+    if seat.hand[c] >= 3 and not v.discard.kan_discardable:
+        return Refusal(code="card_locked", message=f"{token(c)} is a 坎 (three in the hand): a 坎 "
+                       f"stays whole in {v.name} and may not be discarded")
+    return None
+
+
+def _claim(state: GameState, action: Action, p: Pending) -> Refusal | None:
+    """The refusal of a 胡, 跑, 碰 or 吃 of the card on offer, by the rule it breaks."""
+    v, s, kind, c = state.variant, action.seat, action.kind, p.card
+    seat = state.seats[s]
+    own = s == p.by
+    source = Source.SELF if own else p.source
+    from_where = f"{token(c)} from {'its own draw' if own else 'a ' + str(p.source)}"
+    if kind == ActionKind.HU:
+        a = win_verdict(v, seat.hand, seat.melds, c, source, chou_hu=seat.chou_hu_marks)
+        return _no_win(s, from_where, a.reason) if not a.win and a.reason is not None else None
+    if kind == ActionKind.PAO:
+        if pao_source(v, seat, c, p.source, own) is None:
+            return Refusal(code="cannot_claim", message=f"seat {s} has no 坎, 偎 or 碰 of "
+                           f"{token(c)} that takes {from_where} as 跑 in {v.name}")
+        return None
+    if kind == ActionKind.PENG:
+        if own or p.source not in v.claims.peng_on:
+            allowed = " or ".join(sorted(str(x) for x in v.claims.peng_on)) or "no card"
+            return Refusal(code="claim_not_allowed", message=f"a 碰 takes another player's "
+                           f"{allowed} in {v.name}, not {from_where}")
+        if c == KING or seat.hand[c] != 2:
+            return Refusal(code="cannot_claim", message=f"a 碰 needs a pair of {token(c)}; seat "
+                           f"{s} holds {seat.hand[c]}")
+        if c in seat.chou_peng_cards:
+            return Refusal(code="chou", message=f"{token(c)} is 臭 for seat {s}: it declined "
+                           "to 碰 it before")
+        return None
+    if kind == ActionKind.CHI:
+        n = len(state.seats)
+        if not ((own and Source.SELF in v.claims.chi_by)
+                or (s == (p.by + 1) % n and "next" in v.claims.chi_by)):
+            who = " and ".join({"self": "the seat that drew it", "next": "the next seat"}
+                               .get(str(x), str(x)) for x in sorted(v.claims.chi_by, key=str))
+            return Refusal(code="claim_not_allowed", message=f"in {v.name} only {who} may 吃 "
+                           f"a card; seat {s} may not 吃 {from_where}")
+        if c in seat.own_chou:
+            return Refusal(code="chou", message=f"{token(c)} is 臭 for seat {s}: it let this "
+                           "card go itself and may never 吃 it")
+        if p.source in v.chou.blocks_on and c in seat.chou_chi_cards:
+            return Refusal(code="chou", message=f"{token(c)} is 臭 for seat {s}: it declined "
+                           "to 吃 it before")
+        plans = chi_plans(v, seat.hand, c)
+        if not plans:
+            return Refusal(code="bad_plan", message=f"{token(c)} makes no complete 吃 with seat "
+                           f"{s}'s hand (every {token(c)} held must be laid down with it as 比, "
+                           "and a 坎 is never used)")
+        if action.melds not in plans:
+            shown = " | ".join(" ".join(str(m) for m in plan) for plan in plans)
+            given = (f"the 吃 plan {' '.join(str(m) for m in action.melds)} does not fit seat "
+                     f"{s}'s hand" if action.melds else "a 吃 names its whole plan (the 吃 meld "
+                     "and every 比 meld)")
+            return Refusal(code="bad_plan", message=f"{given}; the plans that fit: {shown}")
+    return None
+
+
+def _no_win(seat: int, what: str, reason: Reason) -> Refusal:
+    return Refusal(code="no_win", message=f"seat {seat} has no win with {what}: {reason} "
+                   f"({REASON_MEANINGS[reason]})", reason=reason)
