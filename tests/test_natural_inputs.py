@@ -85,10 +85,10 @@ def test_a_dealer_that_is_not_a_seat_is_a_bad_deal():
 
 
 @pytest.mark.parametrize(("hand", "error", "message"), [
-    (5, HandError, r"^hand: 5 \(a int\) is not a list of cards"),
+    (5, HandError, r"^hand: 5 \(type int\) is not a list of cards"),
     ([True, False], CardError, r"^hand\[0\]: True is not a card"),
     ([0, 1, 2.0], CardError, r"^hand\[2\]: 2.0 is not a card"),
-    (b"x1", HandError, r"^hand: b'x1' \(a bytes\)"),
+    (b"x1", HandError, r"^hand: b'x1' \(type bytes\)"),
 ])
 def test_a_hand_that_is_not_cards_is_refused_naming_the_argument(hand, error, message):
     with pytest.raises(error, match=message):

@@ -21,9 +21,9 @@ from zipai_rules.settlement import settle
 
 @pytest.mark.parametrize("bad, words", [
     (-7, "seed -7 is negative"),
-    (7.0, "seed 7.0 is not an integer (a float)"),
-    (True, "seed True is not an integer (a bool)"),
-    ("7", "seed '7' is not an integer (a str)"),
+    (7.0, "seed 7.0 is not an integer (type float)"),
+    (True, "seed True is not an integer (type bool)"),
+    ("7", "seed '7' is not an integer (type str)"),
     (2 ** 1025, "seed has 1026 bits, more than 1024"),
 ])
 def test_bad_seeds_are_refused(hunan, bad, words):

@@ -387,7 +387,7 @@ def read_hand(hand: HandCards, argument: str = "hand") -> tuple[list[int], list[
         raise HandError(f"no {argument} given: pass a list of cards (may be empty)",
                         code="bad_hand")
     elif isinstance(hand, (bytes, Mapping)) or not isinstance(hand, Iterable):
-        raise HandError(f"{argument}: {hand!r:.60} (a {type(hand).__name__}) is not a list "
+        raise HandError(f"{argument}: {hand!r:.60} (type {type(hand).__name__}) is not a list "
                         "of cards nor a string of card tokens", code="bad_hand")
     else:
         given: list[Any] = list(hand)  # probed: any mix of the accepted forms

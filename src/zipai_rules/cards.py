@@ -191,7 +191,7 @@ def cards_arg(cards: Iterable[Card | int | str] | str, argument: str = "cards") 
     if isinstance(cards, str):
         return parse_indices(cards)
     if isinstance(cards, (bytes, dict)) or not isinstance(cards, Iterable):
-        raise CardError(f"{argument}: {cards!r:.60} (a {type(cards).__name__}) is not a list of "
+        raise CardError(f"{argument}: {cards!r:.60} (type {type(cards).__name__}) is not a list of "
                         "cards nor a string of card tokens", code="unknown_card")
     out = []
     for k, card in enumerate(cards):

@@ -63,7 +63,7 @@ def variant_named(name: str | os.PathLike[str], *, limits: Limits = VARIANT_LIMI
                                          and name.endswith((".yaml", ".yml"))):
         return load_variant_file(Path(name), limits=limits)
     if not isinstance(name, str):
-        raise VariantError(f"{argument}: {brief(repr(name), 60)} (a {type(name).__name__}) is "
+        raise VariantError(f"{argument}: {brief(repr(name), 60)} (type {type(name).__name__}) is "
                            "not a variant: give a Variant, a preset id, name or alias, or the "
                            "path of a .yaml variant file", code="unknown_variant")
     try:

@@ -41,7 +41,7 @@ def check_seed(seed: object, what: str = "seed") -> int:
     """``seed`` as an ``int`` if it is a valid seed, else :class:`HandError` (``bad_seed``)
     naming the value: a bool, float, string or negative number is not a seed."""
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise HandError(f"{what} {_show(seed)} is not an integer (a {type(seed).__name__})",
+        raise HandError(f"{what} {_show(seed)} is not an integer (type {type(seed).__name__})",
                         code="bad_seed")
     if seed < 0:
         raise HandError(f"{what} {seed} is negative", code="bad_seed")
