@@ -40,3 +40,17 @@ def test_block_runs(block):
                                                                      result.failures)
     finally:
         settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def test_the_readme_library_block_runs(capsys):
+    """The README's library example runs as written and prints what its comments say."""
+    readme = DOC.parent.parent / "README.md"
+    text = readme.read_text("utf-8")
+    start = text.index("```python", text.index("## The library")) + len("```python\n")
+    block = text[start:text.index("```", start)]
+    exec(compile(block, str(readme), "exec"), {"__name__": "readme_block"})  # noqa: S102
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("True 15 wei(d7 d7 d7):6")
+    assert out[1] == "[Wait(card=d8, huxi=15)]"
+    assert out[3].startswith("card_locked - d10 is a 坎")
+    assert out[4:6] == ["nothing_on_offer", "incomplete"]
