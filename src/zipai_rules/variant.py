@@ -219,16 +219,13 @@ class Display:
 @attrs.frozen(slots=True)
 class Bonus:
     """A scoring bonus for results carrying ``label``: multiply the 胡息, and/or add units;
-    not for results that also carry a label in ``unless``."""
+    not for results that also carry a label in ``unless``. Scored as a 名堂
+    (:attr:`Scoring.patterns`)."""
 
     label: str
     multiply_huxi: int
     add_units: int
     unless: tuple[str, ...] = attrs.field(converter=tuple)
-
-    def applies(self, labels: tuple[str, ...]) -> bool:
-        """Whether the bonus applies to a result carrying ``labels``."""
-        return self.label in labels and not any(u in labels for u in self.unless)
 
 
 @attrs.frozen(slots=True)
