@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cards",),
     ("melds",),
     ("hooks",),                               # the names of the code hooks
+    ("mingtang",),                            # 名堂: facts, conditions, effects
     ("variant",),                             # the frozen rules model the analysis reads
     ("special",),                             # the special-win shapes the analysis judges
     ("analysis",),
@@ -146,8 +147,8 @@ def test_the_analysis_loads_no_engine_cli_or_io_module():
     loaded = loaded_by("zipai_rules.analysis")
     assert loaded == ["zipai_rules", "zipai_rules.analysis", "zipai_rules.cards",
                       "zipai_rules.errors", "zipai_rules.frozen", "zipai_rules.hooks",
-                      "zipai_rules.melds", "zipai_rules.schemas", "zipai_rules.special",
-                      "zipai_rules.variant", "zipai_rules.vocab"]
+                      "zipai_rules.melds", "zipai_rules.mingtang", "zipai_rules.schemas",
+                      "zipai_rules.special", "zipai_rules.variant", "zipai_rules.vocab"]
     for name in loaded:
         top = name.removeprefix("zipai_rules").removeprefix(".").split(".")[0]
         assert top not in ("engine", "cli", *IO_MODULES), name

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from . import hooks
+from . import hooks, mingtang
 from .cards import deck_size
 from .errors import VariantError
 from .frozen import thaw
@@ -250,6 +250,7 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     if doc["win"]["min_huxi"] > best:
         out.append(("win.min_huxi", f"threshold {doc['win']['min_huxi']} is above the most "
                     f"胡息 any hand of this size can score ({best})"))
+    out += mingtang.problems(doc)
     for path in doc["citations"]:
         if not _has_path(doc, path):
             out.append((f"citations.{path}", "cites a parameter that does not exist"))

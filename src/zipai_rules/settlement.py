@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from . import mingtang
 from .cards import KING, format_cards, is_big, rank_of, token
 from .engine.game import Game
 from .engine.state import GameState, Result
@@ -27,9 +28,10 @@ from .vocab import ResultKind, Source
 
 @attrs.frozen(slots=True)
 class Line:
-    """One explained item: ``item`` (canonical: ``meld``, ``huxi``, ``multiplier``,
-    ``conversion``, ``bonus``, ``xing``, ``payment``), ``term`` (the variant's word), ``text``
-    and its ``value`` (胡息 for melds and totals, units otherwise)."""
+    """One explained item: ``item`` (canonical: ``meld``, ``huxi``, ``huxi_bonus``,
+    ``multiplier``, ``conversion``, ``unit_multiplier``, ``bonus``, ``xing``, ``payment``),
+    ``term`` (the variant's word), ``text`` and its ``value`` (胡息 for melds, totals and
+    ``huxi_bonus``; units otherwise)."""
 
     item: str
     term: str
@@ -146,21 +148,16 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
                               f"{g.meld} ({g.place})", g.huxi))
     huxi = r.huxi
     lines.append(Line("huxi", v.term("huxi"), f"total {huxi}", huxi))
-    for b in sc.bonuses:
-        if b.applies(r.labels) and b.multiply_huxi != 1:
-            huxi *= b.multiply_huxi
-            lines.append(Line("multiplier", v.term(b.label),
-                              f"{v.term(b.label)} ×{b.multiply_huxi}", huxi))
+    named = mingtang.evaluate(sc.mingtang, sc.patterns, r, v.term)
+    huxi, steps = named.huxi(huxi)
+    lines += [Line(x.item, x.term, x.text, x.value) for x in steps]
     units = sc.units(huxi)
     how = "per win" if sc.conversion.fixed is not None else (
         formula(sc.conversion, huxi) if sc.unit != "huxi" else "胡息")
     lines.append(Line("conversion", unit_word, f"{huxi} {v.term('huxi')} → {units} {unit_word} "
                       f"[{how}]", units))
-    for b in sc.bonuses:
-        if b.applies(r.labels) and b.add_units:
-            units += b.add_units
-            lines.append(Line("bonus", v.term(b.label), f"{v.term(b.label)} +{b.add_units}",
-                              b.add_units))
+    units, steps = named.units(units)
+    lines += [Line(x.item, x.term, x.text, x.value) for x in steps]
     if sc.xing.per_card and r.flipped is not None:
         units += _xing(v, r, r.flipped, lines)
     payments = [0] * n

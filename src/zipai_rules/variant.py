@@ -25,6 +25,7 @@ from attrs import AttrsInstance
 from .cards import deck_size
 from .frozen import freeze, thaw
 from .melds import Meld, MeldKind
+from .mingtang import Mingtang, Pattern, from_bonus
 from .schemas import shipped_schema
 
 _A = TypeVar("_A", bound=AttrsInstance)
@@ -218,16 +219,13 @@ class Display:
 @attrs.frozen(slots=True)
 class Bonus:
     """A scoring bonus for results carrying ``label``: multiply the 胡息, and/or add units;
-    not for results that also carry a label in ``unless``."""
+    not for results that also carry a label in ``unless``. Scored as a 名堂
+    (:attr:`Scoring.patterns`)."""
 
     label: str
     multiply_huxi: int
     add_units: int
     unless: tuple[str, ...] = attrs.field(converter=tuple)
-
-    def applies(self, labels: tuple[str, ...]) -> bool:
-        """Whether the bonus applies to a result carrying ``labels``."""
-        return self.label in labels and not any(u in labels for u in self.unless)
 
 
 @attrs.frozen(slots=True)
@@ -266,7 +264,8 @@ class Huangzhuang:
 
 @attrs.frozen(slots=True)
 class Scoring:
-    """``scoring``: the unit, the 胡息 → unit conversion, bonuses, 醒, who pays."""
+    """``scoring``: the unit, the 胡息 → unit conversion, bonuses, 名堂 (``mingtang``, absent:
+    none), 醒, who pays."""
 
     unit: str
     conversion: Conversion = attrs.field(metadata=_section(Conversion))
@@ -274,6 +273,14 @@ class Scoring:
     xing: Xing = attrs.field(metadata=_section(Xing))
     payment: Payment = attrs.field(metadata=_section(Payment))
     huangzhuang: Huangzhuang = attrs.field(metadata=_section(Huangzhuang))
+    mingtang: Mingtang = attrs.field(factory=Mingtang, metadata=_section(Mingtang))
+
+    @property
+    def patterns(self) -> tuple[Pattern, ...]:
+        """Every 名堂 in the order it applies: the ``bonuses`` (each a pattern whose condition
+        is its label) first, then ``mingtang.patterns``."""
+        return tuple(from_bonus(b.label, b.multiply_huxi, b.add_units, b.unless)
+                     for b in self.bonuses) + self.mingtang.patterns
 
     def units(self, huxi: int) -> int:
         """Score units of a win worth ``huxi`` 胡息 (before unit bonuses)."""

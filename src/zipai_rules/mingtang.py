@@ -1,0 +1,427 @@
+"""名堂 (hand patterns) as data: facts measured on a finished hand, conditions over them,
+effects on the score, and how patterns combine.
+
+A variant lists its patterns under ``scoring.mingtang.patterns``; each has a ``name`` (a
+canonical id, shown in the variant's words through ``terminology`` or its own ``term``), a
+condition (``when``: every listed condition must hold; ``unless``: result labels that exclude
+it), its effects, and an optional exclusive ``group``. The older ``scoring.bonuses`` are
+patterns too (:func:`from_bonus`): a bonus is a pattern whose condition is its label.
+
+Facts (:data:`FACTS`), all counts over the winner's hand plus table at the win (the winning
+decomposition, the winning card included):
+
+* ``red`` / ``black``: cards of rank 2, 7, 10 / of any other rank; a 王 counts as
+  ``scoring.mingtang.kings`` says (``as_stood_for``: as the card it stands for in its meld, a
+  王 left over counting as neither; ``neither``; ``red``; ``black``);
+* ``small`` / ``big``: small (x) and big (d) cards, a 王 as the card it stands for under
+  ``as_stood_for``, else neither;
+* ``kings``: 王 in the winning hand;
+* ``groups``, ``sequences`` (吃-shaped groups: shun, yi_er_san, er_qi_shi, jiao), ``sets``
+  (kan, peng, wei, chou_wei, ti, pao), and ``melds_<kind>`` for every meld kind;
+* ``winning_kind``: cards of the winning card's kind (0 when the win had no card);
+* ``huxi``: the 胡息 of the win before any pattern.
+
+Labels (:data:`LABELS`): the result's own (``zimo`` 自摸, ``tianhu`` 天胡, ``dihu`` 地胡, a special
+win's name) and those measured here: ``haidi`` (海底: won on one's own or another's draw of the
+last wall card) and ``won_on_ti`` / ``won_on_pao`` / ``won_on_wei`` (the winning card lies in a
+table 提 / 跑 / 偎 of the winning decomposition: 提龙胡, 开跑胡, 偎起胡).
+
+Effects, applied in this order by :func:`zipai_rules.settlement.settle`: ``add_huxi``, then
+``multiply_huxi`` (before conversion), the conversion, ``multiply_units``, then ``add_units``
+and ``per`` (units or 胡息 per count of a fact above a threshold; a ``per`` 胡息 is added with
+``add_huxi``). Multipliers stack by product (``stack: product``, ×2 and ×3 make ×6) or by sum
+(``stack: sum``: ×2 and ×3 make ×5). Of the patterns of one ``group`` that apply, only the
+first listed does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+import attrs
+
+from .cards import KING, is_big, rank_of
+from .hooks import SPECIAL_WINS
+from .melds import CHI_SHAPES, QUADS, TRIPLES, Meld, MeldKind
+from .vocab import Label, Source
+
+RED_RANKS = frozenset({2, 7, 10})
+"""Ranks of the red cards (二, 七, 十)."""
+
+KING_POLICIES = ("as_stood_for", "neither", "red", "black")
+"""How a 王 counts for ``red``/``black``/``small``/``big`` (``scoring.mingtang.kings``)."""
+
+FACTS: dict[str, str] = {
+    "red": "red cards (ranks 2, 7, 10) in hand plus table",
+    "black": "black cards (every other rank) in hand plus table",
+    "small": "small cards (x1..x10) in hand plus table",
+    "big": "big cards (d1..d10) in hand plus table",
+    "kings": "王 in the winning hand",
+    "groups": "groups of the winning decomposition",
+    "sequences": "吃-shaped groups (shun, yi_er_san, er_qi_shi, jiao)",
+    "sets": "kan, peng, wei, chou_wei, ti and pao groups",
+    **{f"melds_{k.value}": f"{k.value} groups" for k in MeldKind},
+    "winning_kind": "cards of the winning card's kind (0 when the win had no card)",
+    "huxi": "胡息 of the win before any pattern",
+}
+"""Every fact a condition may name, with what it counts."""
+
+MEASURED_LABELS = ("haidi", "won_on_ti", "won_on_pao", "won_on_wei")
+"""The labels measured here (the others come with the result)."""
+
+LABELS: tuple[str, ...] = (*(x.value for x in Label if x.value not in SPECIAL_WINS),
+                           *SPECIAL_WINS, *MEASURED_LABELS)
+"""Every label a condition, a bonus or an ``unless`` may name."""
+
+_WON_ON = {MeldKind.TI: "won_on_ti", MeldKind.PAO: "won_on_pao", MeldKind.WEI: "won_on_wei"}
+
+
+class GroupLike(Protocol):
+    """A group of a decomposition (:class:`zipai_rules.analysis.Group`)."""
+
+    @property
+    def meld(self) -> Meld: ...
+    @property
+    def place(self) -> str: ...
+    @property
+    def kings(self) -> tuple[int, ...]: ...
+
+
+class DecompositionLike(Protocol):
+    """A decomposition (:class:`zipai_rules.analysis.Decomposition`)."""
+
+    @property
+    def groups(self) -> Sequence[GroupLike]: ...
+    @property
+    def leftover(self) -> tuple[int, ...]: ...
+
+
+class ResultLike(Protocol):
+    """What is read of a result (:class:`zipai_rules.engine.state.Result`)."""
+
+    @property
+    def card(self) -> int | None: ...
+    @property
+    def source(self) -> Source | None: ...
+    @property
+    def huxi(self) -> int: ...
+    @property
+    def labels(self) -> tuple[Label, ...]: ...
+    @property
+    def flipped(self) -> int | None: ...
+    @property
+    def decomposition(self) -> DecompositionLike | None: ...
+
+
+@attrs.frozen(slots=True)
+class Condition:
+    """One condition: the result carries ``label``, or ``fact`` lies within ``at_least`` ..
+    ``at_most`` and equals ``equals`` (each bound optional, all inclusive)."""
+
+    label: str | None = None
+    fact: str | None = None
+    at_least: int | None = None
+    at_most: int | None = None
+    equals: int | None = None
+
+    def holds(self, facts: Mapping[str, int], labels: frozenset[str]) -> bool:
+        """Whether the condition holds for measured ``facts`` and ``labels``."""
+        if self.label is not None:
+            return self.label in labels
+        value = facts[self.fact or ""]
+        return ((self.at_least is None or value >= self.at_least)
+                and (self.at_most is None or value <= self.at_most)
+                and (self.equals is None or value == self.equals))
+
+
+def _conditions(value: Any) -> tuple[Condition, ...]:
+    items = [value] if isinstance(value, Mapping) else list(value)
+    return tuple(c if isinstance(c, Condition) else Condition(**dict(c)) for c in items)
+
+
+@attrs.frozen(slots=True)
+class Per:
+    """``per``: ``add_units`` units and ``add_huxi`` 胡息 per count of ``fact`` above
+    ``above`` (``max(fact − above, 0)`` times)."""
+
+    fact: str
+    above: int = 0
+    add_units: int = 0
+    add_huxi: int = 0
+
+    def times(self, facts: Mapping[str, int]) -> int:
+        """How many times the effect applies."""
+        return max(facts[self.fact] - self.above, 0)
+
+
+def _strings(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
+def _patterns(value: Iterable[Any]) -> tuple[Pattern, ...]:
+    return tuple(p if isinstance(p, Pattern) else Pattern(**dict(p)) for p in value)
+
+
+def _per(value: Any) -> Per | None:
+    return value if value is None or isinstance(value, Per) else Per(**dict(value))
+
+
+@attrs.frozen(slots=True)
+class Pattern:
+    """One 名堂: ``name`` (canonical id; ``term`` its own word, else the variant's terminology),
+    the conditions ``when`` (all must hold) and ``unless`` (labels that exclude it), the
+    effects (胡息 multiplier and addition, unit multiplier and addition, ``per`` count) and the
+    exclusive ``group`` (``None``: none)."""
+
+    name: str
+    when: tuple[Condition, ...] = attrs.field(default=(), converter=_conditions)
+    unless: tuple[str, ...] = attrs.field(default=(), converter=_strings)
+    multiply_huxi: int = 1
+    add_huxi: int = 0
+    multiply_units: int = 1
+    add_units: int = 0
+    per: Per | None = attrs.field(default=None, converter=_per)
+    group: str | None = None
+    term: str | None = None
+
+    def holds(self, facts: Mapping[str, int], labels: frozenset[str]) -> bool:
+        """Whether the pattern's conditions hold and no ``unless`` label is carried."""
+        return (all(c.holds(facts, labels) for c in self.when)
+                and not any(u in labels for u in self.unless))
+
+
+def from_bonus(label: str, multiply_huxi: int, add_units: int, unless: Iterable[str]
+               ) -> Pattern:
+    """The pattern of a ``scoring.bonuses`` entry: its label is its name and condition."""
+    return Pattern(label, (Condition(label=label),), tuple(unless), multiply_huxi=multiply_huxi,
+                   add_units=add_units)
+
+
+@attrs.frozen(slots=True)
+class Mingtang:
+    """``scoring.mingtang``: how a 王 counts (:data:`KING_POLICIES`), how multipliers stack
+    (``product`` or ``sum``) and the ``patterns`` in order."""
+
+    kings: str = "as_stood_for"
+    stack: str = "product"
+    patterns: tuple[Pattern, ...] = attrs.field(default=(), converter=_patterns)
+
+
+def measure(result: ResultLike, kings: str = "as_stood_for") -> dict[str, int]:
+    """The :data:`FACTS` of a finished win (every fact 0 without a decomposition); ``kings``
+    is the 王 policy."""
+    facts = dict.fromkeys(FACTS, 0)
+    facts["huxi"] = result.huxi
+    dec = result.decomposition
+    if dec is None:
+        return facts
+    cards: list[int] = []
+    for g in dec.groups:
+        stand_ins = list(g.kings)
+        facts["groups"] += 1
+        facts[f"melds_{g.meld.kind.value}"] += 1
+        kind = g.meld.kind
+        facts["sequences"] += kind in CHI_SHAPES
+        facts["sets"] += kind in TRIPLES or kind in QUADS
+        for c in g.meld.cards:
+            if c in stand_ins and kings != "as_stood_for":
+                stand_ins.remove(c)
+                cards.append(KING)
+            else:
+                cards.append(c)
+        facts["kings"] += len(g.kings)
+    cards += dec.leftover
+    facts["kings"] += dec.leftover.count(KING)
+    for c in cards:
+        if c == KING:
+            if kings in ("red", "black"):
+                facts[kings] += 1
+            continue
+        facts["red" if rank_of(c) in RED_RANKS else "black"] += 1
+        facts["big" if is_big(c) else "small"] += 1
+    if result.card is not None and result.card != KING:
+        facts["winning_kind"] = sum(1 for g in dec.groups for c in g.meld.cards
+                                    if c == result.card) + dec.leftover.count(result.card)
+    return facts
+
+
+def labels_of(result: ResultLike) -> frozenset[str]:
+    """The result's labels and the :data:`MEASURED_LABELS` that hold."""
+    out = {str(x) for x in result.labels}
+    if result.source in (Source.SELF, Source.DRAW) and result.flipped is None:
+        out.add("haidi")
+    dec = result.decomposition
+    if dec is not None and result.card is not None:
+        for g in dec.groups:
+            if g.place == "table" and g.meld.kind in _WON_ON and result.card in g.meld.cards:
+                out.add(_WON_ON[g.meld.kind])
+    return frozenset(out)
+
+
+def applying(patterns: Iterable[Pattern], facts: Mapping[str, int], labels: frozenset[str]
+             ) -> tuple[Pattern, ...]:
+    """The patterns that apply, in their order: those whose conditions hold, and of each
+    exclusive group only the first listed of these."""
+    taken: set[str] = set()
+    out: list[Pattern] = []
+    for p in patterns:
+        if not p.holds(facts, labels) or (p.group is not None and p.group in taken):
+            continue
+        if p.group is not None:
+            taken.add(p.group)
+        out.append(p)
+    return tuple(out)
+
+
+def producible_labels(doc: Mapping[str, Any]) -> dict[str, str]:
+    """Of :data:`LABELS`, those a normalised variant mapping ``doc`` cannot produce, each with
+    the reason (``{"dihu": "win.dihu is none"}``)."""
+    win = doc["win"]
+    sources = set(win["sources"])
+    th = win["tianhu"]
+    out: dict[str, str] = {}
+    can_tianhu = bool(th["ti"] or th["kan"] or th["optional_dealer_win"])
+    if not can_tianhu:
+        out["tianhu"] = "win.tianhu has no 天胡 (ti 0, kan 0, no optional_dealer_win)"
+    if "self" not in sources and not (can_tianhu and doc["deal"]["lianzhang_is_draw"]):
+        out["zimo"] = "win.sources has no self"
+    if win["dihu"] == "none":
+        out["dihu"] = "win.dihu is none"
+    if not sources & {"self", "draw"}:
+        out["haidi"] = "win.sources has neither self nor draw"
+    for name in SPECIAL_WINS:
+        if name not in win["special"]:
+            out[name] = "win.special does not list it"
+    return out
+
+
+def problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The label and fact problems of a normalised variant mapping, as ``(yaml path,
+    message)``: every label of ``scoring.bonuses`` and ``scoring.mingtang`` must be one of
+    :data:`LABELS` the variant can produce, every fact one of :data:`FACTS`; a fact condition
+    needs a bound, its bounds a non-empty range; pattern names are unique."""
+    out: list[tuple[str, str]] = []
+    cannot = producible_labels(doc)
+
+    def label(path: str, name: str) -> None:
+        if name not in LABELS:
+            out.append((path, f"unknown label {name!r}; known: {', '.join(LABELS)}"))
+        elif name in cannot:
+            out.append((path, f"label {name!r} can never be given here: {cannot[name]}"))
+
+    def fact(path: str, name: str) -> None:
+        if name not in FACTS:
+            out.append((path, f"unknown fact {name!r}; known: {', '.join(FACTS)}"))
+
+    sc = doc["scoring"]
+    for k, b in enumerate(sc["bonuses"]):
+        label(f"scoring.bonuses[{k}].label", b["label"])
+        for j, u in enumerate(b["unless"]):
+            label(f"scoring.bonuses[{k}].unless[{j}]", u)
+    seen: set[str] = set()
+    for k, p in enumerate(sc.get("mingtang", {}).get("patterns", [])):
+        at = f"scoring.mingtang.patterns[{k}]"
+        if p["name"] in seen:
+            out.append((f"{at}.name", f"pattern {p['name']!r} is listed twice"))
+        seen.add(p["name"])
+        when = p["when"]
+        for j, c in enumerate([when] if isinstance(when, Mapping) else when):
+            cat = f"{at}.when" if isinstance(when, Mapping) else f"{at}.when[{j}]"
+            if ("label" in c) == ("fact" in c):
+                out.append((cat, "a condition names either a label or a fact"))
+            elif "label" in c:
+                label(f"{cat}.label", c["label"])
+                if set(c) - {"label"}:
+                    out.append((cat, "a label condition has no bounds"))
+            else:
+                fact(f"{cat}.fact", c["fact"])
+                if not set(c) & {"at_least", "at_most", "equals"}:
+                    out.append((cat, "a fact condition needs at_least, at_most or equals"))
+                elif c.get("at_least", 0) > c.get("at_most", c.get("at_least", 0)):
+                    out.append((cat, f"at_least {c['at_least']} is above at_most "
+                                f"{c['at_most']}"))
+        for j, u in enumerate(p["unless"]):
+            label(f"{at}.unless[{j}]", u)
+        if "per" in p:
+            fact(f"{at}.per.fact", p["per"]["fact"])
+    return out
+
+
+@attrs.frozen(slots=True)
+class Step:
+    """One explained effect: ``item`` (``multiplier``: 胡息 ×, value the 胡息 after;
+    ``huxi_bonus``: 胡息 added; ``unit_multiplier``: units ×, value the units after;
+    ``bonus``: units added), the pattern's ``term``, the ``text`` and the ``value``."""
+
+    item: str
+    term: str
+    text: str
+    value: int
+
+
+@attrs.frozen(slots=True)
+class Scoring:
+    """The patterns that apply to one win (:func:`evaluate`), ready to score it: ``huxi``
+    before the conversion, ``units`` after it."""
+
+    applied: tuple[Pattern, ...]
+    facts: Mapping[str, int]
+    stack: str
+    words: tuple[str, ...]
+
+    def huxi(self, huxi: int) -> tuple[int, tuple[Step, ...]]:
+        """The 胡息 after the additions and multipliers, and the steps that explain it."""
+        steps: list[Step] = []
+        for p, w in zip(self.applied, self.words, strict=True):
+            if p.add_huxi:
+                huxi += p.add_huxi
+                steps.append(Step("huxi_bonus", w, f"{w} +{p.add_huxi}", p.add_huxi))
+            if p.per is not None and p.per.add_huxi and p.per.times(self.facts):
+                n = p.per.times(self.facts)
+                huxi += n * p.per.add_huxi
+                steps.append(Step("huxi_bonus", w, f"{w} +{p.per.add_huxi} × {n}",
+                                  n * p.per.add_huxi))
+        return self._multiply(huxi, "multiplier", [p.multiply_huxi for p in self.applied],
+                              steps)
+
+    def units(self, units: int) -> tuple[int, tuple[Step, ...]]:
+        """The units after the multipliers and additions, and the steps that explain it."""
+        units, done = self._multiply(units, "unit_multiplier",
+                                     [p.multiply_units for p in self.applied], [])
+        steps = list(done)
+        for p, w in zip(self.applied, self.words, strict=True):
+            if p.add_units:
+                units += p.add_units
+                steps.append(Step("bonus", w, f"{w} +{p.add_units}", p.add_units))
+            if p.per is not None and p.per.add_units and p.per.times(self.facts):
+                n = p.per.times(self.facts)
+                units += n * p.per.add_units
+                steps.append(Step("bonus", w, f"{w} +{p.per.add_units} × {n}",
+                                  n * p.per.add_units))
+        return units, tuple(steps)
+
+    def _multiply(self, base: int, item: str, factors: list[int], steps: list[Step]
+                  ) -> tuple[int, tuple[Step, ...]]:
+        value, total = base, 0
+        for m, w in zip(factors, self.words, strict=True):
+            if m == 1:
+                continue
+            if self.stack == "sum":
+                total += m
+                value = base * total
+            else:
+                value *= m
+            steps.append(Step(item, w, f"{w} ×{m}", value))
+        return value, tuple(steps)
+
+
+def evaluate(rules: Mingtang, patterns: Iterable[Pattern], result: ResultLike,
+             word: Callable[[str], str]) -> Scoring:
+    """Measure ``result`` (:func:`measure` with ``rules.kings``, :func:`labels_of`) and keep
+    the ``patterns`` that apply (:func:`applying`); ``word`` gives the variant's word for a
+    pattern name (a pattern's own ``term`` wins)."""
+    facts = measure(result, rules.kings)
+    applied = applying(patterns, facts, labels_of(result))
+    return Scoring(applied, facts, rules.stack,
+                   tuple(p.term or word(p.name) for p in applied))

@@ -1,0 +1,145 @@
+"""名堂 as data: facts, conditions, effects and combination, with values worked by hand."""
+
+import pytest
+
+from zipai_rules.analysis import Decomposition, Group
+from zipai_rules.cards import parse_card
+from zipai_rules.engine import Result
+from zipai_rules.errors import VariantError
+from zipai_rules.loader import build_variant
+from zipai_rules.melds import Meld, MeldKind
+from zipai_rules.mingtang import labels_of, measure
+from zipai_rules.presets import raw_preset
+from zipai_rules.settlement import settle
+
+
+def c(token):
+    return parse_card(token).index
+
+
+def group(kind, tokens, place="hand"):
+    return Group(Meld(MeldKind(kind), tuple(c(t) for t in tokens.split())), 0, place)
+
+
+def hand(*groups):
+    return Decomposition(tuple(group(*g) for g in groups), 30)
+
+
+BLACK = [("shun", "d3 d4 d5"), ("jiang", "d1 d1")]
+RED_14 = hand(("ti", "x2 x2 x2 x2", "table"), ("ti", "x7 x7 x7 x7", "table"),
+              ("kan", "x10 x10 x10"), ("kan", "d2 d2 d2"), *BLACK)
+RED_11 = hand(("ti", "x2 x2 x2 x2", "table"), ("ti", "x7 x7 x7 x7", "table"),
+              ("kan", "x10 x10 x10"), ("kan", "d3 d3 d3"), *BLACK)
+RED_0 = hand(("shun", "x3 x4 x5"), ("kan", "d1 d1 d1"), ("kan", "d3 d3 d3"),
+             ("kan", "x9 x9 x9"), ("jiang", "x8 x8"))
+RED_1 = hand(("yi_er_san", "x1 x2 x3"), ("kan", "d1 d1 d1"), ("kan", "d3 d3 d3"),
+             ("kan", "x9 x9 x9"), ("jiang", "x8 x8"))
+
+PATTERNS = [
+    {"name": "da_hong", "term": "大红", "when": {"fact": "red", "at_least": 13},
+     "multiply_huxi": 2, "group": "hong"},
+    {"name": "xiao_hong", "term": "小红", "when": {"fact": "red", "at_least": 10},
+     "add_units": 1, "group": "hong"},
+    {"name": "hong_per", "when": {"fact": "red", "at_least": 11},
+     "per": {"fact": "red", "above": 10, "add_units": 1}},
+    {"name": "yi_dian_hong", "when": {"fact": "red", "equals": 1}, "multiply_units": 3},
+    {"name": "quan_hei", "when": [{"fact": "red", "equals": 0}, {"fact": "big", "at_least": 1}],
+     "add_huxi": 6},
+]
+
+
+def variant(mingtang=None, **scoring):
+    raw = {"id": "mt_test", "name": "test", "extends": "hunan",
+           "scoring": {**scoring, **({"mingtang": mingtang} if mingtang else {})}}
+    return build_variant(raw, raw_preset, "<test>")
+
+
+def win(dec, source="draw", labels=(), card=None, flipped="x5"):
+    return Result("hu", 0, card, source, dec.huxi, dec, tuple(labels),
+                  flipped=None if flipped is None else c(flipped))
+
+
+def test_facts_of_a_red_hand():
+    f = measure(win(RED_14))
+    assert (f["red"], f["black"], f["small"], f["big"]) == (14, 5, 11, 8)
+    assert (f["groups"], f["sequences"], f["sets"]) == (6, 1, 4)
+    assert (f["melds_ti"], f["melds_kan"], f["melds_jiang"], f["huxi"]) == (2, 2, 1, 30)
+
+
+# Hunan: units = (胡息 − 12) // 3, at least 1; 3 players, a draw win: both losers pay
+@pytest.mark.parametrize("dec, huxi, units", [
+    (RED_14, 60, 16 + 4),  # 大红 ×2 → 60 胡息 → 16; +1 per red above 10: +4; 小红 excluded
+    (RED_11, 30, 6 + 1 + 1),  # 小红 +1, one red above 10 +1
+    (RED_0, 36, 8),  # 全黑 +6 胡息 → 36 → 8
+    (RED_1, 30, 18),  # 一点红 units ×3: 6 → 18
+])
+def test_patterns_score_by_hand(dec, huxi, units):
+    s = settle(variant({"patterns": PATTERNS}), win(dec))
+    assert (s.huxi, s.units, list(s.payments)) == (huxi, units, [2 * units, -units, -units])
+
+
+def test_exclusive_group_keeps_the_first_listed():
+    s = settle(variant({"patterns": PATTERNS}), win(RED_14))
+    assert [x.term for x in s.lines if x.item in ("multiplier", "bonus")] == ["大红", "hong_per"]
+    assert [x.value for x in s.lines if x.term == "hong_per"] == [4]
+
+
+@pytest.mark.parametrize("stack, huxi", [("product", 180), ("sum", 150)])
+def test_multipliers_stack_by_product_or_sum(stack, huxi):
+    pats = [{"name": "zimo_x2", "when": {"label": "zimo"}, "multiply_huxi": 2},
+            {"name": "hong_x3", "when": {"fact": "red", "at_least": 13}, "multiply_huxi": 3}]
+    s = settle(variant({"stack": stack, "patterns": pats}), win(RED_14, "self", ["zimo"]))
+    assert s.huxi == huxi  # 30 × 2 × 3 = 180; 30 × (2 + 3) = 150
+
+
+def test_unless_excludes_by_label():
+    pats = [{"name": "zimo", "when": {"label": "zimo"}, "multiply_units": 2,
+             "unless": ["tianhu"]}]
+    v = variant({"patterns": pats})
+    assert settle(v, win(RED_0, "self", ["zimo"])).units == 12  # 30 → 6, ×2
+    assert settle(v, win(RED_0, "self", ["zimo", "tianhu"])).units == 6
+
+
+def test_measured_labels():
+    pao = hand(("pao", "x2 x2 x2 x2", "table"), *BLACK)
+    assert labels_of(win(pao, card=c("x2"))) == {"won_on_pao"}
+    assert labels_of(win(pao, "self", ["zimo"], flipped=None)) == {"zimo", "haidi"}
+    assert labels_of(win(pao, "discard", flipped=None)) == frozenset()
+
+
+def test_king_policy():
+    g = Group(Meld(MeldKind.KAN, (c("x2"),) * 3), 0, "hand", (c("x2"),))
+    dec = Decomposition((g,), 0)
+    assert measure(win(dec))["red"] == 3
+    assert (measure(win(dec), "neither")["red"], measure(win(dec), "black")["black"]) == (2, 1)
+
+
+@pytest.mark.parametrize("scoring, path", [
+    ({"bonuses": [{"label": "zi_mo", "add_units": 1}]}, "scoring.bonuses[0].label"),
+    ({"bonuses": [{"label": "dihu", "add_units": 1}]}, "scoring.bonuses[0].label"),
+    ({"bonuses": [{"label": "zimo", "unless": ["da_hong"]}]}, "scoring.bonuses[0].unless[0]"),
+    ({"mingtang": {"patterns": [{"name": "a", "when": {"fact": "reds", "at_least": 1}}]}},
+     "scoring.mingtang.patterns[0].when.fact"),
+    ({"mingtang": {"patterns": [{"name": "a", "when": [{"label": "xiao_qi_dui"}]}]}},
+     "scoring.mingtang.patterns[0].when[0].label"),
+    ({"mingtang": {"patterns": [{"name": "a", "when": {"fact": "red"}}]}},
+     "scoring.mingtang.patterns[0].when"),
+    ({"mingtang": {"patterns": [{"name": "a", "when": {"fact": "red", "at_least": 3,
+                                                       "at_most": 2}}]}},
+     "scoring.mingtang.patterns[0].when"),
+    ({"mingtang": {"patterns": [{"name": "a", "when": {"label": "zimo"},
+                                 "per": {"fact": "hong", "add_units": 1}}]}},
+     "scoring.mingtang.patterns[0].per.fact"),
+])
+def test_unknown_or_impossible_names_are_errors(scoring, path):
+    with pytest.raises(VariantError) as e:
+        variant(**scoring)
+    assert e.value.code == "semantic"
+    assert path in [p for p, _ in e.value.problems]
+
+
+def test_unknown_effect_is_a_schema_error():
+    with pytest.raises(VariantError) as e:
+        variant({"patterns": [{"name": "a", "when": {"label": "zimo"}, "times_huxi": 2}]})
+    assert e.value.code == "schema"
+    assert any("times_huxi" in p for p, _ in e.value.problems)
