@@ -123,3 +123,22 @@ def test_invalid_units_and_payments(scoring, path):
     with pytest.raises(VariantError) as err:
         child(**scoring)
     assert path in [p for p, _ in err.value.problems]
+
+
+WU_HU = "x3 x4 x5 x6 x7 x8 d3 d4 d5 d6 d7 d8 x4 x5 x6 d4 d5 d6 x7 x8"
+
+
+def test_wu_hu_scores_as_21():
+    """耒阳 无胡: seven plain 顺 (0 胡息, no pair) complete on x9 and win as 21 胡息: Hunan
+    converts 21 to (21 − 12) // 3 = 3 囤. Without the hook the hand is below the threshold; a
+    hand with 胡息 (二七十 big, 6) under the threshold is no 无胡."""
+    from zipai_rules import analyze
+
+    v = build_variant({"extends": "hunan", "win": {"special": ["wu_hu"]}}, raw_preset, "child")
+    a = analyze(v, WU_HU, [], "x9", "draw")
+    assert (a.win, a.huxi, a.best.special, a.best.huxi) == (True, 21, "wu_hu", 21)
+    assert settle(v, Result("hu", 1, card("x9"), "draw", a.huxi, a.best)).units == 3
+    plain = analyze(child(), WU_HU, [], "x9", "draw")
+    assert (plain.win, plain.reason, plain.huxi) == (False, "below_min_huxi", 0)
+    some = analyze(v, WU_HU.replace("d6 d7 d8", "d2 d7 d10"), [], "x9", "draw")
+    assert (some.win, some.reason, some.huxi) == (False, "below_min_huxi", 6)
