@@ -51,7 +51,7 @@ from .cards import (
 )
 from .errors import HandError, MeldError
 from .melds import QUADS, Meld, MeldKind, parse_meld
-from .special import special_win
+from .special import fixed_value_win, special_win
 from .variant import Variant, VariantLike, as_variant
 from .vocab import Reason, Source
 
@@ -544,7 +544,8 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
       第二次出现时，如果玩家的当前胡息数没发生变化，则玩家不可以胡牌", 003_5cd7634dfd57d897.txt);
     * ``incomplete`` / ``jiang_not_allowed``: no placement of the card (破跑胡 included) lets
       every card lie in a meld;
-    * ``below_min_huxi``: the best total is under ``win.min_huxi``.
+    * ``below_min_huxi``: the best total is under ``win.min_huxi``, unless the hand has one
+      of the variant's fixed-value shapes (无胡: 0 胡息, no pair, scores as 21).
 
     With ``explain`` (the default) the best decomposition and 胡息 are given even when a rule
     refuses the win; without it a refusal by the first three rules returns at once with 0.
@@ -576,6 +577,12 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     if reason is not None and (not explain or card == KING):
         return Analysis(False, reason, 0, None)
     found = _best(variant, hand, table, card, source, all_decompositions)
+    if found.reason == Reason.BELOW_MIN_HUXI and found.best is not None and variant.win.special:
+        b = found.best
+        fixed = fixed_value_win(variant, [g.meld for g in b.groups], b.huxi, b.leftover)
+        if fixed is not None:  # a fixed-value shape (无胡) wins below the threshold
+            found = attrs.evolve(found, win=True, reason=None, huxi=fixed[1], best=attrs.evolve(
+                found.best, huxi=fixed[1], special=fixed[0]))
     if reason is not None:  # the same reason as without explain, the 胡息 shown besides
         return attrs.evolve(found, win=False, reason=reason)
     return found

@@ -4,5 +4,7 @@ checks a variant's names against these lists, and :mod:`zipai_rules.special` fil
 
 from __future__ import annotations
 
+#: the fixed-value shapes among them: judged on a complete hand's best decomposition, not at once
+FIXED_VALUE_WINS: tuple[str, ...] = ("wu_hu",)
 #: the special wins a variant may list under ``win.special`` (see :mod:`zipai_rules.special`)
-SPECIAL_WINS: tuple[str, ...] = ("two_ti", "xiao_qi_dui")
+SPECIAL_WINS: tuple[str, ...] = ("two_ti", "xiao_qi_dui") + FIXED_VALUE_WINS

@@ -254,6 +254,31 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     for path in doc["citations"]:
         if not _has_path(doc, path):
             out.append((f"citations.{path}", "cites a parameter that does not exist"))
+    return out + _scoring_problems(doc["scoring"])
+
+
+def _scoring_problems(scoring: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The conversion table ascends and has a tail only with a table; each 胡息 counts as one
+    value; ``discarder_pays`` only where the discarder pays alone."""
+    out: list[tuple[str, str]] = []
+    conv, pay = scoring["conversion"], scoring["payment"]
+    table = conv.get("table", [])
+    for k in range(1, len(table)):
+        if table[k][0] <= table[k - 1][0]:
+            out.append((f"scoring.conversion.table[{k}]", f"胡息 {table[k][0]} must be above the "
+                        f"row before ({table[k - 1][0]})"))
+    if "then_per" in conv and not table:
+        out.append(("scoring.conversion.then_per", "a tail needs a table"))
+    if table and "fixed" in conv:
+        out.append(("scoring.conversion.table", "a table and fixed units exclude each other"))
+    seen = [at for at, _ in conv.get("count_as", [])]
+    for k, at in enumerate(seen):
+        if at in seen[:k]:
+            out.append((f"scoring.conversion.count_as[{k}]", f"胡息 {at} already counts as "
+                        "another value"))
+    if "discarder_pays" in pay and pay["discard_win"] != "discarder_pays_all":
+        out.append(("scoring.payment.discarder_pays", "only with discard_win: "
+                    f"discarder_pays_all (not {pay['discard_win']})"))
     return out
 
 

@@ -123,7 +123,7 @@ class Match:
         number = self.played + 1
         seed = hand_seed(self.seed, number)
         game = play_out(Game(self.variant, seed=seed, dealer=0), [bots[t] for t in seats])
-        settlement = settle(game.variant, game.result)
+        settlement = settle(game.variant, game.result, events=game.events)
         summary = HandSummary(number, self.dealer, self.sitting_out(), seats, seed, game,
                               settlement)
         for t, amount in enumerate(summary.table_payments(self.variant.seats)):

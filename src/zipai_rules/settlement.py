@@ -12,13 +12,14 @@ label (Guilin 自摸/天胡/地胡 +1 舵; Shaoyang 天胡/地胡 "胡数*以2",
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from . import mingtang
 from .cards import KING, format_cards, is_big, rank_of, token
+from .engine.actions import Event, EventKind
 from .engine.game import Game
 from .engine.state import GameState, Result
 from .errors import ZipaiError
@@ -69,12 +70,29 @@ def formula(conversion: Conversion, huxi: int) -> str:
     ``(18 − 12) // 3`` for Hunan, ``14 // 5 − 1`` for Guilin, ``, at least 1`` where the
     minimum decides."""
     c = conversion
+    if c.table:
+        return _table_formula(c, huxi)
     text = f"({huxi} − {c.offset})" if c.offset else str(huxi)
     if c.step != 1:
         text += f" // {c.step}"
     if c.base:
         text += f" {'−' if c.base < 0 else '+'} {abs(c.base)}"
     if (huxi - c.offset) // c.step + c.base < c.minimum:
+        text += f", at least {c.minimum}"
+    return text
+
+
+def _table_formula(c: Conversion, huxi: int) -> str:
+    """``table 16 → 2``; past the last row ``table 21 → 3 + (24 − 21) // 3``; under the
+    minimum ``…, at least 1``."""
+    reached = [row for row in c.table if row[0] <= huxi]
+    if not reached:
+        return f"below the table, at least {c.minimum}"
+    at, units = reached[-1]
+    text = f"table {at} → {units}"
+    if c.then_per is not None and reached[-1] == c.table[-1] and huxi > at:
+        text += f" + ({huxi} − {at}) // {c.then_per}"
+    if c.table_units(huxi) < c.minimum:
         text += f", at least {c.minimum}"
     return text
 
@@ -110,7 +128,8 @@ def xing_cards(flipped: int) -> tuple[int, int] | None:
 
 
 def settle(variant: VariantLike | GameState | Game, result: Result | bool | None = None,
-           has_sitting_out: bool | None = None) -> Settlement:
+           has_sitting_out: bool | None = None, *, events: Sequence[Event] = ()
+           ) -> Settlement:
     """Settle a finished hand: ``settle(variant, result)``, a pure function of the variant (a
     :class:`~zipai_rules.variant.Variant` or a name, as :func:`~zipai_rules.variant.as_variant`
     takes it) and the hand's :class:`~zipai_rules.engine.state.Result` (its winner, source,
@@ -120,11 +139,20 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
     :class:`~zipai_rules.engine.game.Game` or :class:`~zipai_rules.engine.state.GameState`,
     with ``sitting_out`` as given (``settle(state, True)``; default no seat sits out).
 
+    ``events``: the hand's events (:attr:`Game.events <zipai_rules.engine.game.Game.events>`,
+    passed by ``settle(game)`` itself), read only for a variant with instant 提 payments
+    (``scoring.payment.ti``): each ``ti`` event adds its payment to ``payments``, win or 荒庄.
+
     Raises :class:`~zipai_rules.errors.ZipaiError` (code ``hand_not_over``) when there is no
     result: the hand is not over.
     """
     if isinstance(variant, Game):
-        variant = variant.state
+        game = variant
+        if game.state.result is None:
+            raise ZipaiError("the hand is not over", code="hand_not_over")
+        sits = bool(result) if has_sitting_out is None else has_sitting_out
+        return settle(game.variant, attrs.evolve(game.state.result, sitting_out=sits),
+                      events=game.events)
     if isinstance(variant, GameState):  # the older form: settle(state, has_sitting_out)
         state = variant
         sits = bool(result) if has_sitting_out is None else has_sitting_out
@@ -139,7 +167,7 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
     n = v.players
     unit_word = v.term(sc.unit)
     if r.kind == ResultKind.HUANGZHUANG:
-        return _huangzhuang(v, r)
+        return _huangzhuang(v, r, events)
     lines: list[Line] = []
     dec = r.decomposition
     if dec is not None:
@@ -152,10 +180,11 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
     huxi, steps = named.huxi(huxi)
     lines += [Line(x.item, x.term, x.text, x.value) for x in steps]
     units = sc.units(huxi)
+    counted = sc.conversion.counted(huxi)
     how = "per win" if sc.conversion.fixed is not None else (
-        formula(sc.conversion, huxi) if sc.unit != "huxi" else "胡息")
-    lines.append(Line("conversion", unit_word, f"{huxi} {v.term('huxi')} → {units} {unit_word} "
-                      f"[{how}]", units))
+        formula(sc.conversion, counted) if sc.unit != "huxi" else "胡息")
+    worth = f"{huxi} {v.term('huxi')}" + (f" counts as {counted}" if counted != huxi else "")
+    lines.append(Line("conversion", unit_word, f"{worth} → {units} {unit_word} [{how}]", units))
     units, steps = named.units(units)
     lines += [Line(x.item, x.term, x.text, x.value) for x in steps]
     if sc.xing.per_card and r.flipped is not None:
@@ -164,16 +193,19 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
     winner = r.winner if r.winner is not None else 0
     losers = [s for s in range(n) if s != winner]
     discarder = r.discarder if r.source == Source.DISCARD else None
+    gain = units * len(losers)
     if discarder is not None and sc.payment.discard_win == "discarder_pays_all":
-        pay = units * len(losers)
-        payments[discarder] -= pay
-        lines.append(Line("payment", v.term("dianpao"), f"seat {discarder} pays {pay} for "
-                          f"all losers", -pay))
+        times = sc.payment.discarder_pays
+        gain = units * (len(losers) if times is None else times)
+        payments[discarder] -= gain
+        alone = "for all losers" if times is None else f"alone, {times} × {units}"
+        lines.append(Line("payment", v.term("dianpao"), f"seat {discarder} pays {gain} {alone}",
+                          -gain))
     else:
         for s in losers:
             payments[s] -= units
             lines.append(Line("payment", unit_word, f"seat {s} pays {units}", -units))
-    payments[winner] += units * len(losers)
+    payments[winner] += gain
     sitting = 0
     if r.sitting_out and sc.payment.sitting_out == "mirror":
         extra = units
@@ -182,8 +214,8 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
         sitting = extra * len(losers)
         lines.append(Line("payment", v.term("sit_out"), f"the seat sitting out gains {sitting}, "
                           f"each loser paying {extra}", sitting))
-    lines.append(Line("payment", unit_word, f"seat {winner} gains {units * len(losers)}",
-                      units * len(losers)))
+    lines.append(Line("payment", unit_word, f"seat {winner} gains {gain}", gain))
+    _ti_payments(v, events, payments, lines)
     return Settlement(v.id, winner, huxi, units, sc.unit, tuple(lines), tuple(payments), sitting)
 
 
@@ -207,7 +239,27 @@ def _xing(v: Variant, r: Result, flipped: int, lines: list[Line]) -> int:
     return (n_up + n_down) * per
 
 
-def _huangzhuang(v: Variant, r: Result) -> Settlement:
+def _ti_payments(v: Variant, events: Sequence[Event], payments: list[int],
+                 lines: list[Line]) -> None:
+    """Instant 提 payments (``scoring.payment.ti``): for each ``ti`` event, dealt ones included,
+    each other player pays the seat ``big`` or ``small`` units at once; one line per 提."""
+    each = v.scoring.payment.ti
+    if not each.big and not each.small:
+        return
+    n = v.players
+    for e in events:
+        if e.kind != EventKind.TI or e.seat is None or e.card is None:
+            continue
+        amount = each.big if is_big(e.card) else each.small
+        if not amount:
+            continue
+        for t in range(n):
+            payments[t] += amount * (n - 1) if t == e.seat else -amount
+        lines.append(Line("payment", v.term("ti"), f"seat {e.seat} {v.term('ti')} "
+                          f"{token(e.card)}: each other player pays {amount}", amount * (n - 1)))
+
+
+def _huangzhuang(v: Variant, r: Result, events: Sequence[Event] = ()) -> Settlement:
     n = v.players
     payments = [0] * n
     lines = [Line("huangzhuang", v.term("huangzhuang"), "the wall is empty and nobody won", 0)]
@@ -226,4 +278,5 @@ def _huangzhuang(v: Variant, r: Result) -> Settlement:
                 lines.append(Line("payment", v.term("king"), f"seat {s} holds {kings[s]} "
                                   f"{format_cards([KING] * kings[s])}: pays seat {t} {amount}",
                                   amount))
+    _ti_payments(v, events, payments, lines)
     return Settlement(v.id, None, 0, 0, v.scoring.unit, tuple(lines), tuple(payments))

@@ -5,7 +5,10 @@ A variant lists the names it uses under ``win.special``; the loader rejects name
 Each hook looks at one seat (concealed counts, table melds, whether it deals) and returns the
 :class:`SpecialShape` of its win or ``None``; :func:`zipai_rules.analysis.instant_win` turns it
 into the verdict that the engine (after the deal and after every forced 提/偎 of that seat) and
-``analyze`` share. Hooks never run user-supplied code.
+``analyze`` share. A fixed-value shape (:data:`zipai_rules.hooks.FIXED_VALUE_WINS`, e.g.
+``wu_hu``) is judged instead on the best decomposition of a complete hand that falls short of
+the threshold, by :func:`zipai_rules.analysis.win_verdict`, and gives the 胡息 it scores as.
+Hooks never run user-supplied code.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from .cards import indices_of
+from .hooks import FIXED_VALUE_WINS as FIXED_NAMES
 from .hooks import SPECIAL_WINS as HOOK_NAMES
 from .melds import Meld, MeldKind
 from .variant import Variant
@@ -69,14 +73,48 @@ def xiao_qi_dui(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], de
     return None
 
 
-SPECIAL_WINS: dict[str, SpecialWin] = {name: globals()[name] for name in HOOK_NAMES}
+#: 耒阳 无胡's value: the 胡息 a complete hand with none scores as
+WU_HU_HUXI = 21
+
+
+def wu_hu(variant: Variant, melds: Sequence[Meld], huxi: int, leftover: Sequence[int]
+          ) -> int | None:
+    """耒阳 无胡: a complete hand (no ``leftover``) whose ``melds`` (table and hand) total 0
+    ``huxi`` with no pair (将) scores as :data:`WU_HU_HUXI` (21) 胡息; ``None`` otherwise."""
+    if huxi or leftover or any(m.kind == MeldKind.JIANG for m in melds):
+        return None
+    return WU_HU_HUXI
+
+
+#: a fixed-value shape: (variant, the decomposition's melds, its 胡息, its leftover cards) →
+#: the 胡息 the hand scores as, or ``None``
+FixedValueWin = Callable[[Variant, Sequence[Meld], int, Sequence[int]], int | None]
+
+SPECIAL_WINS: dict[str, SpecialWin] = {name: globals()[name] for name in HOOK_NAMES
+                                       if name not in FIXED_NAMES}
+FIXED_VALUE_WINS: dict[str, FixedValueWin] = {name: globals()[name] for name in FIXED_NAMES}
 
 
 def special_win(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer: bool
                 ) -> SpecialShape | None:
     """The first of the variant's special wins this seat has, or ``None``."""
     for name in variant.win.special:
+        if name not in SPECIAL_WINS:
+            continue  # a fixed-value shape: see fixed_value_win
         found = SPECIAL_WINS[name](variant, hand, melds, dealer)
         if found is not None:
             return found
+    return None
+
+
+def fixed_value_win(variant: Variant, melds: Sequence[Meld], huxi: int,
+                    leftover: Sequence[int]) -> tuple[str, int] | None:
+    """The first of the variant's fixed-value shapes a complete hand of ``melds`` (table and
+    hand) worth ``huxi`` with ``leftover`` cards has, as ``(name, 胡息 it scores as)``, or
+    ``None``."""
+    for name in variant.win.special:
+        hook = FIXED_VALUE_WINS.get(name)
+        value = None if hook is None else hook(variant, melds, huxi, leftover)
+        if value is not None:
+            return name, value
     return None

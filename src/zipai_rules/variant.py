@@ -228,16 +228,49 @@ class Bonus:
     unless: tuple[str, ...] = attrs.field(converter=tuple)
 
 
+def _pairs(rows: Iterable[Iterable[int]]) -> tuple[tuple[int, int], ...]:
+    return tuple((int(a), int(b)) for a, b in rows)
+
+
 @attrs.frozen(slots=True)
 class Conversion:
     """``scoring.conversion``: units = (胡息 − offset) // step + base, at least ``minimum``;
-    or ``fixed`` units per win (``None``: use the formula)."""
+    or ``fixed`` units per win (``None``: use the formula); or a ``table`` of
+    ``(胡息, units)`` rows, ascending: a 胡息 scores the units of the last row it reaches, and
+    beyond the last row one more unit per ``then_per`` 胡息 (``None``: no tail), at least
+    ``minimum``. ``count_as``: ``(胡息, counts as)`` pairs applied first, to the 胡息 after
+    the bonus multipliers (衡阳 10 胡 counts as 15: ``(10, 15)``)."""
 
     offset: int
     step: int
     base: int
     minimum: int
     fixed: int | None = None
+    table: tuple[tuple[int, int], ...] = attrs.field(default=(), converter=_pairs)
+    then_per: int | None = None
+    count_as: tuple[tuple[int, int], ...] = attrs.field(default=(), converter=_pairs)
+
+    def counted(self, huxi: int) -> int:
+        """The 胡息 the conversion counts for a win worth ``huxi`` (``count_as``)."""
+        return next((to for at, to in self.count_as if at == huxi), huxi)
+
+    def units(self, huxi: int) -> int:
+        """Score units of ``huxi`` 胡息, already :meth:`counted` (before unit bonuses)."""
+        if self.fixed is not None:
+            return self.fixed
+        if self.table:
+            return max(self.table_units(huxi), self.minimum)
+        return max((huxi - self.offset) // self.step + self.base, self.minimum)
+
+    def table_units(self, huxi: int) -> int:
+        """The ``table`` (and ``then_per`` tail) units of ``huxi``; 0 below the first row."""
+        reached = [row for row in self.table if row[0] <= huxi]
+        if not reached:
+            return 0
+        at, units = reached[-1]
+        if self.then_per is not None and reached[-1] == self.table[-1]:
+            units += (huxi - at) // self.then_per
+        return units
 
 
 @attrs.frozen(slots=True)
@@ -248,11 +281,25 @@ class Xing:
 
 
 @attrs.frozen(slots=True)
+class TiPayment:
+    """``scoring.payment.ti``: units each other player pays a seat at once for one of its 提
+    of a ``big`` card and of a ``small`` card (耒阳: 2 and 1)."""
+
+    big: int
+    small: int
+
+
+@attrs.frozen(slots=True)
 class Payment:
-    """``scoring.payment``: who pays a discard win; what the seat sitting out gets."""
+    """``scoring.payment``: who pays a discard win (``discarder_pays``: how many times the
+    units the discarder pays alone; ``None``: once per loser); what the seat sitting out gets;
+    ``ti``: units each other player pays at once for each 提 (龙) a seat makes, dealt ones
+    included (0: no such payment)."""
 
     discard_win: str
     sitting_out: str
+    discarder_pays: int | None = None
+    ti: TiPayment = attrs.field(factory=lambda: TiPayment(0, 0), metadata=_section(TiPayment))
 
 
 @attrs.frozen(slots=True)
@@ -283,11 +330,9 @@ class Scoring:
                      for b in self.bonuses) + self.mingtang.patterns
 
     def units(self, huxi: int) -> int:
-        """Score units of a win worth ``huxi`` 胡息 (before unit bonuses)."""
-        c = self.conversion
-        if c.fixed is not None:
-            return c.fixed
-        return max((huxi - c.offset) // c.step + c.base, c.minimum)
+        """Score units of a win worth ``huxi`` 胡息 after multipliers (before unit bonuses):
+        the ``conversion`` of the 胡息 it counts as."""
+        return self.conversion.units(self.conversion.counted(huxi))
 
 
 def _huxi_table(doc: Mapping[str, Any]) -> Mapping[MeldKind, tuple[int, int]]:

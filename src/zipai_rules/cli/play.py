@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         for e in events:
             say(f"      {e.describe(zh)}")
     play_out(game, bots, after=show)
-    settlement = settle(variant, game.result)
+    settlement = settle(variant, game.result, events=game.events)
     if args.record:
         write_record(args.record, game, settlement,
                      bots=seat_bot_names(bot_names(args, variant.players), variant.players))
