@@ -111,7 +111,8 @@ def save_game(game: Game) -> dict[str, Any]:
     with the variant's default ``sitting_out``), which :func:`replay_record` confirms."""
     v, result = game.variant, game.result
     sits = v.seats > v.players
-    settlement = None if result is None else settle(v, attrs.evolve(result, sitting_out=sits))
+    settlement = None if result is None else settle(
+        v, attrs.evolve(result, sitting_out=sits), events=game.events)
     return _record(game, settlement, sits, None)
 
 
@@ -473,7 +474,7 @@ def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
     result = played
     if "sitting_out" in record:
         result = attrs.evolve(result, sitting_out=bool(record["sitting_out"]))
-    settlement = settle(game.variant, result)
+    settlement = settle(game.variant, result, events=game.events)
     for name, stored, got in (("result", record["result"], result_json(played)),
                               ("settlement", comparable(record["settlement"]),
                                comparable(settlement.to_json()))):

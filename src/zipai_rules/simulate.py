@@ -75,7 +75,7 @@ def play_game(variant: VariantLike, number: int, seed: int, bots: Sequence[str],
     variant = as_variant(variant)
     names = seat_bot_names(bots, variant.players)
     game = play_out(Game(variant, seed=seed), make_bots(names, seed, variant.players))
-    settlement = settle(variant, game.result)
+    settlement = settle(variant, game.result, events=game.events)
     if out is not None:
         write_record(Path(out) / f"game-{number:05d}.json", game, settlement, bots=names)
     r = game.state.final_result  # play_out only returns finished games
@@ -464,7 +464,7 @@ def simulate_check(variant: VariantLike, games: int, max_steps: int = 2000) -> s
         except _Problem as problem:
             return str(problem)
         end = game_problem(game) or payments_balance(
-            settle(variant, game.result))
+            settle(variant, game.result, events=game.events))
         if end is not None:
             return f"seed {seed} step {len(game.actions)}: {end}"
     return None

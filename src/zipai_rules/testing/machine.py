@@ -311,7 +311,7 @@ class ZipaiMachine(RuleBasedStateMachine):
             assert not state.wall and result.winner is None
         else:
             assert result.winner in range(v.players)
-        settlement = settle(v, state.result)
+        settlement = settle(v, state.result, events=game.events)
         problem = payments_balance(settlement)
         assert problem is None, problem
         if self.check_records:
