@@ -144,8 +144,8 @@ def test_payments_not_summing_to_zero_are_caught(monkeypatch):
 
     real = settlement.settle
 
-    def generous(state, has_sitting_out=False):
-        s = real(state, has_sitting_out)
+    def generous(*args, **kwargs):
+        s = real(*args, **kwargs)
         return attrs.evolve(s, payments=(s.payments[0] + 1,) + s.payments[1:])
     monkeypatch.setattr(settlement, "settle", generous)
     failure = drive(load_preset("hunan"))
