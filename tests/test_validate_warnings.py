@@ -118,3 +118,15 @@ def test_missing_parent_file_says_where_it_was_looked_for(capsys, tmp_path):
     assert code == 2 and not out
     assert err == (f"error: {path}: extends 'base.yaml': no file {tmp_path / 'base.yaml'} (a "
                    "parent file is named relative to the file that extends it)\n")
+
+
+def test_the_guide_example_loads_without_warnings(tmp_path):
+    from pathlib import Path
+
+    guide = (Path(__file__).parent.parent / "docs" / "variants.md").read_text("utf-8")
+    section = guide[guide.index("## Writing a variant"):]
+    example = section[section.index("```yaml\n") + 8:section.index("```\n", 8)]
+    path = write(tmp_path, "mine.yaml", example)
+    variant = load_variant_file(path)
+    assert (variant.id, variant.win.min_huxi) == ("my_variant", 10)
+    assert variant_file_warnings(path, variant) == ()
