@@ -92,7 +92,8 @@ def expected_step(record) -> int | None:
     r = game.result
     result = {"kind": r.kind, "winner": r.winner,
               "card": None if r.card is None else token(r.card), "source": r.source,
-              "huxi": r.huxi, "labels": list(r.labels)}
+              "huxi": r.huxi, "labels": list(r.labels),
+              "decomposition": None if r.decomposition is None else r.decomposition.to_json()}
     settlement = settle(game.state, record["sitting_out"]).to_json()
     if result != record["result"] or settlement != record["settlement"]:
         return len(actions)

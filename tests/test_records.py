@@ -66,8 +66,16 @@ def test_record_holds_the_game(seven):
     assert seven["actions"][0] == {"kind": "discard", "seat": 0, "card": "d7"}
     assert seven["actions"][2] == {"kind": "chi", "seat": 2, "card": "x2", "melds": [
         {"kind": "er_qi_shi", "cards": ["x2", "x7", "x10"], "claimed": "x2"}]}
-    assert seven["result"] == {"kind": "hu", "winner": 0, "card": "x3", "source": "draw",
-                               "huxi": 18, "labels": []}
+    result = dict(seven["result"])
+    decomposition = result.pop("decomposition")
+    assert result == {"kind": "hu", "winner": 0, "card": "x3", "source": "draw",
+                      "huxi": 18, "labels": []}
+    assert decomposition["huxi"] == 18
+    assert decomposition["groups"][:4] == [
+        {"kind": "ti", "cards": ["x8", "x8", "x8", "x8"], "huxi": 9, "place": "table"},
+        {"kind": "pao", "cards": ["d6", "d6", "d6", "d6"], "huxi": 9, "place": "table"},
+        {"kind": "jiao", "cards": ["x1", "d1", "d1"], "huxi": 0, "place": "table"},
+        {"kind": "jiang", "cards": ["x3", "x3"], "huxi": 0, "place": "hand"}]
     assert seven["settlement"]["payments"] == [4, -2, -2]
     assert seven["settlement"]["units"] == 2 and seven["settlement"]["unit"] == "tun"
     validate_record(seven)
@@ -259,6 +267,50 @@ def test_changed_result_huxi(seven):
     err = replay_error(tampered(seven, lambda r: r["result"].update(huxi=19)))
     assert (err.step, err.code) == (15, "result_differs")
     assert str(err) == "step 15: result differs: result.huxi recorded 19, replayed 18"
+
+
+def test_record_holds_the_kings_of_the_winning_split():
+    """Yongzhou, seed 1: the winner has 18 胡息, with a 将 of x7 whose second x7 is a 王."""
+    game, settlement = played(load_preset("yongzhou"), 1)
+    record = game_record(game, settlement, bots=BOTS)
+    groups = record["result"]["decomposition"]["groups"]
+    assert [g for g in groups if "kings" in g] == [
+        {"kind": "jiang", "cards": ["x7", "x7"], "huxi": 0, "place": "hand", "kings": ["x7"]}]
+    assert sum(g["huxi"] for g in groups) == record["result"]["huxi"] == 18
+    validate_record(record)
+    replay_record(record)
+
+
+def test_record_marks_a_bi_group():
+    game, settlement = played(load_preset("hunan"), 6)
+    groups = game_record(game, settlement)["result"]["decomposition"]["groups"]
+    assert groups[:2] == [
+        {"kind": "er_qi_shi", "cards": ["d2", "d7", "d10"], "huxi": 6, "place": "table"},
+        {"kind": "shun", "cards": ["d5", "d6", "d7"], "huxi": 0, "place": "table", "bi": True}]
+
+
+def test_drawn_hand_has_no_decomposition():
+    for seed in range(1, 60):
+        game, settlement = played(load_preset("hunan"), seed)
+        if game.result.kind == "huangzhuang":
+            assert game_record(game, settlement)["result"]["decomposition"] is None
+            return
+    pytest.fail("no 荒庄 in seeds 1..59")
+
+
+def test_record_without_decomposition_still_replays(seven):
+    old = tampered(seven, lambda r: r["result"].pop("decomposition"))
+    validate_record(old)
+    replay_record(old)
+
+
+def test_changed_decomposition(seven):
+    def swap(r):
+        r["result"]["decomposition"]["groups"][3]["place"] = "table"
+    err = replay_error(tampered(seven, swap))
+    assert (err.step, err.code) == (15, "result_differs")
+    assert str(err) == ('step 15: result differs: result.decomposition.groups[3].place '
+                        'recorded "table", replayed "hand"')
 
 
 def test_changed_payment(seven):

@@ -215,7 +215,9 @@ def test_cli_validate_accepts_every_preset(pid, capsys):
     code = main(["validate", str(variants_dir() / f"{pid}.yaml")])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert f"valid variant {pid}" in out and err == ""
+    assert f"valid variant {pid}" in out
+    # stale citations in two presets warn (tests/test_validate_warnings.py lists them)
+    assert all(line.startswith("warning: ") for line in err.splitlines()), err
 
 
 @pytest.mark.parametrize("name, code, path", BROKEN)

@@ -70,11 +70,13 @@ class Group:
     kings: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """``{kind, cards, huxi, place}`` and, for a group using 王, ``kings``: the card
-        each 王 stands for, e.g. ``"kings": ["x7"]``."""
+        """``{kind, cards, huxi, place}``; for a group using 王, ``kings``: the card each 王
+        stands for, e.g. ``"kings": ["x7"]``; for a 比 laid down with a 吃, ``"bi": true``."""
         out: dict[str, Any] = {"kind": self.meld.kind.value,
                                "cards": format_cards(self.meld.cards).split(),
                                "huxi": self.huxi, "place": self.place}
+        if self.meld.bi:
+            out["bi"] = True
         if self.kings:
             out["kings"] = format_cards(self.kings).split()
         return out
@@ -103,6 +105,17 @@ class Decomposition:
     leftover: tuple[int, ...] = ()
     special: str | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """``{huxi, groups}`` (each group as :meth:`Group.to_json`: ``kind``, ``cards``,
+        ``huxi``, ``place`` and, for a group using 王, ``kings``) and, when present,
+        ``leftover`` (card tokens) and ``special`` (the special win's name)."""
+        out: dict[str, Any] = {"huxi": self.huxi, "groups": [g.to_json() for g in self.groups]}
+        if self.leftover:
+            out["leftover"] = format_cards(self.leftover).split()
+        if self.special:
+            out["special"] = self.special
+        return out
+
     def __str__(self) -> str:
         body = " ".join(f"{g.meld}:{g.huxi}" for g in self.groups)
         if self.leftover:
@@ -127,15 +140,10 @@ class Analysis:
     decompositions: tuple[Decomposition, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "win": self.win, "reason": None if self.reason is None else str(self.reason),
-            "huxi": self.huxi,
-            "groups": [g.to_json() for g in self.best.groups] if self.best else []}
-        if self.best is not None and self.best.leftover:
-            out["leftover"] = format_cards(self.best.leftover).split()
-        if self.best is not None and self.best.special:
-            out["special"] = self.best.special
-        return out
+        best = {"groups": []} if self.best is None else self.best.to_json()
+        best["huxi"] = self.huxi
+        return {"win": self.win, "reason": None if self.reason is None else str(self.reason),
+                "huxi": self.huxi, **best}
 
 
 @attrs.frozen(slots=True)

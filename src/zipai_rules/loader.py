@@ -161,7 +161,7 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
     try:
         raw_parent = resolver(parent)
     except VariantError as exc:
-        if exc.code == "parent_outside":  # raised before any file is named in the message
+        if exc.code in ("parent_outside", "unknown_parent"):  # no file named in the message
             raise VariantError(f"{origin}: {exc}", exc.problems, code=exc.code) from None
         raise
     except (KeyError, OSError):

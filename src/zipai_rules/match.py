@@ -118,7 +118,12 @@ class Match:
         return tuple(t for t in order if t != out)
 
     def play_hand(self, bots: Sequence[Bot]) -> HandSummary:
-        """Play the next hand with one bot per table seat; update scores and the dealer."""
+        """Play the next hand with one bot per table seat (``variant.seats`` of them, two for
+        a 2-player variant); update scores and the dealer. Raises
+        :class:`~zipai_rules.errors.ZipaiError` (``unknown_bot``) for another number of bots."""
+        if len(bots) != self.variant.seats:
+            raise ZipaiError(f"{len(bots)} bots for {self.variant.seats} table seats: a match "
+                             "needs one bot per table seat", code="unknown_bot")
         seats = self.seating()
         number = self.played + 1
         seed = hand_seed(self.seed, number)

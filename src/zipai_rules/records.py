@@ -80,8 +80,13 @@ def is_preset(variant: Variant) -> bool:
 
 
 def result_json(result: Result) -> dict[str, Any]:
-    """``{kind, winner, card, source, huxi, labels}`` of a result; the card as its token."""
-    return result.to_json()
+    """``{kind, winner, card, source, huxi, labels, decomposition}`` of a result; the card as
+    its token. ``decomposition`` is the winning split as
+    :meth:`~zipai_rules.analysis.Decomposition.to_json` (``huxi`` and the ``groups``, each with
+    its ``kind``, ``cards``, ``huxi``, ``place`` and the card each 王 stands for in
+    ``kings``), or ``None`` for a hand without a win."""
+    dec = result.decomposition
+    return {**result.to_json(), "decomposition": None if dec is None else dec.to_json()}
 
 
 def game_record(game: Game, settlement: Settlement, *, sitting_out: bool | None = None,
@@ -475,7 +480,10 @@ def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
     if "sitting_out" in record:
         result = attrs.evolve(result, sitting_out=bool(record["sitting_out"]))
     settlement = settle(game.variant, result, events=game.events)
-    for name, stored, got in (("result", record["result"], result_json(played)),
+    got_result = result_json(played)
+    if "decomposition" not in record["result"]:  # written before records carried it
+        del got_result["decomposition"]
+    for name, stored, got in (("result", record["result"], got_result),
                               ("settlement", comparable(record["settlement"]),
                                comparable(settlement.to_json()))):
         where = _first_difference(stored, got)

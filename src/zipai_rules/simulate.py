@@ -45,8 +45,9 @@ from .variant import Variant, VariantLike, as_variant
 
 DEFAULT_BOTS = ("greedy", "random", "greedy")
 
-__all__ = ["DEFAULT_BOTS", "GameSummary", "Tally", "format_stats", "max_jobs", "play_game",
-           "prepare_out", "run_games", "simulate", "simulate_check", "summarize", "tally_stats"]
+__all__ = ["DEFAULT_BOTS", "GameSummary", "Tally", "default_bots", "format_stats", "max_jobs",
+           "play_game", "prepare_out", "run_games", "simulate", "simulate_check", "summarize",
+           "tally_stats"]
 
 
 @attrs.frozen(slots=True)
@@ -159,13 +160,22 @@ def prepare_out(out: str | Path) -> Path:
     return path
 
 
-def run_games(variant: VariantLike, games: int, seed: int = 1, bots: Sequence[str] = DEFAULT_BOTS,
-              jobs: int = 1, out: str | Path | None = None, *,
+def default_bots(players: int) -> tuple[str, ...]:
+    """The bots of a table of ``players`` when none are named: :data:`DEFAULT_BOTS` cut to
+    the player count (greedy, random, greedy for three; greedy, random for two)."""
+    return DEFAULT_BOTS[:players]
+
+
+def run_games(variant: VariantLike, games: int, seed: int = 1,
+              bots: Sequence[str] | None = None, jobs: int = 1, out: str | Path | None = None, *,
               stop: Callable[[], bool] | None = None, jobs_limit: int | None = None
               ) -> Iterator[GameSummary]:
     """Play ``games`` hands, game k with seed ``seed + k - 1``, and yield their summaries as
     they finish: in game order with one job, in completion order with several. Nothing is
     kept, so memory does not grow with ``games``.
+
+    ``bots``: bot names (``greedy``, ``random``), repeated to fill the table; by default
+    :data:`DEFAULT_BOTS` cut to the variant's player count (:func:`default_bots`).
 
     ``jobs``: worker processes (1: this process), at most ``jobs_limit`` (default
     :func:`max_jobs`, the number of CPUs). ``out``: a folder for the records, created and
@@ -184,6 +194,8 @@ def run_games(variant: VariantLike, games: int, seed: int = 1, bots: Sequence[st
     if _check_count(jobs, "jobs", 1) > limit:
         raise ZipaiError(f"jobs {jobs} is above the limit of {limit} (the number of CPUs)",
                          code="bad_option")
+    if bots is None:
+        bots = default_bots(variant.players)
     make_bots(bots, seed, variant.players)  # unknown names fail here, before any work
     if out is not None:
         prepare_out(out)
@@ -241,8 +253,8 @@ def _run_pool(variant: Variant, games: int, seed: int, bots: Sequence[str], jobs
                 f.cancel()
 
 
-def simulate(variant: VariantLike, games: int, seed: int = 1, bots: Sequence[str] = DEFAULT_BOTS,
-             jobs: int = 1, out: str | Path | None = None,
+def simulate(variant: VariantLike, games: int, seed: int = 1,
+             bots: Sequence[str] | None = None, jobs: int = 1, out: str | Path | None = None,
              progress: Callable[[int, int], None] | None = None) -> list[GameSummary]:
     """Play ``games`` hands as :func:`run_games` does; returns all their summaries in game
     order (for a long run, iterate :func:`run_games` and :func:`summarize` instead, which keep

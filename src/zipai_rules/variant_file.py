@@ -12,11 +12,15 @@ from typing import Any
 
 from .errors import VariantError
 from .inputs import VARIANT_LIMITS, Limits, Refused, brief, read_text
-from .loader import Resolver, build_variant, read_yaml
-from .presets import check_not_impersonating, find_variant, raw_preset
+from .loader import Resolver, build_variant, read_yaml, resolve
+from .presets import check_not_impersonating, find_variant, preset_ids, raw_preset
 from .variant import Variant
 
-__all__ = ["load_variant_file", "variant_named"]
+__all__ = ["load_variant_file", "variant_file_warnings", "variant_named"]
+
+#: top-level keys that name or describe a variant rather than set a rule
+_NOT_RULES = frozenset({"extends", "id", "name", "aliases", "description", "citations",
+                        "terminology"})
 
 
 def load_variant_file(path: str | Path, resolver: Resolver | None = None, *,
@@ -79,6 +83,78 @@ def variant_named(name: str | os.PathLike[str], *, limits: Limits = VARIANT_LIMI
         raise VariantError(f"{exc}; {hint}", code=exc.code) from None
 
 
+def variant_file_warnings(path: str | Path, variant: Variant | None = None, *,
+                          limits: Limits = VARIANT_LIMITS) -> tuple[str, ...]:
+    """What looks wrong in a variant file that loads (``zipai validate`` prints each as
+    ``warning: …``), as sentences in the file's terms:
+
+    * a rule the file overrides (a parameter path such as ``win.min_huxi``, whose value differs
+      from its parent's) while a citation of its parent covers it (the same path or an
+      enclosing one, ``scoring`` for ``scoring.conversion.step``) and the file gives none of its
+      own: the inherited citation now describes another value;
+    * a win that can score 0 units or fewer: the smallest winning 胡息 (``win.min_huxi``) and
+      those above it converted by the variant's scoring.
+
+    ``variant``: the file's variant when already loaded (else it is loaded). Raises what
+    :func:`load_variant_file` raises."""
+    path = Path(path)
+    v = variant if variant is not None else load_variant_file(path, limits=limits)
+    out: list[str] = []
+    doc = read_yaml(_read_file(path, limits), str(path), limits)
+    parent = doc.get("extends") if isinstance(doc, Mapping) else None
+    if isinstance(parent, str):
+        top = _FileResolver(path.parent, path.parent, limits)
+        base = resolve({"extends": parent}, top, str(path))
+        inherited: Mapping[str, Any] = base.get("citations") or {}
+        own = [str(k) for k in doc.get("citations") or {}]
+        stale: dict[str, list[str]] = {}  # inherited citation → the rules it no longer fits
+        for rule, value in _leaves({k: x for k, x in doc.items() if k not in _NOT_RULES}):
+            if _lookup(base, rule) == value or any(_covers(k, rule) for k in own):
+                continue
+            cited = next((str(k) for k in inherited if _covers(str(k), rule)), None)
+            if cited is not None:
+                stale.setdefault(cited, []).append(rule)
+        for cited, rules in stale.items():
+            out.append(f"{', '.join(rules)} {'overrides' if len(rules) == 1 else 'override'} "
+                       f"{parent}'s value without a citation of its own: the citation of "
+                       f"{cited} it keeps describes {parent}'s rule ({inherited[cited]}); "
+                       f"add citations.{cited}")
+    zero = next((h for h in range(v.win.min_huxi, v.win.min_huxi + 100)
+                 if v.scoring.units(h) <= 0), None)
+    if zero is not None:
+        out.append(f"a win of {zero} {v.term('huxi')} scores {v.scoring.units(zero)} "
+                   f"{v.term(v.scoring.unit)} (win.min_huxi is {v.win.min_huxi}): the losers "
+                   "pay nothing for it")
+    return tuple(out)
+
+
+def _leaves(doc: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """``(dotted path, value)`` of every non-mapping value under ``doc``."""
+    out: list[tuple[str, Any]] = []
+    for key, value in doc.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, Mapping) and value:
+            out.extend(_leaves(value, path + "."))
+        else:
+            out.append((path, value))
+    return out
+
+
+def _lookup(doc: Any, path: str) -> Any:
+    """The value at a dotted ``path`` of ``doc``, or ``None``."""
+    for key in path.split("."):
+        if not isinstance(doc, Mapping) or key not in doc:
+            return None
+        doc = doc[key]
+    return doc
+
+
+def _covers(cited: str, rule: str) -> bool:
+    """Whether a citation of ``cited`` speaks of the parameter ``rule``: the same path, one
+    enclosing it, or one inside it."""
+    return cited == rule or rule.startswith(cited + ".") or cited.startswith(rule + ".")
+
+
 def _read_file(path: Path, limits: Limits) -> str:
     try:
         return read_text(path, limits.max_bytes)
@@ -106,8 +182,18 @@ class _FileResolver:
 
     def __call__(self, name: str) -> Mapping[str, Any]:
         if not name.endswith((".yaml", ".yml")):
-            return raw_preset(name)
+            try:
+                return raw_preset(name)
+            except KeyError:
+                raise VariantError(
+                    f"extends {name!r}: no such preset; known: {', '.join(preset_ids())} (a "
+                    "parent file's name ends in .yaml or .yml)",
+                    [("extends", f"unknown variant {name!r}")], code="unknown_parent") from None
         path = self._file(name)
+        if not path.is_file():
+            raise VariantError(f"extends {name!r}: no file {path} (a parent file is named "
+                               "relative to the file that extends it)",
+                               [("extends", f"unknown variant {name!r}")], code="unknown_parent")
         return read_yaml(_read_file(path, self.limits), str(path), self.limits)
 
     def child(self, name: str) -> Resolver:

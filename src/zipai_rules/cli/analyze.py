@@ -62,8 +62,7 @@ def run(args: argparse.Namespace) -> int:
                         if src in variant.win.sources
                         for w in waits(variant, hand, table, src)] if resting else None
     if args.all:
-        out["decompositions"] = [{"huxi": d.huxi, "groups": [g.to_json() for g in d.groups]}
-                                 for d in result.decompositions]
+        out["decompositions"] = [d.to_json() for d in result.decompositions]
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=2))
         return 0

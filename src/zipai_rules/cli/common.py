@@ -36,9 +36,9 @@ def count_list(text: str) -> list[int]:
 def bot_names(args: argparse.Namespace, seats: int) -> list[str]:
     """The ``--bots`` names, or the default bots (greedy, random, greedy) cut to the table:
     a list given explicitly must not name more bots than seats."""
-    from ..simulate import DEFAULT_BOTS
+    from ..simulate import default_bots
 
-    return args.bots.split(",") if args.bots else list(DEFAULT_BOTS[:seats])
+    return args.bots.split(",") if args.bots else list(default_bots(seats))
 
 
 def variant_arg(name: str, args: argparse.Namespace | None = None) -> Variant:

@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import VariantError
 from ..inputs import VARIANT_LIMITS
 from ..simulate import simulate_check
-from ..variant_file import load_variant_file
+from ..variant_file import load_variant_file, variant_file_warnings
 from .common import count, limits_from
 
 
@@ -33,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
                            "(`zipai variants` lists the shipped presets)", exc.problems,
                            code=exc.code) from None
     print(f"{args.file}: valid variant {v.id} ({v.name}), content hash {v.content_hash[:16]}")
+    for warning in variant_file_warnings(args.file, v, limits=limits_from(args, VARIANT_LIMITS)):
+        print(f"warning: {args.file}: {warning}", file=sys.stderr)
     if args.simulate:
         problem = simulate_check(v, args.simulate)
         if problem:
