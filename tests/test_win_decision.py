@@ -213,3 +213,13 @@ def test_cli_waits_only_for_a_hand_at_rest(capsys):
                  "--meld", "chi=x7 x8 x9", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["waits"] is None and out["win"] is False
+
+
+@pytest.mark.parametrize("bad", [1, "yes", None, 0.0])
+def test_dealer_and_dealt_are_booleans(bad):
+    v = find_variant("hunan")
+    hand = "x1 x2 x3 x4 x5 x6 x7 x8 x9 d1 d2 d3 d4 d5 d6 d7 d8 d9 x10 x10"
+    for flag in ("dealer", "dealt"):
+        with pytest.raises(HandError) as info:
+            analyze(v, hand, **{flag: bad})
+        assert info.value.code == "bad_hand" and flag in str(info.value)

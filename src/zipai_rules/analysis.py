@@ -457,6 +457,10 @@ def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
                         code="bad_source")
     if c is None and source is not None:
         raise HandError(f"source {source!r} given without an incoming card", code="bad_source")
+    for flag, value in (("dealer", dealer), ("dealt", dealt)):
+        if not isinstance(value, bool):
+            raise HandError(f"{flag}: {value!r:.40} (type {type(value).__name__}) is not True or "
+                            "False", code="bad_hand")
     if dealt and c is not None:
         raise HandError("a dealt hand is judged as dealt: give no incoming card",
                         code="bad_source")
