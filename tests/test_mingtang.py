@@ -143,3 +143,37 @@ def test_unknown_effect_is_a_schema_error():
         variant({"patterns": [{"name": "a", "when": {"label": "zimo"}, "times_huxi": 2}]})
     assert e.value.code == "schema"
     assert any("times_huxi" in p for p, _ in e.value.problems)
+
+
+def test_dead_rules_are_refused():
+    """A pattern with no effect, a per-count with nothing to add, a discarder payment where no
+    discard wins, a 王 count in a deck without 王: each can never change a score."""
+    from zipai_rules.errors import VariantError
+    from zipai_rules.loader import build_variant
+    from zipai_rules.presets import raw_preset
+
+    def problem(extra):
+        doc = {"extends": "hunan", "id": "dead", "name": "dead", "terminology": {},
+               "citations": {}, **extra}
+        with pytest.raises(VariantError) as info:
+            build_variant(doc, raw_preset, "<dead>")
+        return str(info.value)
+
+    zimo = {"label": "zimo"}
+    assert "has no effect" in problem(
+        {"scoring": {"mingtang": {"patterns": [{"name": "a", "when": zimo}]}}})
+    assert "needs add_units or add_huxi" in problem({"scoring": {"mingtang": {"patterns": [
+        {"name": "a", "when": zimo, "per": {"fact": "red", "above": 1}}]}}})
+    assert "the discarder never pays" in problem({"scoring": {"payment": {
+        "discard_win": "discarder_pays_all", "discarder_pays": 3}}})
+    assert "without 王" in problem({"scoring": {"mingtang": {"patterns": [
+        {"name": "a", "when": {"fact": "kings", "at_least": 1}, "add_units": 1}]}}})
+
+
+def test_summed_multipliers_say_so():
+    from zipai_rules.mingtang import Scoring
+
+    scoring = Scoring((), {}, "sum", ("甲", "乙"))
+    value, steps = scoring._multiply(21, "multiplier", [2, 3], [])
+    assert value == 105
+    assert [s.text for s in steps] == ["甲 +×2 (×2 in all)", "乙 +×3 (×5 in all)"]

@@ -416,6 +416,8 @@ def read_table(table: TableMelds) -> tuple[Meld, ...]:
     """Table melds given as :class:`Meld` values or ``KIND=CARDS`` strings. Raises
     :class:`~zipai_rules.errors.MeldError` for a concealed-only kind (坎, 将) or a non-meld."""
     out = []
+    if isinstance(table, str):  # one meld written out: "peng=d4 d4 d4"
+        table = [table]
     for m in table:
         if isinstance(m, str):
             m = parse_meld(m)

@@ -254,7 +254,17 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     for path in doc["citations"]:
         if not _has_path(doc, path):
             out.append((f"citations.{path}", "cites a parameter that does not exist"))
-    return out + _scoring_problems(doc["scoring"])
+    out += _scoring_problems(doc["scoring"])
+    if "discarder_pays" in doc["scoring"]["payment"] and "discard" not in doc["win"]["sources"]:
+        out.append(("scoring.payment.discarder_pays", "no win comes from a discard in this "
+                    "variant (win.sources), so the discarder never pays"))
+    if doc["deck"]["kings"] == 0:
+        for k, p in enumerate(doc["scoring"].get("mingtang", {}).get("patterns", [])):
+            conds = [p["when"]] if isinstance(p["when"], Mapping) else p["when"]
+            if any(c.get("fact") == "kings" and c.get("at_least", 0) > 0 for c in conds):
+                out.append((f"scoring.mingtang.patterns[{k}].when", "counts 王 in a deck "
+                            "without 王: it can never hold"))
+    return out
 
 
 def _scoring_problems(scoring: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -345,6 +345,12 @@ def problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
             label(f"{at}.unless[{j}]", u)
         if "per" in p:
             fact(f"{at}.per.fact", p["per"]["fact"])
+            if not (p["per"].get("add_units") or p["per"].get("add_huxi")):
+                out.append((f"{at}.per", "a per-count effect needs add_units or add_huxi"))
+        if not (p.get("add_huxi", 0) or p.get("add_units", 0) or p.get("multiply_huxi", 1) != 1
+                or p.get("multiply_units", 1) != 1 or "per" in p):
+            out.append((at, f"pattern {p['name']!r} has no effect: give multiply_huxi, "
+                            "add_huxi, multiply_units, add_units or per"))
     return out
 
 
@@ -410,9 +416,11 @@ class Scoring:
             if self.stack == "sum":
                 total += m
                 value = base * total
+                text = f"{w} +×{m} (×{total} in all)"
             else:
                 value *= m
-            steps.append(Step(item, w, f"{w} ×{m}", value))
+                text = f"{w} ×{m}"
+            steps.append(Step(item, w, text, value))
         return value, tuple(steps)
 
 

@@ -76,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
     if result.best and result.best.leftover:
         print(f"  leftover   {format_cards(result.best.leftover, zh=zh)}"
               f"   ({result.best.special or 'tianhu'}: the shape is waived)")
+    elif result.best and result.best.special:
+        print(f"  special    {result.best.special} (a win of fixed value)")
     for d in result.decompositions[1:]:
         print(f"  alternative ({d.huxi}): " + " ".join(g.meld.describe(zh) for g in d.groups))
     if args.dealt:

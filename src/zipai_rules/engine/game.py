@@ -50,6 +50,10 @@ class Deal:
     wall: tuple[int, ...] = attrs.field(converter=_wall)
     dealer: int = 0
 
+    def __repr__(self) -> str:
+        hands = ", ".join(repr(format_cards(h)) for h in self.hands)
+        return f"Deal(hands=[{hands}], wall={format_cards(self.wall)!r}, dealer={self.dealer})"
+
     def to_json(self) -> dict[str, Any]:
         return {"dealer": self.dealer, "hands": [format_cards(h) for h in self.hands],
                 "wall": format_cards(self.wall)}
