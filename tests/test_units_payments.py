@@ -17,8 +17,14 @@ from zipai_rules.settlement import formula, settle
 DUN = {"table": [[10, 2], [11, 1], [16, 2], [20, 4], [21, 3]], "then_per": 3}
 
 
-def child(parent="hunan", **scoring):
-    return build_variant({"extends": parent, "scoring": scoring}, raw_preset, "child")
+def child(parent="hunan", win=None, **scoring):
+    doc = {"extends": parent, "scoring": scoring}
+    if win is not None:
+        doc["win"] = win
+    return build_variant(doc, raw_preset, "child")
+
+
+DISCARD_WINS = {"sources": ["self", "draw", "discard"]}
 
 
 def card(tok):
@@ -62,15 +68,17 @@ def test_count_as_applies_after_the_multipliers():
 
 
 def test_discarder_pays_alone_with_a_multiple():
-    """Hunan: 18 胡息 → (18 − 12) // 3 = 2 囤; seat 0 discards, seat 1 wins. By default the
-    discarder pays for both losers (2 × 2); with ``discarder_pays: 3`` it pays 3 × 2 alone."""
+    """Hunan with discard wins: 18 胡息 → (18 − 12) // 3 = 2 囤; seat 0 discards, seat 1 wins.
+    By default the discarder pays for both losers (2 × 2); with ``discarder_pays: 3`` it pays
+    3 × 2 alone."""
     result = win(1, 18, "discard", discarder=0)
     assert list(settle(child(), result).payments) == [-4, 4, 0]
-    s = settle(child(payment={"discarder_pays": 3}), result)
+    s = settle(child(win=DISCARD_WINS, payment={"discarder_pays": 3}), result)
     assert list(s.payments) == [-6, 6, 0]
     assert any("seat 0 pays 6 alone, 3 × 2" == x.text for x in s.lines)
     # a win on a draw: every loser pays once, whatever the multiple
-    assert list(settle(child(payment={"discarder_pays": 3}), win(1, 18)).payments) == [-2, 4, -2]
+    by_draw = settle(child(win=DISCARD_WINS, payment={"discarder_pays": 3}), win(1, 18))
+    assert list(by_draw.payments) == [-2, 4, -2]
 
 
 TIS = [Event(EventKind.TI, 0, card("d3")), Event(EventKind.TI, 2, card("x5"))]
