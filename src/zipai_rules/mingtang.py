@@ -378,16 +378,7 @@ class Scoring:
 
     def huxi(self, huxi: int) -> tuple[int, tuple[Step, ...]]:
         """The 胡息 after the additions and multipliers, and the steps that explain it."""
-        steps: list[Step] = []
-        for p, w in zip(self.applied, self.words, strict=True):
-            if p.add_huxi:
-                huxi += p.add_huxi
-                steps.append(Step("huxi_bonus", w, f"{w} +{p.add_huxi}", p.add_huxi))
-            if p.per is not None and p.per.add_huxi and p.per.times(self.facts):
-                n = p.per.times(self.facts)
-                huxi += n * p.per.add_huxi
-                steps.append(Step("huxi_bonus", w, f"{w} +{p.per.add_huxi} × {n}",
-                                  n * p.per.add_huxi))
+        huxi, steps = self._add(huxi, "add_huxi", "huxi_bonus", [])
         return self._multiply(huxi, "multiplier", [p.multiply_huxi for p in self.applied],
                               steps)
 
@@ -395,17 +386,24 @@ class Scoring:
         """The units after the multipliers and additions, and the steps that explain it."""
         units, done = self._multiply(units, "unit_multiplier",
                                      [p.multiply_units for p in self.applied], [])
-        steps = list(done)
-        for p, w in zip(self.applied, self.words, strict=True):
-            if p.add_units:
-                units += p.add_units
-                steps.append(Step("bonus", w, f"{w} +{p.add_units}", p.add_units))
-            if p.per is not None and p.per.add_units and p.per.times(self.facts):
-                n = p.per.times(self.facts)
-                units += n * p.per.add_units
-                steps.append(Step("bonus", w, f"{w} +{p.per.add_units} × {n}",
-                                  n * p.per.add_units))
+        units, steps = self._add(units, "add_units", "bonus", list(done))
         return units, tuple(steps)
+
+    def _add(self, value: int, field: str, item: str, steps: list[Step]
+             ) -> tuple[int, list[Step]]:
+        """``value`` plus every applied pattern's ``field`` (``add_huxi`` or ``add_units``)
+        and its per-count tail of the same field, each explained by a step."""
+        for p, w in zip(self.applied, self.words, strict=True):
+            add = getattr(p, field)
+            if add:
+                value += add
+                steps.append(Step(item, w, f"{w} +{add}", add))
+            each = getattr(p.per, field) if p.per is not None else 0
+            n = p.per.times(self.facts) if p.per is not None and each else 0
+            if n:
+                value += n * each
+                steps.append(Step(item, w, f"{w} +{each} × {n}", n * each))
+        return value, steps
 
     def _multiply(self, base: int, item: str, factors: list[int], steps: list[Step]
                   ) -> tuple[int, tuple[Step, ...]]:
