@@ -150,7 +150,8 @@ class Tianhu:
 @attrs.frozen(slots=True)
 class Win:
     """``win``: threshold in 胡息, sources (``self``/``draw``/``discard``), 将, 臭胡, 天胡,
-    地胡 and special-win hook names."""
+    地胡, special-win hook names, 举手胡 (``jushou``) and whether a declined win must be
+    beaten (``declined_must_be_beaten``)."""
 
     min_huxi: int
     sources: frozenset[str] = attrs.field(converter=frozenset)
@@ -161,6 +162,8 @@ class Win:
     tianhu: Tianhu = attrs.field(metadata=_section(Tianhu))
     dihu: str = attrs.field()
     special: tuple[str, ...] = attrs.field(converter=tuple)
+    jushou: bool = attrs.field(default=False)
+    declined_must_be_beaten: bool = attrs.field(default=False)
 
 
 @attrs.frozen(slots=True)
