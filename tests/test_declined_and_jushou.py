@@ -24,8 +24,8 @@ L4 = "d1 d1 d1 d3 d3 d3 x9 x9 x9 x4 x5 x6 d4 d5 d6 x3 x4 x5 x6 x7"
 
 
 def child(zimo_units: int = 1, jushou: bool = True, beaten: bool = True):
-    """Hunan with discard wins, no 臭胡 nor 吃 臭, threshold 10, 1 unit per 3 胡息 from 12, 举手胡 ×2 on
-    the 胡息, 自摸 × ``zimo_units`` on the units."""
+    """Hunan with discard wins, no 臭胡 nor 吃 臭, threshold 10, 1 unit per 3 胡息 from 12,
+    举手胡 ×2 on the 胡息, 自摸 × ``zimo_units`` on the units."""
     patterns = ([{"name": "jushou", "when": [{"label": "jushou"}], "multiply_huxi": 2}]
                 if jushou else [])
     if zimo_units != 1:
