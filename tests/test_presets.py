@@ -21,8 +21,8 @@ from zipai_rules.cli import main
 from zipai_rules.engine import ActionKind, Game
 from zipai_rules.presets import preset_ids, raw_preset
 
-PRESETS = ("daye", "guilin", "hengyang_liuhu", "hengyang_shihu", "hunan", "liuzhou_bayi",
-           "loudi_fangpaofa", "penghu", "shaoyang", "yongzhou")
+PRESETS = ("daye", "guilin", "hengyang_liuhu", "hengyang_shihu", "hunan", "hunan_two",
+           "liuzhou_bayi", "loudi_fangpaofa", "penghu", "shaoyang", "yongzhou")
 
 ALL = frozenset({"self", "draw", "discard"})
 DRAWN = frozenset({"self", "draw"})
@@ -35,6 +35,10 @@ EXPECTED = {
     # "碰亮偎不亮", 提 "盖三张亮一张", 跑 all up; first dealer random (000 L79).
     "hunan": (3, 3, 80, 21, 20, 19, 15, DRAWN, frozenset(), DRAWN,
               ("hidden", "one_up", "one_up", "all_up"), "random", 0),
+    # 000 §跑胡子游戏方法和比赛规则 "还可以两人玩 … 每局去掉一部分牌": Hunan for two, 20 cards
+    # set aside each hand (how many is not stated: the sizes stay those of three players)
+    "hunan_two": (2, 2, 80, 21, 20, 19, 15, DRAWN, frozenset(), DRAWN,
+                  ("hidden", "one_up", "one_up", "all_up"), "random", 0),
     # §2.2: threshold 10 胡; any discard, 放炮必胡 (forced on discards); 碰 → 开舵 own draw only;
     # 扫 "不亮但要盖牌", 过扫 "盖2亮1", 扫穿 "4需全盖"; first dealer not stated (C18: random).
     "guilin": (3, 3, 80, 21, 20, 19, 10, ALL, frozenset({"discard"}), frozenset({"self"}),
@@ -74,7 +78,7 @@ EXPECTED = {
 }
 
 
-def test_the_ten_presets_are_shipped():
+def test_the_presets_are_shipped():
     assert preset_ids() == PRESETS
     assert set(EXPECTED) == set(PRESETS)
 
@@ -125,7 +129,7 @@ def test_key_parameters_match_the_digest(pid):
     assert (v.players, v.seats) == (players, seats)
     assert v.deck.size == deck and v.deck.kings == kings and v.deck.copies == 4
     assert (v.deal.dealer_hand, v.deal.other_hand, v.deal.wall) == (dealer_hand, other_hand, wall)
-    assert dealer_hand + other_hand * (players - 1) + wall == deck
+    assert dealer_hand + other_hand * (players - 1) + wall + v.deal.set_aside == deck
     assert v.win.min_huxi == threshold
     assert v.win.sources == sources
     assert v.win.forced_sources == forced
@@ -193,10 +197,11 @@ def test_200_seeded_games(pid):
     results = set()
     for seed in range(1, 201):
         game = Game(v, seed=seed)
-        assert game.state.card_count() == v.deck.size
-        bots = [_checked(b, v.deck.size) for b in make_bots(["random"], seed, v.players)]
+        assert game.state.card_count() == v.deck.size - v.deal.set_aside
+        in_play = v.deck.size - v.deal.set_aside
+        bots = [_checked(b, in_play) for b in make_bots(["random"], seed, v.players)]
         play_out(game, bots, max_steps=2_000)
-        assert game.is_over and game.state.card_count() == v.deck.size
+        assert game.is_over and game.state.card_count() == v.deck.size - v.deal.set_aside
         r = game.result
         results.add(r.kind)
         if r.kind == "hu" and r.source is not None:

@@ -46,8 +46,8 @@ def test_every_preset_loads():
     for pid in preset_ids():
         v = load_preset(pid)
         assert v.id == pid
-        assert 20 * v.deck.copies + v.deck.kings == \
-            v.deal.dealer_hand + v.deal.other_hand * (v.players - 1) + v.deal.wall
+        dealt = v.deal.dealer_hand + v.deal.other_hand * (v.players - 1)
+        assert 20 * v.deck.copies + v.deck.kings == dealt + v.deal.wall + v.deal.set_aside
 
 
 @pytest.mark.parametrize("name", ["hunan", "湖南跑胡子", "跑胡子", "PAOHUZI", "paohuzi",

@@ -220,9 +220,11 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     deck = deck_size(doc["deck"]["copies"], doc["deck"]["kings"])
     deal = doc["deal"]
     dealt = deal["dealer_hand"] + deal["other_hand"] * (doc["players"] - 1)
-    if dealt + deal["wall"] != deck:
+    aside = deal["set_aside"]
+    if dealt + deal["wall"] + aside != deck:
+        more = f" and the {aside} set aside" if aside else ""
         out.append(("deal.wall", f"the deck holds {deck} cards but the hands ({dealt}) plus "
-                    f"the wall ({deal['wall']}) make {dealt + deal['wall']}"))
+                    f"the wall ({deal['wall']}){more} make {dealt + deal['wall'] + aside}"))
     if deal["dealer_hand"] < deal["other_hand"]:
         out.append(("deal.dealer_hand",
                     "the dealer must hold at least as many cards as the others"))

@@ -124,13 +124,15 @@ class Deck:
 
 @attrs.frozen(slots=True)
 class Deal:
-    """``deal``: hand and wall sizes in cards, and the 亮张."""
+    """``deal``: hand and wall sizes in cards, the cards set aside unseen each hand
+    (``set_aside``), and the 亮张."""
 
     dealer_hand: int
     other_hand: int
     wall: int
     lianzhang: bool
     lianzhang_is_draw: bool
+    set_aside: int = 0
 
     def hand_size(self, seat: int, dealer: int) -> int:
         """Cards dealt to ``seat`` when ``dealer`` deals."""

@@ -303,7 +303,8 @@ def variant_documents(base: str = "hunan") -> st.SearchStrategy[dict[str, Any]]:
         d["deal"]["other_hand"] = other
         d["deal"]["dealer_hand"] = other + 1
         cards_ = deck_size(d["deck"]["copies"], d["deck"]["kings"])
-        wall = cards_ - (other + 1) - other * (d["players"] - 1)
+        aside = d["deal"].get("set_aside", 0)
+        wall = cards_ - (other + 1) - other * (d["players"] - 1) - aside
         d["deal"]["wall"] = max(0, wall + data(st.sampled_from([0, 0, 0, 1, -1])))
         return d
     return draw()
