@@ -178,6 +178,7 @@ class Claims:
     pao_on_peng: frozenset[str] = attrs.field(converter=frozenset)
     pao_forced: bool = attrs.field()
     po_pao_hu: bool = attrs.field()
+    fang_pao_stops_takes: bool = attrs.field()
 
 
 @attrs.frozen(slots=True)
