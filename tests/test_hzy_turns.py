@@ -9,6 +9,7 @@ hzy = duanly/hzy (docs/RULES.md, packages/engine/src/game.ts).
 from __future__ import annotations
 
 from helpers import C, act, c, make_deal, meld, pass_all
+from zipai_rules.analysis import win_verdict
 from zipai_rules.engine import Action, ActionKind, EventKind, Game
 from zipai_rules.errors import VariantError
 from zipai_rules.loader import build_variant
@@ -253,3 +254,61 @@ def test_three_dealt_ti_skip_second_discards_first_then_skips_two():
         (E.DISCARD, 1, c("d1")), (E.TO_DISCARDS, 1, c("d1")), (E.DRAW, 2, c("d8"))]
     assert peng(g, "d8") == ([(E.DRAW, 2)], 21)
     assert peng(g, "d9") == ([(E.DRAW, 2)], 22)
+
+
+# --- 耒阳: one's own draw onto one's own 碰 is 跑'd before the win (claims.own_peng_pao_first)
+
+# seat 1 碰s the dealer's d5 and discards x10; its 17 concealed cards then wait on d5 two ways:
+# kept 碰 d5 (3) + d4 d5 d6 + 坎 d1 (6) + x1 x2 x3 (3) = 12 胡息, a win; or the 碰 made 跑 (9),
+# which leaves d4 d6 unmatched: no win
+PENG_WAIT = "d4 d6 d1 d1 d1 x1 x2 x3 x4 x5 x6 x7 x8 x9 d7 d8 d9"
+
+
+def own_peng_game(on: bool) -> tuple[Game, list]:
+    """Play until seat 1 draws the last d5 (seat 2 draws x10, seat 0 d2, seat 1 d5)."""
+    v = hzy(claims={"own_peng_pao_first": on})
+    deal = make_deal(hands={0: "d5", 1: "d5 d5 x10 " + PENG_WAIT}, wall="x10 d2 d5",
+                     avoid={0: "x10 d2 d4 d6", 2: "x10 d2 d4 d6"}, liang="d3")
+    g = Game(v, deal=deal)
+    act(g, A.DISCARD, "d5")
+    act(g, A.PENG, "d5")
+    events = act(g, A.DISCARD, "x10")
+    for _ in range(10):
+        if any(e.kind in (E.DRAW, E.PAO) and e.seat == 1 for e in events):
+            return g, events
+        events = g.apply(Action(A.PASS, g.state.actor))
+    raise AssertionError("seat 1 never drew")
+
+
+def test_own_peng_pao_first_the_draw_is_paod_before_the_win():
+    """hzy game.ts drawerOpts (paoFirst, 耒阳 "跑也排在胡前面"): seat 1's own d5 becomes a 跑
+    on its 碰; the win with the 碰 kept is not offered, and the 跑 leaves no win."""
+    g, events = own_peng_game(on=True)
+    assert [(e.kind, e.seat, e.card, e.note) for e in events if e.seat == 1] == [
+        (E.DRAW, 1, c("d5"), ""), (E.PAO, 1, c("d5"), "forced")]
+    assert g.state.seats[1].melds == (meld("pao", "d5 d5 d5 d5"),)
+    assert (g.state.phase, g.state.actor) == ("discard", 1)
+
+
+def test_own_peng_pao_first_off_wins_with_the_peng_kept():
+    """Today's rule (破跑胡, claims.po_pao_hu): the drawer is asked first and wins with the
+    碰 kept and d4 d5 d6, 12 胡息, a 自摸."""
+    g, events = own_peng_game(on=False)
+    assert [(e.kind, e.seat, e.card) for e in events if e.seat == 1] == [(E.DRAW, 1, c("d5"))]
+    assert g.state.options == (Action(A.HU, 1, c("d5")), Action(A.PASS, 1))
+    act(g, A.HU, "d5")
+    r = g.state.result
+    assert (r.winner, r.huxi, r.labels) == (1, 12, ("zimo",))
+    assert meld("peng", "d5 d5 d5") in [grp.meld for grp in r.decomposition.groups]
+
+
+def test_own_peng_pao_first_wins_with_the_pao():
+    """With the option the win is checked with the 跑 laid: 碰 d5 → 跑 (9) + 坎 d1 (6) +
+    x1 x2 x3 (3) = 18 胡息 with the pair d10 d10 as 将 (the 跑 allows one)."""
+    v = hzy(claims={"own_peng_pao_first": True})
+    hand = [0] * 21
+    for i in C("d1 d1 d1 x1 x2 x3 x4 x5 x6 x7 x8 x9 d7 d8 d9 d10 d10"):
+        hand[i] += 1
+    a = win_verdict(v, hand, (meld("peng", "d5 d5 d5"),), c("d5"), "self")
+    assert a.win and a.huxi == 18
+    assert meld("pao", "d5 d5 d5 d5") in [grp.meld for grp in a.best.groups]
