@@ -101,6 +101,8 @@ def test_lianzhang_only_hu_is_offered_and_other_claims_are_refused():
     assert [a.kind for a in g.legal_actions()] == [A.HU, A.PASS]
     refusal = g.check(Action(A.PENG, 1, c("x8")))
     assert refusal.code == "claim_not_allowed" and "胡 only" in refusal.message
+    # seat 2, not asked, gets the same answer for a 吃 (not "not your turn")
+    assert g.check(Action(A.CHI, 2, c("x8"))).code == "claim_not_allowed"
 
 
 def test_lianzhang_offer_follows_the_dealer_optional_tianhu():

@@ -56,6 +56,11 @@ def refusal(state: GameState, action: object) -> Refusal | None:
     if not 0 <= action.seat < len(state.seats):
         return Refusal(code="bad_seat", message=f"seat {action.seat} is not a seat of this "
                        f"game (0..{len(state.seats) - 1})")
+    p = state.pending
+    if (p is not None and state.seats[p.by].lianzhang_offer is not None
+            and action.kind in (ActionKind.CHI, ActionKind.PENG, ActionKind.PAO)):
+        return Refusal(code="claim_not_allowed", message=f"the dealer's 亮张 {token(p.card)} "
+                       f"is offered for 胡 only (地胡) in {state.variant.name}")
     if action.kind in (ActionKind.CHI, ActionKind.PENG) and state.seats[action.seat].fang_pao:
         return Refusal(code="fang_pao", message=f"seat {action.seat} may no longer 吃 or 碰: "
                        "another seat 跑'd its discard onto a table 偎/碰 (放跑之后不能再进张)")
@@ -175,9 +180,6 @@ def _claim(state: GameState, action: Action, p: Pending) -> Refusal | None:
     own = s == p.by
     source = Source.SELF if own else p.source
     from_where = f"{token(c)} from {'its own draw' if own else 'a ' + str(p.source)}"
-    if kind != ActionKind.HU and state.seats[p.by].lianzhang_offer is not None:
-        return Refusal(code="claim_not_allowed", message=f"the dealer's 亮张 {token(c)} is "
-                       f"offered for 胡 only (地胡) in {v.name}")
     if kind == ActionKind.HU:
         a = win_verdict(v, seat.hand, seat.melds, c, source, chou_hu=seat.chou_hu_marks)
         if not a.win and a.reason is not None:
