@@ -360,6 +360,8 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
             out.append(_Placement(rest + (Meld(new_kind, (card,) * 4),), (), tuple(hand)))
             if new_kind == MeldKind.TI or not keep_meld:
                 return out  # a 提 is no 跑: one's own draw onto a 偎 is always 提
+            if own and kind == MeldKind.PENG and variant.claims.own_peng_pao_first:
+                return out  # 耒阳: 跑 first, then the win (hzy game.ts drawerOpts, paoFirst)
         out.append(with_card())
         return out
     if card != KING and hand[card] == 2:

@@ -247,6 +247,9 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     if not set(doc["win"]["forced_sources"]) <= set(
             doc["win"]["sources"]):
         out.append(("win.forced_sources", "a forced win source must also be a win source"))
+    if doc["win"]["dihu"] == "lianzhang" and not deal["lianzhang"]:
+        out.append(("win.dihu", "lianzhang offers the dealer's 亮张 for 地胡: it needs "
+                    "deal.lianzhang: true"))
     # the best concealed hand of other_hand + 1 cards: all big 提/坎/一二三-type melds
     best = _max_reachable_huxi(doc)
     if doc["win"]["min_huxi"] > best:

@@ -180,6 +180,8 @@ class Claims:
     pao_on_peng: frozenset[str] = attrs.field(converter=frozenset)
     pao_forced: bool = attrs.field()
     po_pao_hu: bool = attrs.field()
+    fang_pao_stops_takes: bool = attrs.field()
+    own_peng_pao_first: bool = attrs.field()
 
 
 @attrs.frozen(slots=True)

@@ -95,7 +95,7 @@ class Label(enum.StrEnum):
 
     ZIMO = "zimo"                # 自摸: won on one's own draw
     TIANHU = "tianhu"            # 天胡: won on the dealt hand
-    DIHU = "dihu"                # 地胡: won on the first draw or the dealer's first discard
+    DIHU = "dihu"                # 地胡: won on the first draw, the dealer's first discard or 亮张
     TWO_TI = "two_ti"            # special win: 碰胡 2 提蛇
     XIAO_QI_DUI = "xiao_qi_dui"  # special win: 小七对
     WU_HU = "wu_hu"              # special win of a fixed value: 无胡 (0 胡息, no pair)

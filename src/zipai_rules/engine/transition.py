@@ -78,7 +78,8 @@ class _Builder:
     def ctx(self) -> WinContext:
         """The table as a win's labels and worth read it."""
         return WinContext(self.dealer, len(self.wall), self.wall[0] if self.wall else None,
-                          self.turn)
+                          self.turn, self.pending is not None
+                          and self.seats[self.dealer].lianzhang_offer is not None)
 
     def took(self, s: int) -> None:
         """Seat ``s`` took a card in (吃, 碰, 偎, 提, 跑 after the deal): 举手胡 no longer."""
@@ -161,6 +162,10 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
                 b.emit(EventKind.TI, s, i, (meld,), "dealt, forced")
         if variant.discard.dealt_double_quad == "skip_second" and b.seats[s].quads >= 2:
             b.set_seat(s, early_discard=True)  # "起手2提及以上时，需打一张牌" (000 §衡阳六胡抢)
+    if variant.win.dihu == "lianzhang" and b.seats[dealer].hand[hands[dealer][-1]]:
+        # 衡阳 地胡: the 亮张 is offered before the dealer's first discard (hzy game.ts start,
+        # offerDiHu); a 亮张 laid down in a dealt 提 is no longer in the hand to offer
+        b.set_seat(dealer, lianzhang_offer=hands[dealer][-1])
     for step in range(b.n):
         s = (dealer + step) % b.n
         if _special(b, s):
@@ -258,7 +263,10 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
                                   source, labels, ctx))
     if kind != ActionKind.PASS:
         return _take(b, action, p, state.plan(action))
-    _decline(b, action.seat, state.options)
+    if b.seats[p.by].lianzhang_offer is not None:
+        b.emit(EventKind.PASS, action.seat, p.card)  # passing the 亮张 marks no 臭
+    else:
+        _decline(b, action.seat, state.options)
     if p.queue:
         (s, opts), rest = p.queue[0], p.queue[1:]
         b.pending = attrs.evolve(p, queue=rest)
@@ -309,8 +317,8 @@ def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
         return None
     b.pending = None
     b.took(s)
-    if action.kind == ActionKind.PAO:
-        return _pao(b, s, c, cast(PaoTarget, plan))  # a 跑 is offered with its target
+    if action.kind == ActionKind.PAO:  # a 跑 is offered with its target
+        return _pao(b, s, c, cast(PaoTarget, plan), discarder=_discarder(p))
     if action.kind == ActionKind.PENG:
         meld = Meld(MeldKind.PENG, (c,) * 3)
         b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
@@ -322,7 +330,15 @@ def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
     return (_Chore.AFTER_TAKE, s)
 
 
-def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False) -> _Next:
+def _discarder(p: Pending) -> int | None:
+    """The seat that discarded the card on offer from its hand, ``None`` for a shown draw."""
+    return p.by if p.source == Source.DISCARD else None
+
+
+def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False,
+         discarder: int | None = None) -> _Next:
+    """Seat ``s`` 跑s ``c`` onto ``target``; ``discarder``: the seat whose discard from hand
+    it was (放跑之后不能再进张)."""
     b.took(s)
     seat = b.seats[s]
     meld = Meld(MeldKind.PAO, (c,) * 4)
@@ -334,6 +350,12 @@ def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False) -
         b.set_seat(s, melds=tuple(melds))
     b.pending = None
     notes = (["forced"] if forced else []) + (["八块"] if b.seats[s].quads > 1 else [])
+    if (b.v.claims.fang_pao_stops_takes and discarder is not None and discarder != s
+            and not target.from_hand and not b.seats[discarder].fang_pao):
+        # "放跑之后不能再进张": a discard 跑'd onto a table 偎/碰, not onto a concealed 坎
+        # (hzy docs/RULES.md 放跑之后不能再进张; game.ts execClaim, case pao)
+        b.set_seat(discarder, fang_pao=True)
+        notes.append(f"放跑: seat {discarder} may no longer 吃/碰")
     b.emit(EventKind.PAO, s, c, (meld,), ", ".join(notes))
     return (_Chore.AFTER_TAKE, s)
 
@@ -364,6 +386,8 @@ def _after_take(b: _Builder, s: int) -> _Next:
     resting size of digest §1.4.0.
     """
     seat = b.seats[s]
+    if seat.lianzhang_offer is not None:
+        return _offer_lianzhang(b, s)
     if owes_discard(b.v, seat):
         opts = discard_options(b.v, s, seat.hand)
         if opts:
@@ -372,6 +396,36 @@ def _after_take(b: _Builder, s: int) -> _Next:
         b.set_seat(s, dead=True)
         b.emit(EventKind.NO_DISCARD, s, note="死手")
     return (_Chore.DRAW, (s + 1) % b.n)
+
+
+def _offer_lianzhang(b: _Builder, dealer: int) -> _Next:
+    """Before the dealer's first discard its 亮张 is offered to the others for 胡 only, as a
+    card the dealer discarded (衡阳 地胡: hzy game.ts start, offerDiHu, resolveClaims). While
+    on offer it is out of the dealer's hand; unclaimed it goes back (:func:`_end_lianzhang`)."""
+    seat = b.seats[dealer]
+    c = cast(int, seat.lianzhang_offer)
+    b.set_seat(dealer, hand=_hand_minus(seat.hand, c, 1))
+    b.emit(EventKind.DEAL, dealer, c, note="亮张 offered for 地胡")
+    b.pending = Pending(c, Source.DISCARD, dealer, 0)
+    return (_Chore.OFFER, dealer)
+
+
+def _end_lianzhang(b: _Builder, p: Pending) -> _Next:
+    """The 亮张 offered for 地胡: ask the seats that win on it, in turn order from the
+    dealer's next seat; when none is left, it goes back to the dealer's hand, who plays on."""
+    if p.tier == 0:
+        cands, plans = tier_plans(b.v, tuple(b.seats), ("hu",), p.card, p.source, p.by)
+        if cands:
+            (s, opts), rest = cands[0], tuple(cands[1:])
+            b.pending = attrs.evolve(p, queue=rest)
+            b.ask(Phase.RESPOND, s, opts, plans)
+            return None
+    seat = b.seats[p.by]
+    hand = list(seat.hand)
+    hand[p.card] += 1
+    b.set_seat(p.by, hand=tuple(hand), lianzhang_offer=None)
+    b.pending = None
+    return (_Chore.AFTER_TAKE, p.by)
 
 
 def _draw(b: _Builder, s: int) -> _Next:
@@ -442,6 +496,8 @@ def _offer(b: _Builder, by: int) -> _Next:
     soon as its tier is reached; an unclaimed card goes to the exposer's discard area and the
     next seat draws."""
     p = _pending(b.pending)
+    if b.seats[p.by].lianzhang_offer is not None:
+        return _end_lianzhang(b, p)
     tiers = b.v.claims.priority
     tier = p.tier
     while tier < len(tiers):
@@ -454,7 +510,8 @@ def _offer(b: _Builder, by: int) -> _Next:
             for s, opts in cands:
                 for o in opts:
                     if o.kind == ActionKind.PAO:
-                        return _pao(b, s, p.card, cast(PaoTarget, plans[o]), forced=True)
+                        return _pao(b, s, p.card, cast(PaoTarget, plans[o]), forced=True,
+                                    discarder=_discarder(p))
         if cands:
             (s, opts), rest = cands[0], tuple(cands[1:])
             b.pending = Pending(p.card, p.source, p.by, tier, rest)

@@ -251,11 +251,12 @@ def variant_documents(base: str = "hunan") -> st.SearchStrategy[dict[str, Any]]:
     """Schema-valid variant mappings (``extends`` resolved, ``id`` ``fuzz``): the ``base``
     preset with rule values redrawn: players and 王 count, hand sizes (the wall then fills
     the deck, or misses it by one card), threshold, win sources and forced sources, 将 rules,
-    天胡 counts, claim priorities, who may 吃, 碰 and 跑 sources, 臭 rules, discard rules and
-    meld display. The combinations include odd ones and semantically invalid ones (a wall
-    that does not fill the deck, seats fewer than players, an unreachable threshold), for
-    fuzzing tools that read variant files. Shrinks towards small values and the first
-    choices, not towards the base preset itself."""
+    天胡 counts, 地胡 (the preset's or ``lianzhang``), claim priorities, who may 吃, 碰 and 跑
+    sources, 放跑 and 跑-before-胡 switches, 臭 rules, discard rules and meld display. The
+    combinations include odd ones and semantically invalid ones (a wall that does not fill
+    the deck, seats fewer than players, an unreachable threshold), for fuzzing tools that
+    read variant files. Shrinks towards small values and the first choices, not towards the
+    base preset itself."""
     from ..loader import resolve
 
     doc = resolve(raw_preset(base), raw_preset, base)
@@ -306,6 +307,9 @@ def variant_documents(base: str = "hunan") -> st.SearchStrategy[dict[str, Any]]:
         aside = d["deal"].get("set_aside", 0)
         wall = cards_ - (other + 1) - other * (d["players"] - 1) - aside
         d["deal"]["wall"] = max(0, wall + data(st.sampled_from([0, 0, 0, 1, -1])))
+        d["win"]["dihu"] = data(st.sampled_from([doc["win"]["dihu"], "lianzhang"]))
+        d["claims"]["fang_pao_stops_takes"] = data(st.booleans())
+        d["claims"]["own_peng_pao_first"] = data(st.booleans())
         return d
     return draw()
 
