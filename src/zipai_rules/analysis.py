@@ -315,6 +315,26 @@ class _Placement:
 
 def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
                 card: int | None, source: str | None) -> list[_Placement]:
+    """Every way the incoming card may lie: in its forced or claimed meld, or in the hand.
+
+    Under ``claims.own_draw: kept`` (郴州) one's own draw is in the hand when the win is
+    checked, usable in any group ([cz-Sim] ``_continue_play``), so the hand placement is added
+    to the forced 跑/提/偎 (which the drawer lays if it does not win, checked again after)."""
+    out = _placed(variant, table, hand, card, source)
+    if card is None or card == KING or source != Source.SELF or not variant.claims.kept:
+        return out
+    h = list(hand)
+    if h[card] == 3:  # four in hand: the 坎 whole, the fourth copy free
+        h[card] = 1
+        free = _Placement(table, (same_meld(MeldKind.KAN, card),), tuple(h))
+    else:
+        h[card] += 1
+        free = _Placement(table, (), tuple(h))
+    return out if free in out else out + [free]
+
+
+def _placed(variant: Variant, table: tuple[Meld, ...], hand: list[int],
+            card: int | None, source: str | None) -> list[_Placement]:
     if card is None:
         return [_Placement(table, (), tuple(hand))]
     own = source == Source.SELF
@@ -351,23 +371,33 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
         kind = table[on_table].kind
         rest = table[:on_table] + table[on_table + 1:]
         if kind == MeldKind.PENG:
-            allowed = (Source.SELF if own else source) in variant.claims.pao_on_peng
+            # a kept draw onto one's own 碰 is a forced 跑 ([cz-Sim] _apply_draw_auto_meld)
+            allowed = (own and variant.claims.kept) or (
+                (Source.SELF if own else source) in variant.claims.pao_on_peng)
             new_kind = MeldKind.PAO
         else:
             allowed = own or source in variant.claims.pao_on_wei
-            new_kind = MeldKind.TI if own else MeldKind.PAO
+            new_kind = (own_wei_kind(variant) if own else MeldKind.PAO)
         if allowed:
             out.append(_Placement(rest + (Meld(new_kind, (card,) * 4),), (), tuple(hand)))
-            if new_kind == MeldKind.TI or not keep_meld:
-                return out  # a 提 is no 跑: one's own draw onto a 偎 is always 提
+            if (own and kind != MeldKind.PENG) or not keep_meld:
+                return out  # one's own draw onto a 偎 is always its 提 (or 跑), never free
         out.append(with_card())
         return out
     if card != KING and hand[card] == 2:
         if own:
             return [_Placement(table, (same_meld(MeldKind.WEI, card),), minus(2))]
-        out.append(_Placement(table, (same_meld(MeldKind.PENG, card),), minus(2)))
+        # won_triple kan: the triple scores as a concealed 坎 ([cz-hu] concealed_group_xi)
+        triple = MeldKind.KAN if variant.won_triple == "kan" else MeldKind.PENG
+        out.append(_Placement(table, (same_meld(triple, card),), minus(2)))
     out.append(with_card())
     return out
+
+
+def own_wei_kind(variant: Variant) -> MeldKind:
+    """What one's own draw onto one's own 偎 makes: 提, or 跑 under
+    ``claims.own_draw_on_wei: pao`` (郴州, [cz-Sim] ``_apply_draw_auto_meld``)."""
+    return MeldKind.PAO if variant.claims.own_draw_on_wei == "pao" else MeldKind.TI
 
 
 # --- public API -------------------------------------------------------------------------------
@@ -638,7 +668,7 @@ def _instant_on(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
         after[card] = 0
         melds = table + (same_meld(MeldKind.TI, card),)
     elif wei is not None:
-        melds = table[:wei] + table[wei + 1:] + (same_meld(MeldKind.TI, card),)
+        melds = table[:wei] + table[wei + 1:] + (same_meld(own_wei_kind(variant), card),)
     elif hand[card] == 2:
         after[card] = 0
         melds = table + (same_meld(MeldKind.WEI, card),)
