@@ -31,16 +31,18 @@ C5_HAND = "d2 d7 d10 x3 x4 x5 d3 d4 d5 x8 x9 x10 d8 d9 d10 x1 x1"
 
 
 def child(claims: dict[str, Any] | None = None, huxi: dict[str, Any] | None = None,
-          sources: tuple[str, ...] = ("self", "discard"), **win: Any):
-    """A hunan child with a 9 胡息 threshold and no 亮张; ``claims`` / ``huxi`` overrides. A
-    shown draw is offered to nobody's 碰/跑/吃 but the next seat's 吃 (valid under kept)."""
+          sources: tuple[str, ...] = ("self", "discard"), deck: dict[str, Any] | None = None,
+          deal: dict[str, Any] | None = None):
+    """A hunan child with a 9 胡息 threshold and no 亮张; ``claims`` / ``huxi`` / ``deck`` /
+    ``deal`` overrides. A shown draw is offered to nobody's 碰/跑/吃 but the next seat's 吃
+    (valid under kept)."""
     doc: dict[str, Any] = {
         "extends": "hunan", "id": "cz_test", "name": "cz test",
-        "deal": {"lianzhang": False, "lianzhang_is_draw": False},
-        "win": {"min_huxi": 9, "sources": list(sources), **win},
+        "deal": {"lianzhang": False, "lianzhang_is_draw": False, **(deal or {})},
+        "win": {"min_huxi": 9, "sources": list(sources)},
         "claims": {"chi_by": ["next"], "peng_on": ["discard"], "pao_on_kan": ["discard"],
                    "pao_on_wei": ["discard"], "pao_on_peng": ["discard"], **(claims or {})},
-        "huxi": huxi or {}}
+        "huxi": huxi or {}, "deck": deck or {}}
     return build_variant(doc, raw_preset, "test")
 
 
@@ -129,12 +131,31 @@ def test_c5_own_draw_onto_own_wei_makes_pao(claims):
     assert ("pao", (5, 5, 5, 5), 6) in groups(a)
 
 
+def c5_deal():
+    return make_deal({0: "x2", 1: "x6 x6 d9 " + C5_HAND}, wall="x6 x7 x7 x6",
+                     avoid={0: "x6 x7 x1 d9", 2: "x6 x7 x1 d9 x2"})
+
+
+@pytest.mark.parametrize("claims, kind, huxi", [({}, EventKind.TI, 15),
+                                                ({"own_draw_on_wei": "pao"}, EventKind.PAO, 12)])
+def test_shown_own_draw_onto_own_wei_in_the_engine(claims, kind, huxi):
+    """The draw shown (default): x6 onto x6 x6 is a forced 偎; the last x6 onto it a forced 提
+    (default) or 跑, then the 自摸 check: C5's 15 or 12."""
+    g = Game(child(claims), deal=c5_deal())
+    act(g, "discard", "x2")
+    pass_all(g)
+    assert [e.kind for e in g.events[-2:]] == [EventKind.DRAW_HIDDEN, EventKind.WEI]
+    act(g, "discard", "d9")
+    pass_all(g)
+    assert (g.actor, g.state.phase) == (1, "hu_check")
+    assert (g.events[-1].kind, g.events[-1].card, g.events[-1].note) == (kind, c("x6"), "forced")
+    assert g.state.plan(Action(ActionKind.HU, 1)).huxi == huxi
+
+
 def c5_game(variant) -> Game:
     """Seat 1 holds x6 x6, d9 and the C5 hand; it keeps x6 (偎, discards d9); seats 2 and 0
     keep x7 and discard it; seat 1 keeps the last x6, onto its 偎."""
-    deal = make_deal({0: "x2", 1: "x6 x6 d9 " + C5_HAND}, wall="x6 x7 x7 x6",
-                     avoid={0: "x6 x7 x1 d9", 2: "x6 x7 x1 d9 x2"})
-    g = Game(variant, deal=deal)
+    g = Game(variant, deal=c5_deal())
     act(g, "discard", "x2")
     pass_all(g)
     assert (g.actor, g.state.phase) == (1, "discard")  # x6 kept, no win: 偎 laid, discard owed
@@ -209,6 +230,19 @@ def test_draw_onto_kan_may_win_in_hand_and_a_declined_second_ti_skips_the_discar
         (EventKind.TI, 1, c("x6"), "forced, 八块"), (EventKind.DRAW_HIDDEN, 2, None, "")]
     assert g.state.seats[1].chou_hu_marks == ((c("x6"), 12),)  # the table then: 提 d1
     assert g.actor == 2
+
+
+def test_kept_king_forms_nothing_and_joins_the_hand():
+    """A kept 王 with x6 x6 in hand makes no 偎: it joins the hand; the drawer discards."""
+    v = child(CZ, deck={"kings": 1}, deal={"wall": 20})
+    g = Game(v, deal=make_deal({0: "x2", 1: "x6 x6 d9 " + C5_HAND}, wall="K",
+                               avoid={2: "x2"}, sizes=(21, 20, 20)))
+    act(g, "discard", "x2")
+    pass_all(g)
+    assert (g.actor, g.state.phase) == (1, "discard")
+    assert g.events[-1].kind == EventKind.DRAW_HIDDEN and g.events[-1].card is None
+    assert g.state.seats[1].hand[c("K")] == 1 and g.state.seats[1].melds == ()
+    assert c("K") not in [a.card for a in g.legal_actions()]
 
 
 def test_random_kept_games_show_no_draw_and_keep_every_card():

@@ -13,9 +13,12 @@ Rules applied (digest §1.2, §1.5; each also cited where it is coded):
   ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``);
 * a 将 only with a 提 or 跑, and then at least one and at most ``max_jiang`` ("当有跑牌或提牌后，
   必须有且只能有一对牌做为一方门子", ``003_5cd7634dfd57d897.txt``);
-* an incoming card onto a concealed pair is a 碰 when it comes from another player and a forced 偎
-  when self-drawn; onto a 坎 or 偎 it makes 提 (own draw) or 跑 (another's card, where the variant
-  allows); onto a 碰 it makes 跑 for the sources in ``claims.pao_on_peng``; with 破跑胡
+* an incoming card onto a concealed pair is a 碰 (scored as a 坎 under ``huxi.won_triple:
+  kan``) when it comes from another player and a forced 偎 when self-drawn; onto a 坎 or 偎 it
+  makes 提 (own draw; 跑 onto a 偎 under ``claims.own_draw_on_wei: pao``) or 跑 (another's
+  card, where the variant allows); onto a 碰 it makes 跑 for the sources in
+  ``claims.pao_on_peng``; one's own draw kept under ``claims.own_draw: kept`` may also lie
+  free in the hand; with 破跑胡
   (``claims.po_pao_hu``) a card that would make a 跑 may instead be used elsewhere to win;
 * the best decomposition maximises total 胡息 (table plus hand); ties keep the first found.
 
