@@ -33,7 +33,7 @@ from .inputs import (
     shipped_validator,
 )
 from .inputs import yaml_path as yaml_path
-from .variant import Variant, normalise
+from .variant import HUXI_OPTIONS, Variant, normalise
 from .variant import content_hash as content_hash
 from .variant import variant_schema as variant_schema
 
@@ -260,6 +260,7 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
         if not _has_path(doc, path):
             out.append((f"citations.{path}", "cites a parameter that does not exist"))
     out += _scoring_problems(doc["scoring"])
+    out += _own_draw_problems(doc["win"], doc["claims"])
     if "discarder_pays" in doc["scoring"]["payment"] and "discard" not in doc["win"]["sources"]:
         out.append(("scoring.payment.discarder_pays", "no win comes from a discard in this "
                     "variant (win.sources), so the discarder never pays"))
@@ -269,6 +270,28 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
             if any(c.get("fact") == "kings" and c.get("at_least", 0) > 0 for c in conds):
                 out.append((f"scoring.mingtang.patterns[{k}].when", "counts 王 in a deck "
                             "without 王: it can never hold"))
+    return out
+
+
+def _own_draw_problems(win: Mapping[str, Any], claims: Mapping[str, Any]
+                       ) -> list[tuple[str, str]]:
+    """``claims.own_draw: kept`` shows no draw and offers none, so a draw win, a claim of a
+    shown draw or of one's own draw would never happen: refused, as is a kept draw that its
+    drawer may not win on (no ``self`` in ``win.sources``)."""
+    if claims["own_draw"] != "kept":
+        return []
+    out = []
+    if "self" not in win["sources"]:
+        out.append(("win.sources", "claims.own_draw kept needs self: a drawer wins on the "
+                    "draw it keeps"))
+    if "draw" in win["sources"]:
+        out.append(("win.sources", "claims.own_draw kept shows no draw: draw is never a win "
+                    "source"))
+    for key, dead in (("peng_on", "draw"), ("pao_on_kan", "draw"), ("pao_on_wei", "draw"),
+                      ("pao_on_peng", "draw"), ("pao_on_peng", "self"), ("chi_by", "self")):
+        if dead in claims[key]:
+            out.append((f"claims.{key}", f"claims.own_draw kept offers no draw: {dead} never "
+                        "applies (one's own draw onto one's own 碰 is a forced 跑)"))
     return out
 
 
@@ -300,7 +323,8 @@ def _scoring_problems(scoring: Mapping[str, Any]) -> list[tuple[str, str]]:
 def _max_reachable_huxi(doc: Mapping[str, Any]) -> int:
     """An upper bound on 胡息: every 3 cards in the most valuable 3-card meld, every 4 in a 提."""
     table = doc["huxi"]
-    per3 = max(max(v) for k, v in table.items() if k not in ("ti", "pao", "jiang"))
+    per3 = max(max(v) for k, v in table.items()
+               if k not in ("ti", "pao", "jiang") and k not in HUXI_OPTIONS)
     per4 = max(max(table["ti"]), max(table["pao"]))
     cards = doc["deal"]["dealer_hand"] + 4
     best: int = max(per3 * (cards // 3), per4 * (cards // 4) + per3 * ((cards % 4) // 3))

@@ -80,8 +80,9 @@ def _outranked(state: GameState, action: Action) -> Refusal | None:
     """The refusal of a claim that another seat's claim comes before: a seat asked first in
     this tier, or a higher tier still unanswered."""
     p = state.pending
-    if p is None or action.kind == ActionKind.DISCARD or action.card != p.card:
-        return None
+    if p is None or p.source == Source.SELF or action.kind == ActionKind.DISCARD \
+            or action.card != p.card:
+        return None  # a kept draw (source self) is no claim and tells nobody its card
     if any(action in opts for _, opts in p.queue):
         return Refusal(code="outranked", message=f"seat {state.actor} is asked first about "
                        f"{token(p.card)}: seat {action.seat} is asked after it answers")

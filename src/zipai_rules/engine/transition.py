@@ -18,13 +18,14 @@ from typing import Any, cast
 
 import attrs
 
-from ..analysis import Analysis, instant_win, tianhu
+from ..analysis import Analysis, instant_win, own_wei_kind, tianhu
 from ..cards import KING, counts_of, indices_of
 from ..melds import Meld, MeldKind
 from ..variant import Variant
 from ..vocab import Label, Phase, ResultKind, Source
 from .actions import Action, ActionKind, Event, EventKind
 from .claims import (
+    PENG_KINDS,
     WEI_KINDS,
     discard_options,
     hand_after,
@@ -128,6 +129,7 @@ class _Chore(enum.Enum):
     DRAW = "draw"              # the seat draws from the wall
     OFFER = "offer"            # the card the seat exposed (``pending``) is offered tier by tier
     OWN_CARD = "own_card"      # the seat kept its own draw: it may win (自摸), or on
+    KEPT = "kept"              # own_draw kept: the drawn card (``pending``) may win, or on
 
 
 _Next = tuple[_Chore, int] | None
@@ -235,8 +237,9 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
         return _discard(b, action.seat, cast(int, action.card))  # every discard names its card
     if state.phase == Phase.HU_CHECK:
         s = action.seat
-        hu = Action(ActionKind.HU, s)
-        win = cast(Analysis, state.plan(hu))  # offered with its win analysis
+        kept = state.pending  # a kept draw (own_draw kept) waits here, else none
+        card = None if kept is None else kept.card  # stays on offer, as a claimed 胡's card
+        win = cast(Analysis, state.plan(Action(ActionKind.HU, s)))  # offered with its analysis
         # 天胡 only on the dealt hand: no card drawn from the wall yet (a win checked after a
         # forced 偎/提 on the first draw, when the dealer owed no discard, is a 自摸)
         first = state.turn == 0 and len(state.wall) == b.v.deal.wall
@@ -246,10 +249,13 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
         kind_of = ResultKind.TIANHU if first else ResultKind.HU
         if kind == ActionKind.PASS:
             b.emit(EventKind.PASS, s)
-            _declined(b, s, win_units(b.v, win, s, None, Source.SELF, labels, ctx))
+            _declined(b, s, win_units(b.v, win, s, card, Source.SELF, labels, ctx))
+            if kept is not None:
+                _chou_hu(b, s, kept.card)
+                return _kept_group(b, s, declined=True)
             return (_Chore.AFTER_TAKE, s)
-        b.emit(EventKind.HU, s, note="天胡" if first else "自摸")
-        b.finish(win_result(b.v, win, s, None, Source.SELF, labels, ctx, kind_of))
+        b.emit(EventKind.HU, s, card, note="天胡" if first else "自摸")
+        b.finish(win_result(b.v, win, s, card, Source.SELF, labels, ctx, kind_of))
         return None
     # respond
     p = _pending(state.pending)
@@ -290,18 +296,24 @@ def _declined(b: _Builder, s: int, units: int) -> None:
 def _decline(b: _Builder, s: int, options: tuple[Action, ...]) -> None:
     p = _pending(b.pending)
     b.emit(EventKind.PASS, s, p.card)
-    seat = b.seats[s]
     kinds = {o.kind for o in options}
-    if ActionKind.HU in kinds and b.v.win.chou_hu:
-        seat = b.set_seat(s, chou_hu_marks=seat.chou_hu_marks
-                          + ((p.card, table_huxi(b.v, seat)),))
-        b.emit(EventKind.CHOU, s, p.card, note="臭胡")
+    if ActionKind.HU in kinds:
+        _chou_hu(b, s, p.card)
+    seat = b.seats[s]
     if ActionKind.PENG in kinds and b.v.chou.peng and p.card not in seat.chou_peng_cards:
         seat = b.set_seat(s, chou_peng_cards=seat.chou_peng_cards | {p.card})
         b.emit(EventKind.CHOU, s, p.card, note="peng")
     if ActionKind.CHI in kinds and b.v.chou.chi and p.card not in seat.chou_chi_cards:
         b.set_seat(s, chou_chi_cards=seat.chou_chi_cards | {p.card})
         b.emit(EventKind.CHOU, s, p.card, note="chi")
+
+
+def _chou_hu(b: _Builder, s: int, card: int) -> None:
+    """Seat ``s`` declined a win on ``card``: 臭胡 where the variant has it."""
+    if b.v.win.chou_hu:
+        seat = b.seats[s]
+        b.set_seat(s, chou_hu_marks=seat.chou_hu_marks + ((card, table_huxi(b.v, seat)),))
+        b.emit(EventKind.CHOU, s, card, note="臭胡")
 
 
 def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
@@ -429,14 +441,20 @@ def _end_lianzhang(b: _Builder, p: Pending) -> _Next:
 
 
 def _draw(b: _Builder, s: int) -> _Next:
-    """Seat ``s`` draws: 荒庄 on an empty wall; a 王 is kept; a card making a 提/偎/臭偎 is
-    used at once; any other card is shown and offered."""
+    """Seat ``s`` draws: 荒庄 on an empty wall; under ``claims.own_draw: kept`` the card is
+    kept unseen (:func:`_kept_draw`); else a 王 is kept; a card making a 提/偎/臭偎 is used at
+    once; any other card is shown and offered."""
     if not b.wall:
         b.emit(EventKind.HUANGZHUANG)
         b.finish(Result(ResultKind.HUANGZHUANG))
         return None
     c = b.wall.pop(0)
     seat = b.seats[s]
+    if b.v.claims.kept:
+        # 郴州: the drawer keeps its draw, unseen and never offered ([cz-Sim] _continue_play)
+        b.emit(EventKind.DRAW_HIDDEN, s)
+        b.pending = Pending(c, Source.SELF, s, 0)
+        return (_Chore.KEPT, s)
     if c == KING:
         # a drawn 王 is shown and kept ("在之后摸牌过程中抓到的王霸需要明示", 000
         # §永州双王扯胡子规则; kept in hand: digest G14)
@@ -448,31 +466,73 @@ def _draw(b: _Builder, s: int) -> _Next:
     if c < 20 and (seat.hand[c] >= 2 or seat.table_meld(c, WEI_KINDS) is not None):
         # forced 提/偎/臭偎, the card not shown ("摸牌时，除偎牌与提牌外，其它必须首先明示")
         b.emit(EventKind.DRAW_HIDDEN, s)
-        k = seat.table_meld(c, WEI_KINDS)
-        if seat.hand[c] == 3:
-            meld = Meld(MeldKind.TI, (c,) * 4)
-            seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 3), melds=seat.melds + (meld,))
-            kind = EventKind.TI
-        elif k is not None:
-            meld = Meld(MeldKind.TI, (c,) * 4)
-            melds = list(seat.melds)
-            melds[k] = meld
-            seat = b.set_seat(s, melds=tuple(melds))
-            kind = EventKind.TI
-        else:
-            chou = b.v.chou.chou_wei_after_declined_peng and c in seat.chou_peng_cards
-            meld = Meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, (c,) * 3)
-            seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
-            kind = EventKind.CHOU_WEI if chou else EventKind.WEI
-        b.took(s)
-        eight = ", 八块" if kind == EventKind.TI and b.seats[s].quads > 1 else ""
-        b.emit(kind, s, c, (meld,), "forced" + eight)
+        _lay_forced(b, s, c, seat.table_meld(c, WEI_KINDS))
         if _special(b, s):
             return None
         return (_Chore.OWN_CARD, s)
     b.emit(EventKind.DRAW, s, c)
     b.pending = Pending(c, Source.DRAW, s, 0)
     return (_Chore.OFFER, s)
+
+
+def _lay_forced(b: _Builder, s: int, c: int, k: int | None) -> None:
+    """Seat ``s``'s own draw ``c`` makes its forced group: 提 with a 坎 in hand; onto the
+    table 偎 (or, kept, 碰) at ``k`` a 提, or a 跑 (``own_draw_on_wei: pao``; always onto a
+    碰); else a 偎 (臭偎 after a declined 碰) with the pair in hand."""
+    seat = b.seats[s]
+    if seat.hand[c] == 3:
+        meld = Meld(MeldKind.TI, (c,) * 4)
+        seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 3), melds=seat.melds + (meld,))
+    elif k is not None:
+        on_wei = seat.melds[k].kind in WEI_KINDS
+        meld = Meld(own_wei_kind(b.v) if on_wei else MeldKind.PAO, (c,) * 4)
+        melds = list(seat.melds)
+        melds[k] = meld
+        seat = b.set_seat(s, melds=tuple(melds))
+    else:
+        chou = b.v.chou.chou_wei_after_declined_peng and c in seat.chou_peng_cards
+        meld = Meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, (c,) * 3)
+        seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
+    b.took(s)
+    kind = EventKind(meld.kind.value)
+    eight = ", 八块" if kind in (EventKind.TI, EventKind.PAO) and seat.quads > 1 else ""
+    b.emit(kind, s, c, (meld,), "forced" + eight)
+
+
+def _kept_draw(b: _Builder, s: int) -> _Next:
+    """Step 1 of a kept draw (``pending``, ``claims.own_draw: kept``, 郴州): the drawer may
+    win with the card in its hand, used in any group (胡/过); else its forced group.
+    [cz-Sim] ``_continue_play``."""
+    p = _pending(b.pending)
+    seat = b.seats[s]
+    worth = seat_worth(b.v, b.ctx(), s, seat, p.card, Source.SELF, s)
+    win = hu_allowed(b.v, seat, p.card, Source.SELF, worth)
+    if win is not None:
+        _ask_self_win(b, s, win)
+        return None
+    return _kept_group(b, s, declined=False)
+
+
+def _kept_group(b: _Builder, s: int, declined: bool) -> _Next:
+    """Steps 2–4 of a kept draw: the card makes its forced group (own 碰/偎 → 跑 or 提,
+    坎 → 提, pair → 偎; a 王 none) or joins the hand; after a group the win is checked again,
+    unless the player ``declined`` a win on this card and still owes a discard; then the
+    discard (none after a second 提/跑). [cz-Sim] ``_apply_draw_auto_meld``."""
+    c = _pending(b.pending).card
+    b.pending = None
+    seat = b.seats[s]
+    k = None if c == KING else seat.table_meld(c, WEI_KINDS | PENG_KINDS)
+    if c == KING or (seat.hand[c] < 2 and k is None):
+        hand = list(seat.hand)
+        hand[c] += 1
+        b.set_seat(s, hand=tuple(hand))
+        return (_Chore.AFTER_TAKE, s)
+    _lay_forced(b, s, c, k)
+    if _special(b, s):
+        return None
+    if declined and owes_discard(b.v, b.seats[s]):
+        return (_Chore.AFTER_TAKE, s)
+    return (_Chore.OWN_CARD, s)
 
 
 def _after_own_card(b: _Builder, s: int) -> _Next:
@@ -482,13 +542,18 @@ def _after_own_card(b: _Builder, s: int) -> _Next:
     worth = seat_worth(b.v, b.ctx(), s, seat, None, Source.SELF, s, fresh=True)
     win = hu_allowed(b.v, seat, None, Source.SELF, worth)
     if win is not None:
-        hu = Action(ActionKind.HU, s)
-        opts: tuple[Action, ...] = (hu,)
-        if Source.SELF not in b.v.win.forced_sources:
-            opts += (Action(ActionKind.PASS, s),)
-        b.ask(Phase.HU_CHECK, s, opts, {hu: win})
+        _ask_self_win(b, s, win)
         return None
     return (_Chore.AFTER_TAKE, s)
+
+
+def _ask_self_win(b: _Builder, s: int, win: Analysis) -> None:
+    """Ask seat ``s`` whether it wins on its own cards (胡, and 过 unless forced)."""
+    hu = Action(ActionKind.HU, s)
+    opts: tuple[Action, ...] = (hu,)
+    if Source.SELF not in b.v.win.forced_sources:
+        opts += (Action(ActionKind.PASS, s),)
+    b.ask(Phase.HU_CHECK, s, opts, {hu: win})
 
 
 def _offer(b: _Builder, by: int) -> _Next:
@@ -533,4 +598,5 @@ _CHORES: dict[_Chore, Callable[[_Builder, int], _Next]] = {
     _Chore.DRAW: _draw,
     _Chore.OFFER: _offer,
     _Chore.OWN_CARD: _after_own_card,
+    _Chore.KEPT: _kept_draw,
 }
