@@ -123,6 +123,25 @@ def test_variants_and_terms(capsys):
     assert "repeat_quad" in out and "八块" in out
 
 
+def test_terms_lists_the_patterns_own_terms(capsys, tmp_path):
+    """A pattern's own ``term`` is listed after the terminology, in the patterns' order; a
+    pattern without one (``hong_per``) is named through the terminology and not listed."""
+    path = tmp_path / "mt.yaml"
+    path.write_text(
+        "id: mt_terms\nname: 名堂词\nextends: hunan\nscoring:\n  mingtang:\n    patterns:\n"
+        "      - {name: xiao_hong, term: 小红, when: {fact: red, at_least: 10}, add_units: 1}\n"
+        "      - {name: hong_per, when: {fact: red, at_least: 11}, per: {fact: red, above: 10,"
+        " add_units: 1}}\n"
+        "      - {name: da_hong, term: 大红, when: {fact: red, at_least: 13}, multiply_huxi: 2}\n",
+        "utf-8")
+    code, out, err = run(capsys, "terms", str(path))
+    assert code == 0, err
+    tail = out.split("  zimo           自摸\n", 1)[1]
+    assert tail == ("名堂 (scoring.mingtang.patterns, their own term)\n"
+                    "  xiao_hong      小红\n  da_hong        大红\n")
+    assert "名堂" not in run(capsys, "terms", "hunan")[1]
+
+
 def test_console_script_no_traceback_on_bad_card():
     """The installed entry point exits non-zero with one error line."""
     proc = subprocess.run([sys.executable, "-m", "zipai_rules.cli", "analyze", "--hand", "q9"],

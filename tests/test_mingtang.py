@@ -170,6 +170,88 @@ def test_dead_rules_are_refused():
         {"name": "a", "when": {"fact": "kings", "at_least": 1}, "add_units": 1}]}}})
 
 
+def test_reach_of_a_21_card_deal():
+    """Hunan: a player holds at most 21 + 1 cards counting a 提 as three, so 22 + 22 // 3 = 29
+    in hand plus table; the deck caps red at 6 kinds × 4 = 24 and winning_kind at 4."""
+    from zipai_rules.mingtang import reach
+
+    most = reach({"deal": {"dealer_hand": 21, "other_hand": 20},
+                  "deck": {"copies": 4, "kings": 0}})
+    assert (most["red"], most["black"], most["small"], most["kings"]) == (24, 29, 29, 0)
+    assert (most["groups"], most["sets"], most["melds_ti"], most["melds_jiang"]) == (14, 9, 7, 14)
+    assert most["winning_kind"] == 4 and "huxi" not in most
+    with_kings = reach({"deal": {"dealer_hand": 15, "other_hand": 14},
+                        "deck": {"copies": 4, "kings": 2}})
+    assert (with_kings["red"], with_kings["kings"], with_kings["winning_kind"]) == (21, 2, 6)
+
+
+@pytest.mark.parametrize(("pattern", "path", "message"), [
+    ({"name": "a", "when": {"fact": "red", "at_least": 25}, "add_units": 1},
+     "scoring.mingtang.patterns[0].when.at_least",
+     "red 25 is above the most a winning hand can hold (24): it can never hold"),
+    ({"name": "a", "when": [{"label": "zimo"}, {"fact": "black", "equals": 30}],
+      "add_units": 1}, "scoring.mingtang.patterns[0].when[1].equals",
+     "black 30 is above the most a winning hand can hold (29): it can never hold"),
+    ({"name": "a", "when": {"fact": "winning_kind", "at_least": 5}, "add_units": 1},
+     "scoring.mingtang.patterns[0].when.at_least",
+     "winning_kind 5 is above the most a winning hand can hold (4): it can never hold"),
+    ({"name": "a", "when": {"fact": "kings", "equals": 1}, "add_units": 1},
+     "scoring.mingtang.patterns[0].when.equals",
+     "counts 王 in a deck without 王: it can never hold"),
+    ({"name": "a", "when": {"label": "zimo"}, "per": {"fact": "melds_ti", "above": 7,
+                                                     "add_units": 1}},
+     "scoring.mingtang.patterns[0].per.above",
+     "melds_ti never exceeds 7 (a winning hand holds at most 7): the per-count never adds"),
+])
+def test_a_fact_bound_out_of_reach_is_refused(pattern, path, message):
+    with pytest.raises(VariantError) as err:
+        variant({"patterns": [pattern]})
+    assert err.value.code == "semantic"
+    assert (path, message) in err.value.problems
+
+
+def test_a_fact_bound_at_its_reach_loads():
+    v = variant({"patterns": [
+        {"name": "a", "when": [{"fact": "red", "at_least": 24}, {"fact": "black", "equals": 29},
+                               {"fact": "winning_kind", "at_least": 4}], "add_units": 1},
+        {"name": "b", "when": {"label": "zimo"}, "per": {"fact": "melds_ti", "above": 6,
+                                                         "add_units": 1}}]})
+    assert [p.name for p in v.scoring.mingtang.patterns] == ["a", "b"]
+
+
+def _count_as(base, count_as, **win):
+    raw = {"id": "ca_test", "name": "test", "extends": base,
+           "scoring": {"conversion": {"count_as": count_as}}}
+    if win:
+        raw["win"] = win
+    return build_variant(raw, raw_preset, "<test>")
+
+
+NO_TIANHU = {"tianhu": {"ti": 0, "kan": 0}}
+
+
+def test_a_count_as_row_that_can_never_apply_is_refused():
+    """衡阳十胡 (win.min_huxi 10) without its forced 天胡: no win scores 8 胡息, and counting 12
+    as 9 puts a win below the threshold."""
+    with pytest.raises(VariantError) as err:
+        _count_as("hengyang_shihu", [[8, 15], [12, 9]], **NO_TIANHU)
+    assert err.value.problems == [
+        ("scoring.conversion.count_as[0][0]", "no win scores 8 胡息: win.min_huxi is 10 and no "
+         "special win, 天胡 or pattern scores below it"),
+        ("scoring.conversion.count_as[1][1]", "counts a win as 9 胡息, below win.min_huxi (10): "
+         "a win would count as less than the threshold")]
+
+
+def test_a_count_as_row_below_the_threshold_loads_where_a_win_scores_below_it():
+    """A forced 天胡 (3 提 / 5 坎) wins whatever its 胡息, and so does a special win: 8 may
+    apply."""
+    assert _count_as("hengyang_shihu", [[8, 15]]).scoring.conversion.count_as == ((8, 15),)
+    special = _count_as("hengyang_shihu", [[8, 15]], special=["two_ti"], **NO_TIANHU)
+    assert special.scoring.conversion.count_as == ((8, 15),)
+    assert _count_as("hengyang_shihu", [[10, 15]],
+                     **NO_TIANHU).scoring.conversion.count_as == ((10, 15),)
+
+
 def test_summed_multipliers_say_so():
     from zipai_rules.mingtang import Scoring
 

@@ -77,11 +77,27 @@ def test_a_deal_of_non_cards_is_refused_naming_the_place(hands, wall, where):
         Deal(hands, wall, 0)
 
 
-def test_a_dealer_that_is_not_a_seat_is_a_bad_deal():
+@pytest.mark.parametrize(("dealer", "message"), [
+    ("0", "bad deal: dealer '0' is not a seat number: a str, not an int"),
+    (True, "bad deal: dealer True is not a seat number: a bool, not an int"),
+    (1.0, "bad deal: dealer 1.0 is not a seat number: a float, not an int"),
+])
+def test_a_dealer_of_the_wrong_type_is_refused_alone(dealer, message):
+    """Seed 7 deals 21 cards to seat 0: read as dealing from seat 1 (``True == 1``) the sizes
+    would not fit either, but only the type is reported."""
     dealt = shuffled_deal(HUNAN, 7)
-    with pytest.raises(HandError, match="dealer seat '0' outside 0..2") as err:
-        Game(HUNAN, deal=Deal(dealt.hands, dealt.wall, "0"))  # type: ignore[arg-type]
-    assert err.value.code == "bad_deal"
+    with pytest.raises(HandError) as err:
+        Deal(dealt.hands, dealt.wall, dealer)
+    assert (str(err.value), err.value.code) == (message, "bad_deal")
+
+
+@pytest.mark.parametrize("dealer", [3, -1])
+def test_a_dealer_outside_the_table_is_refused_alone(dealer):
+    dealt = shuffled_deal(HUNAN, 7)
+    with pytest.raises(HandError) as err:
+        Game(HUNAN, deal=Deal(dealt.hands, dealt.wall, dealer))
+    assert (str(err.value), err.value.code) == (f"bad deal: dealer seat {dealer} outside 0..2",
+                                                "bad_deal")
 
 
 @pytest.mark.parametrize(("hand", "error", "message"), [
@@ -113,6 +129,20 @@ def test_settle_takes_a_game_a_state_or_a_variant_and_result():
 def test_settle_of_a_game_not_over_says_so():
     with pytest.raises(ZipaiError, match="not over") as err:
         settle(Game("hunan", seed=3))
+    assert err.value.code == "hand_not_over"
+
+
+@pytest.mark.parametrize(("result", "message"), [
+    (5, "settle: result must be a Result, got int 5"),
+    (True, "settle: result must be a Result, got bool True"),
+    ("hu", "settle: result must be a Result, got str 'hu'"),
+])
+def test_settle_names_a_result_of_the_wrong_type(result, message):
+    with pytest.raises(ZipaiError) as err:
+        settle("hunan", result)
+    assert (str(err.value), err.value.code) == (message, "bad_argument")
+    with pytest.raises(ZipaiError) as err:
+        settle("hunan", None)
     assert err.value.code == "hand_not_over"
 
 

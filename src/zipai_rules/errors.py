@@ -181,6 +181,7 @@ ERROR_CODES: dict[str, str] = {
                  "to 2**40",
     "bad_option": "an option out of range or a combination of options that does not go",
     "unknown_bot": "an unknown bot name, or more bots than players",
+    "bad_argument": "an argument of the wrong type (e.g. a settle result that is not a Result)",
 }
 
 

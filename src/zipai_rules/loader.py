@@ -261,15 +261,10 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
             out.append((f"citations.{path}", "cites a parameter that does not exist"))
     out += _scoring_problems(doc["scoring"])
     out += _own_draw_problems(doc["win"], doc["claims"])
+    out += _count_as_problems(doc)
     if "discarder_pays" in doc["scoring"]["payment"] and "discard" not in doc["win"]["sources"]:
         out.append(("scoring.payment.discarder_pays", "no win comes from a discard in this "
                     "variant (win.sources), so the discarder never pays"))
-    if doc["deck"]["kings"] == 0:
-        for k, p in enumerate(doc["scoring"].get("mingtang", {}).get("patterns", [])):
-            conds = [p["when"]] if isinstance(p["when"], Mapping) else p["when"]
-            if any(c.get("fact") == "kings" and c.get("at_least", 0) > 0 for c in conds):
-                out.append((f"scoring.mingtang.patterns[{k}].when", "counts 王 in a deck "
-                            "without 王: it can never hold"))
     return out
 
 
@@ -317,6 +312,29 @@ def _scoring_problems(scoring: Mapping[str, Any]) -> list[tuple[str, str]]:
     if "discarder_pays" in pay and pay["discard_win"] != "discarder_pays_all":
         out.append(("scoring.payment.discarder_pays", "only with discard_win: "
                     f"discarder_pays_all (not {pay['discard_win']})"))
+    return out
+
+
+def _count_as_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A ``count_as`` row that can never apply: its 胡息 is below ``win.min_huxi`` and no win
+    scores below the threshold (none does unless the variant has a special win, a forced 天胡
+    of dealt 提 or 坎, or a pattern that takes 胡息 away; the dealer's optional 天胡 meets the
+    threshold), or it counts a win as less than ``win.min_huxi``."""
+    least = doc["win"]["min_huxi"]
+    th = doc["win"]["tianhu"]
+    patterns = doc["scoring"].get("mingtang", {}).get("patterns", [])
+    below = bool(doc["win"]["special"] or th["ti"] or th["kan"]
+                 or any(p.get("add_huxi", 0) < 0 or p.get("per", {}).get("add_huxi", 0) < 0
+                        for p in patterns))
+    out: list[tuple[str, str]] = []
+    for k, (at, to) in enumerate(doc["scoring"]["conversion"].get("count_as", [])):
+        where = f"scoring.conversion.count_as[{k}]"
+        if at < least and not below:
+            out.append((f"{where}[0]", f"no win scores {at} 胡息: win.min_huxi is {least} and "
+                        "no special win, 天胡 or pattern scores below it"))
+        if to < least:
+            out.append((f"{where}[1]", f"counts a win as {to} 胡息, below win.min_huxi "
+                        f"({least}): a win would count as less than the threshold"))
     return out
 
 

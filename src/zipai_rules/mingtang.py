@@ -301,13 +301,49 @@ def producible_labels(doc: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
+_MELD_SIZE = {MeldKind.JIANG: 2, MeldKind.TI: 4, MeldKind.PAO: 4}
+
+
+def reach(doc: Mapping[str, Any]) -> dict[str, int]:
+    """A safe upper bound of every fact but ``huxi`` on the winning hand of a normalised
+    variant mapping ``doc`` (``huxi`` is left unbounded: fixed-value and instant wins score
+    outside the meld count).
+
+    Counting a 提 or 跑 as three cards, a player never holds more than ``E = max(dealer_hand,
+    other_hand) + 1`` cards: the deal plus the card just taken, as every take is followed by a
+    discard or completes a 提/跑 (whose fourth card is not counted). Each 提/跑 adds that fourth
+    card to a group of three, so hand plus table hold at most ``C = E + E // 3`` cards (29 for a
+    21-card deal). The card facts are also bounded by the deck, a 王 counting as any card:
+    ``red`` by 6 kinds × copies + 王, ``black`` by 14 kinds, ``small`` and ``big`` by 10;
+    ``kings`` by the deck's 王; ``winning_kind`` by copies + 王. A group holds at least 2 cards
+    (a 将), a 吃 shape or a set at least 3, a 提/跑 4: ``groups`` ≤ ``C // 2``, ``sequences``
+    and ``sets`` ≤ ``C // 3``, ``melds_<kind>`` ≤ ``C //`` its size."""
+    held = max(doc["deal"]["dealer_hand"], doc["deal"]["other_hand"]) + 1
+    cards = held + held // 3
+    copies, kings = doc["deck"]["copies"], doc["deck"]["kings"]
+    out = {"red": 6 * copies + kings, "black": 14 * copies + kings,
+           "small": 10 * copies + kings, "big": 10 * copies + kings, "kings": kings,
+           "groups": cards // 2, "sequences": cards // 3, "sets": cards // 3,
+           **{f"melds_{k.value}": cards // _MELD_SIZE.get(k, 3) for k in MeldKind},
+           "winning_kind": copies + kings}
+    return {f: min(bound, cards) for f, bound in out.items()}
+
+
 def problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The label and fact problems of a normalised variant mapping, as ``(yaml path,
     message)``: every label of ``scoring.bonuses`` and ``scoring.mingtang`` must be one of
     :data:`LABELS` the variant can produce, every fact one of :data:`FACTS`; a fact condition
-    needs a bound, its bounds a non-empty range; pattern names are unique."""
+    needs a bound, its bounds a non-empty range within the fact's :func:`reach` (an
+    ``at_least`` or ``equals`` above it never holds, a ``per.above`` at or above it never
+    adds); pattern names are unique."""
     out: list[tuple[str, str]] = []
     cannot = producible_labels(doc)
+    most = reach(doc)
+
+    def beyond(name: str, value: int) -> str:
+        if name == "kings" and most[name] == 0:
+            return "counts 王 in a deck without 王"
+        return f"{name} {value} is above the most a winning hand can hold ({most[name]})"
 
     def label(path: str, name: str) -> None:
         if name not in LABELS:
@@ -346,12 +382,22 @@ def problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
                 elif c.get("at_least", 0) > c.get("at_most", c.get("at_least", 0)):
                     out.append((cat, f"at_least {c['at_least']} is above at_most "
                                 f"{c['at_most']}"))
+                elif c["fact"] in most:
+                    for key in ("at_least", "equals"):
+                        if c.get(key, 0) > most[c["fact"]]:
+                            out.append((f"{cat}.{key}", beyond(c["fact"], c[key])
+                                        + ": it can never hold"))
         for j, u in enumerate(p["unless"]):
             label(f"{at}.unless[{j}]", u)
         if "per" in p:
             fact(f"{at}.per.fact", p["per"]["fact"])
             if not (p["per"].get("add_units") or p["per"].get("add_huxi")):
                 out.append((f"{at}.per", "a per-count effect needs add_units or add_huxi"))
+            above = p["per"].get("above", 0)
+            if p["per"]["fact"] in most and above >= most[p["per"]["fact"]]:
+                out.append((f"{at}.per.above", f"{p['per']['fact']} never exceeds {above} "
+                            f"(a winning hand holds at most {most[p['per']['fact']]}): the "
+                            "per-count never adds"))
         if not (p.get("add_huxi", 0) or p.get("add_units", 0) or p.get("multiply_huxi", 1) != 1
                 or p.get("multiply_units", 1) != 1 or "per" in p):
             out.append((at, f"pattern {p['name']!r} has no effect: give multiply_huxi, "

@@ -143,7 +143,8 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
     (``scoring.payment.ti``): each ``ti`` event adds its payment to ``payments``, win or 荒庄.
 
     Raises :class:`~zipai_rules.errors.ZipaiError` (code ``hand_not_over``) when there is no
-    result: the hand is not over.
+    result: the hand is not over; code ``bad_argument`` for a ``result`` that is neither a
+    :class:`~zipai_rules.engine.state.Result` nor ``None``.
     """
     if isinstance(variant, Game):
         game = variant
@@ -159,8 +160,11 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
             raise ZipaiError("the hand is not over", code="hand_not_over")
         return settle(state.variant, attrs.evolve(state.result, sitting_out=sits))
     v = as_variant(variant)
-    if not isinstance(result, Result):
+    if result is None:
         raise ZipaiError("the hand is not over", code="hand_not_over")
+    if not isinstance(result, Result):
+        raise ZipaiError(f"settle: result must be a Result, got {type(result).__name__} "
+                         f"{result!r:.60}", code="bad_argument")
     r = result
     sc = v.scoring
     n = v.players

@@ -1,4 +1,5 @@
-"""``zipai terms``: a variant's terminology map (canonical pinyin → the variant's word)."""
+"""``zipai terms``: a variant's terminology map (canonical pinyin → the variant's word), then
+the 名堂 patterns that carry their own ``term`` (pattern name → that term)."""
 
 from __future__ import annotations
 
@@ -21,4 +22,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"{v.name} ({v.id})")
     for canonical, word in sorted(v.terminology.items()):
         print(f"  {canonical:14} {word}")
+    own = [(p.name, p.term) for p in v.scoring.mingtang.patterns if p.term is not None]
+    if own:
+        print("名堂 (scoring.mingtang.patterns, their own term)")
+        for name, term in own:
+            print(f"  {name:14} {term}")
     return 0

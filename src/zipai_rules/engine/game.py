@@ -41,6 +41,12 @@ def _hands(hands: Iterable[Cards]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(cards_arg(h, f"hands[{s}]")) for s, h in enumerate(hands))
 
 
+def _dealer(_deal: object, _field: object, dealer: object) -> None:
+    if type(dealer) is not int:
+        raise HandError(f"bad deal: dealer {dealer!r:.40} is not a seat number: a "
+                        f"{type(dealer).__name__}, not an int", code="bad_deal")
+
+
 @attrs.frozen(slots=True)
 class Deal:
     """An explicit deal: ``hands`` (the cards of each seat, the dealer's last card being the
@@ -49,11 +55,13 @@ class Deal:
     indices, :class:`~zipai_rules.cards.Card` values or tokens, or as one string of tokens
     (``"x1 x2 d3"``); they are kept as tuples of indices, so a deal shares no mutable state
     with its caller. Raises :class:`~zipai_rules.errors.CardError` naming the hand or the wall
-    and the position of an item that is not a card."""
+    and the position of an item that is not a card, :class:`~zipai_rules.errors.HandError`
+    (``bad_deal``) for a ``dealer`` that is not an ``int`` (``True`` and ``1.0`` are not
+    seats); whether the seat and the sizes fit a variant is :func:`check_deal`'s question."""
 
     hands: tuple[tuple[int, ...], ...] = attrs.field(converter=_hands)
     wall: tuple[int, ...] = attrs.field(converter=_wall)
-    dealer: int = 0
+    dealer: int = attrs.field(default=0, validator=_dealer)
     aside: tuple[int, ...] = attrs.field(default=(), converter=_aside)
 
     def __repr__(self) -> str:
@@ -96,15 +104,19 @@ def shuffled_deal(variant: Variant, seed: int, dealer: int = 0) -> Deal:
 
 def check_deal(variant: Variant, deal: Deal) -> None:
     """Raise :class:`HandError` (code ``bad_deal``) if the deal does not fit the variant: seat
-    count, dealer seat, hand sizes, wall size; :class:`CardError` for bad cards or copies."""
+    count, dealer seat, hand sizes, wall size, cards set aside; :class:`CardError` for bad
+    cards or copies. A dealer that is not a seat is reported alone (the hand sizes depend on
+    who deals)."""
     for cards in (*deal.hands, deal.wall, deal.aside):
         for c in cards:
             card_index(c)
+    _dealer(deal, None, deal.dealer)
+    if not 0 <= deal.dealer < variant.players:
+        raise HandError(f"bad deal: dealer seat {deal.dealer} outside 0..{variant.players - 1}",
+                        code="bad_deal")
     problems = []
     if len(deal.hands) != variant.players:
         problems.append(f"{len(deal.hands)} hands for {variant.players} players")
-    if not (type(deal.dealer) is int and 0 <= deal.dealer < variant.players):
-        problems.append(f"dealer seat {deal.dealer!r} outside 0..{variant.players - 1}")
     for s, h in enumerate(deal.hands):
         want = variant.deal.hand_size(s, deal.dealer)
         if len(h) != want:
