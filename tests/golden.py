@@ -53,14 +53,16 @@ def replayed(doc: dict[str, Any]) -> dict[str, Any]:
     ``events``, ``result`` and ``settlement`` it gives."""
     from zipai_rules import load_preset
     from zipai_rules.engine.game import replay
-    from zipai_rules.records import action_from_json, deal_from_json
+    from zipai_rules.records import action_from_json, deal_from_json, result_json
     from zipai_rules.settlement import settle
 
     variant = load_preset(doc["variant"]["id"])
     game = replay(variant, deal_from_json(doc["deal"]),
                   [action_from_json(a) for a in doc["actions"]])
-    return {"events": [e.to_json() for e in game.events],
-            "result": None if game.result is None else game.result.to_json(),
+    result = None if game.result is None else result_json(game.result)
+    if result is not None and "decomposition" not in doc["result"]:
+        del result["decomposition"]  # written before records carried it
+    return {"events": [e.to_json() for e in game.events], "result": result,
             "settlement": settle(game.state, doc["sitting_out"]).to_json()}
 
 
