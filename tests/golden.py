@@ -61,10 +61,9 @@ def replayed(doc: dict[str, Any]) -> dict[str, Any]:
     game = replay(variant, deal_from_json(doc["deal"]),
                   [action_from_json(a) for a in doc["actions"]])
     result = None if game.result is None else result_json(game.result)
-    if result is not None and "decomposition" not in (doc.get("result") or {}):
-        del result["decomposition"]
-    return {"events": [e.to_json() for e in game.events],
-            "result": result,
+    if result is not None and "decomposition" not in doc["result"]:
+        del result["decomposition"]  # written before records carried it
+    return {"events": [e.to_json() for e in game.events], "result": result,
             "settlement": settle(game.state, doc["sitting_out"]).to_json()}
 
 

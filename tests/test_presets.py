@@ -21,8 +21,8 @@ from zipai_rules.cli import main
 from zipai_rules.engine import ActionKind, Game
 from zipai_rules.presets import preset_ids, raw_preset
 
-PRESETS = ("daye", "guilin", "hengyang_liuhu", "hengyang_shihu", "hunan", "hunan_two",
-           "liuzhou_bayi", "loudi_fangpaofa", "penghu", "shaoyang", "yongzhou")
+PRESETS = ("daye", "guilin", "hengyang_liuhu", "hengyang_shihu", "hunan", "hunan_four",
+           "hunan_two", "liuzhou_bayi", "loudi_fangpaofa", "penghu", "shaoyang", "yongzhou")
 
 ALL = frozenset({"self", "draw", "discard"})
 DRAWN = frozenset({"self", "draw"})
@@ -39,6 +39,9 @@ EXPECTED = {
     # set aside each hand (how many is not stated: the sizes stay those of three players)
     "hunan_two": (2, 2, 80, 21, 20, 19, 15, DRAWN, frozenset(), DRAWN,
                   ("hidden", "one_up", "one_up", "all_up"), "random", 0),
+    # 000 §跑胡子游戏方法和比赛规则 "跑胡子可以四人玩，（其中一人轮流数醒）": Hunan, 4 seats
+    "hunan_four": (3, 4, 80, 21, 20, 19, 15, DRAWN, frozenset(), DRAWN,
+                   ("hidden", "one_up", "one_up", "all_up"), "random", 0),
     # §2.2: threshold 10 胡; any discard, 放炮必胡 (forced on discards); 碰 → 开舵 own draw only;
     # 扫 "不亮但要盖牌", 过扫 "盖2亮1", 扫穿 "4需全盖"; first dealer not stated (C18: random).
     "guilin": (3, 3, 80, 21, 20, 19, 10, ALL, frozenset({"discard"}), frozenset({"self"}),
@@ -112,7 +115,7 @@ def test_names_and_aliases_are_unique_across_presets():
     ("hunan", "湖南跑胡子"), ("guilin", "桂林字牌"), ("liuzhou_bayi", "八一字牌"),
     ("shaoyang", "邵阳字牌"), ("hengyang_liuhu", "衡阳六胡抢"), ("hengyang_shihu", "衡阳十胡抢"),
     ("yongzhou", "永州双王扯胡子"), ("loudi_fangpaofa", "娄底放炮罚"), ("penghu", "碰胡"),
-    ("daye", "大冶字牌"),
+    ("daye", "大冶字牌"), ("hunan_four", "湖南四人跑胡子"),
 ])
 def test_chinese_names(pid, name):
     """The names of the seed sections (digest §0)."""
@@ -145,7 +148,8 @@ def test_sitting_out():
     §2.10); every other preset seats exactly its players."""
     for pid in PRESETS:
         v = find_variant(pid)
-        want = {"penghu": "opposite_dealer", "daye": "rotate"}.get(pid, "none")
+        want = {"penghu": "opposite_dealer", "hunan_four": "opposite_dealer",
+                "daye": "rotate"}.get(pid, "none")
         assert v.sitting_out == want, pid
 
 
