@@ -167,7 +167,9 @@ class GameState:
     ``hu_check`` (the actor may win with the hand as it stands) or ``over``. ``options`` are
     the actor's legal actions; ``plans`` pairs each offered 胡 and 跑 (the actor's and those of
     the seats queued in ``pending``) with what was decided when it was offered (:data:`Plan`,
-    read with :meth:`plan`)."""
+    read with :meth:`plan`). ``drawn``: in ``hu_check``, the card the actor drew and took in
+    (a forced 偎/提/跑, or a 王 kept), which a win now is won on (偎起胡, 提龙胡: the result's
+    ``card``); else ``None``."""
 
     variant: Variant = attrs.field(eq=False, repr=False)
     dealer: int
@@ -180,6 +182,7 @@ class GameState:
     result: Result | None = None
     turn: int = 0
     plans: tuple[tuple[Action, Plan], ...] = attrs.field(default=(), eq=False, repr=False)
+    drawn: int | None = None
 
     def plan(self, action: Action) -> Plan | None:
         """What the offered ``action`` decided (see ``plans``), or ``None``."""

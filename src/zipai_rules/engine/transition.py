@@ -57,6 +57,7 @@ class _Builder:
         self.pending = None if state is None else state.pending
         self.result = None if state is None else state.result
         self.turn = 0 if state is None else state.turn
+        self.drawn: int | None = None  # the own draw taken in this step (GameState.drawn)
         self.events: list[Event] = []
 
     @classmethod
@@ -70,7 +71,8 @@ class _Builder:
     def freeze(self) -> GameState:
         return GameState(self.v, self.dealer, tuple(self.seats), tuple(self.wall), self.phase,
                          self.actor, self.options, self.pending, self.result, self.turn,
-                         tuple(self.plans.items()))
+                         tuple(self.plans.items()),
+                         self.drawn if self.phase == Phase.HU_CHECK else None)
 
     def emit(self, kind: EventKind, seat: int | None = None, card: int | None = None,
              melds: tuple[Meld, ...] = (), note: str = "") -> None:
@@ -282,7 +284,9 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
     if state.phase == Phase.HU_CHECK:
         s = action.seat
         kept = state.pending  # a kept draw (own_draw kept) waits here, else none
-        card = None if kept is None else kept.card  # stays on offer, as a claimed 胡's card
+        # a kept draw stays on offer, as a claimed 胡's card; a drawn card taken in (偎起胡,
+        # 提龙胡) is the card won on
+        card = state.drawn if kept is None else kept.card
         win = cast(Analysis, state.plan(Action(ActionKind.HU, s)))  # offered with its analysis
         # 天胡 only on the dealt hand: no card drawn from the wall yet (a win checked after a
         # forced 偎/提 on the first draw, when the dealer owed no discard, is a 自摸)
@@ -513,6 +517,7 @@ def _draw(b: _Builder, s: int) -> _Next:
         seat = b.set_seat(s, hand=tuple(hand))
         _wei_run(b, s, wei=False)
         b.emit(EventKind.DRAW, s, c, note="kept")
+        b.drawn = c
         return (_Chore.OWN_CARD, s)
     if c < 20 and (seat.hand[c] >= 2 or seat.table_meld(c, WEI_KINDS) is not None):
         # forced 提/偎/臭偎, the card not shown ("摸牌时，除偎牌与提牌外，其它必须首先明示")
@@ -546,6 +551,7 @@ def _lay_forced(b: _Builder, s: int, c: int, k: int | None) -> None:
         meld = Meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, (c,) * 3)
         seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
     b.took(s)
+    b.drawn = c
     kind = EventKind(meld.kind.value)
     notes = ["forced"] + (["八块"] if meld.kind in QUADS and seat.quads > 1 else [])
     notes += filter(None, [_wei_run(b, s, wei=meld.kind not in QUADS)])
@@ -594,7 +600,7 @@ def _after_own_card(b: _Builder, s: int) -> _Next:
     """After a seat took its own draw into hand or a forced meld: it may win (自摸), else on.
     "偎完后可胡就自摸胡牌" (000 §衡阳六胡抢字牌规则介绍)."""
     seat = b.seats[s]
-    worth = seat_worth(b.v, b.ctx(), s, seat, None, Source.SELF, s, fresh=True)
+    worth = seat_worth(b.v, b.ctx(), s, seat, b.drawn, Source.SELF, s, fresh=True)
     win = hu_allowed(b.v, seat, None, Source.SELF, worth)
     if win is not None:
         _ask_self_win(b, s, win)
