@@ -84,6 +84,18 @@ def leiyang_dun(h):
     return {10: 2, 20: 4}.get(h, 1 if h < 16 else 2)
 
 
+def leiyang_ti_only(events):
+    """§2.2: each 提 or 龙 (dealt ones too) is paid at once by each other player: big 2,
+    small 1; a 跑 pays nothing."""
+    out = [0, 0, 0]
+    for e in events:
+        if e.kind == EventKind.TI:
+            each = 2 if is_big(e.card) else 1
+            for s in range(3):
+                out[s] += 2 * each if s == e.seat else -each
+    return out
+
+
 def leiyang(result, events):
     """§2.2: labels (大红 13+, 全黑, 一点红, 天胡, 举手胡) each double the 胡息, 10 and 20 first
     raised to 16 and 24; 敦 by the table; 自摸 × 2; the discarder pays 2 ×; every 提 or 龙 is
@@ -98,13 +110,8 @@ def leiyang(result, events):
         h = {10: 16, 20: 24}.get(h, h) * 2 ** n
     unit = leiyang_dun(h) * (2 if "zimo" in result.labels else 1)
     discarder = result.discarder if result.source == Source.DISCARD else None
-    out = pay(3, result.winner, unit, discarder, 2)
-    for e in events:
-        if e.kind == EventKind.TI:
-            each = 2 if is_big(e.card) else 1
-            for s in range(3):
-                out[s] += 2 * each if s == e.seat else -each
-    return out
+    paid = pay(3, result.winner, unit, discarder, 2)
+    return [a + b for a, b in zip(paid, leiyang_ti_only(events), strict=True)]
 
 
 def chenzhou(result, events):
@@ -135,13 +142,3 @@ def test_every_win_rescores_the_same(preset):
         wins += 1
         assert list(got.payments) == SCORERS[preset](r, game.events), (seed, r)
     assert wins >= GAMES // 4  # the check saw plenty of wins (a quarter at the very least)
-
-
-def leiyang_ti_only(events):
-    out = [0, 0, 0]
-    for e in events:
-        if e.kind == EventKind.TI:
-            each = 2 if is_big(e.card) else 1
-            for s in range(3):
-                out[s] += 2 * each if s == e.seat else -each
-    return out
