@@ -121,8 +121,8 @@ def test_declined_peng_not_marked_is_caught(monkeypatch):
 def test_skipped_claim_tier_is_caught(monkeypatch):
     real = transition.tier_plans
 
-    def no_hu(variant, seats, kinds, card, source, by):  # the engine never offers 胡 on a card
-        return real(variant, seats, tuple(k for k in kinds if k != "hu"), card, source, by)
+    def no_hu(variant, seats, kinds, card, source, by, ctx=None):  # never offers 胡 on a card
+        return real(variant, seats, tuple(k for k in kinds if k != "hu"), card, source, by, ctx)
     monkeypatch.setattr(transition, "tier_plans", no_hu)
     failure = drive(load_preset("guilin"))
     assert failure is not None and "has not answered" in str(failure)

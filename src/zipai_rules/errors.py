@@ -143,6 +143,8 @@ ERROR_CODES: dict[str, str] = {
     "claim_not_allowed": "a claim kind the variant does not allow from this source or seat",
     "cannot_claim": "a 碰 or 跑 without the cards it needs",
     "chou": "a claim of a card that is 臭 for the seat",
+    "not_beaten": "a win not worth more than one the seat declined "
+                  "(win.declined_must_be_beaten)",
     "no_win": "a 胡 that is no win (the refusal's reason says why: incomplete, …)",
     "bad_plan": "a 吃 whose plan (the 吃 meld and its 比 melds) does not fit the hand",
     "unencodable_action": "an action or action code outside the stable integer encoding",

@@ -288,6 +288,8 @@ def producible_labels(doc: Mapping[str, Any]) -> dict[str, str]:
         out["zimo"] = "win.sources has no self"
     if win["dihu"] == "none":
         out["dihu"] = "win.dihu is none"
+    if not win.get("jushou", False):
+        out["jushou"] = "win.jushou is false"
     if not sources & {"self", "draw"}:
         out["haidi"] = "win.sources has neither self nor draw"
     for name in SPECIAL_WINS:

@@ -17,7 +17,6 @@ from typing import Any
 
 import attrs
 
-from . import mingtang
 from .cards import KING, format_cards, is_big, rank_of, token
 from .engine.actions import Event, EventKind
 from .engine.game import Game
@@ -176,17 +175,16 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
                               f"{g.meld} ({g.place})", g.huxi))
     huxi = r.huxi
     lines.append(Line("huxi", v.term("huxi"), f"total {huxi}", huxi))
-    named = mingtang.evaluate(sc.mingtang, sc.patterns, r, v.term)
-    huxi, steps = named.huxi(huxi)
-    lines += [Line(x.item, x.term, x.text, x.value) for x in steps]
-    units = sc.units(huxi)
-    counted = sc.conversion.counted(huxi)
+    worth = sc.value(r, v.term)
+    lines += [Line(x.item, x.term, x.text, x.value) for x in worth.huxi_steps]
+    huxi, counted = worth.huxi, worth.counted
     how = "per win" if sc.conversion.fixed is not None else (
         formula(sc.conversion, counted) if sc.unit != "huxi" else "胡息")
-    worth = f"{huxi} {v.term('huxi')}" + (f" counts as {counted}" if counted != huxi else "")
-    lines.append(Line("conversion", unit_word, f"{worth} → {units} {unit_word} [{how}]", units))
-    units, steps = named.units(units)
-    lines += [Line(x.item, x.term, x.text, x.value) for x in steps]
+    text = f"{huxi} {v.term('huxi')}" + (f" counts as {counted}" if counted != huxi else "")
+    lines.append(Line("conversion", unit_word,
+                      f"{text} → {worth.converted} {unit_word} [{how}]", worth.converted))
+    lines += [Line(x.item, x.term, x.text, x.value) for x in worth.unit_steps]
+    units = worth.units
     if sc.xing.per_card and r.flipped is not None:
         units += _xing(v, r, r.flipped, lines)
     payments = [0] * n

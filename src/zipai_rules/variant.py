@@ -14,7 +14,7 @@ import copy
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -25,7 +25,7 @@ from attrs import AttrsInstance
 from .cards import deck_size
 from .frozen import freeze, thaw
 from .melds import Meld, MeldKind
-from .mingtang import Mingtang, Pattern, from_bonus
+from .mingtang import Mingtang, Pattern, ResultLike, Step, evaluate, from_bonus
 from .schemas import shipped_schema
 
 _A = TypeVar("_A", bound=AttrsInstance)
@@ -150,7 +150,8 @@ class Tianhu:
 @attrs.frozen(slots=True)
 class Win:
     """``win``: threshold in 胡息, sources (``self``/``draw``/``discard``), 将, 臭胡, 天胡,
-    地胡 and special-win hook names."""
+    地胡, special-win hook names, 举手胡 (``jushou``) and whether a declined win must be
+    beaten (``declined_must_be_beaten``)."""
 
     min_huxi: int
     sources: frozenset[str] = attrs.field(converter=frozenset)
@@ -161,6 +162,8 @@ class Win:
     tianhu: Tianhu = attrs.field(metadata=_section(Tianhu))
     dihu: str = attrs.field()
     special: tuple[str, ...] = attrs.field(converter=tuple)
+    jushou: bool = attrs.field(default=False)
+    declined_must_be_beaten: bool = attrs.field(default=False)
 
 
 @attrs.frozen(slots=True)
@@ -333,6 +336,32 @@ class Scoring:
         """Score units of a win worth ``huxi`` 胡息 after multipliers (before unit bonuses):
         the ``conversion`` of the 胡息 it counts as."""
         return self.conversion.units(self.conversion.counted(huxi))
+
+    def value(self, result: ResultLike, word: Callable[[str], str] = str) -> WinValue:
+        """What a win is worth before 醒 and payments: the one valuation that settlement
+        explains and that the engine compares (``win.declined_must_be_beaten``). ``word``
+        names a pattern in the variant's words (:meth:`Variant.term`)."""
+        named = evaluate(self.mingtang, self.patterns, result, word)
+        huxi, huxi_steps = named.huxi(result.huxi)
+        converted = self.units(huxi)
+        units, unit_steps = named.units(converted)
+        return WinValue(huxi, self.conversion.counted(huxi), converted, units, huxi_steps,
+                        unit_steps)
+
+
+@attrs.frozen(slots=True)
+class WinValue:
+    """A win's valuation (:meth:`Scoring.value`): ``huxi`` after the 名堂 additions and
+    multipliers, the 胡息 the conversion ``counted`` it as, the ``converted`` units, and the
+    ``units`` each loser owes after the unit multipliers and additions (before 醒 and the
+    discarder's share); the explaining steps of each half."""
+
+    huxi: int
+    counted: int
+    converted: int
+    units: int
+    huxi_steps: tuple[Step, ...]
+    unit_steps: tuple[Step, ...]
 
 
 def _huxi_table(doc: Mapping[str, Any]) -> Mapping[MeldKind, tuple[int, int]]:

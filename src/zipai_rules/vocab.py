@@ -98,3 +98,5 @@ class Label(enum.StrEnum):
     DIHU = "dihu"                # 地胡: won on the first draw or the dealer's first discard
     TWO_TI = "two_ti"            # special win: 碰胡 2 提蛇
     XIAO_QI_DUI = "xiao_qi_dui"  # special win: 小七对
+    WU_HU = "wu_hu"              # special win of a fixed value: 无胡 (0 胡息, no pair)
+    JUSHOU = "jushou"            # 举手胡: a non-dealer won before taking any card

@@ -8,17 +8,20 @@ seats are asked in turn order starting from the seat that exposed the card ("如
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..analysis import Analysis, win_verdict
 from ..cards import KING
 from ..melds import Meld, MeldKind, chi_meld, chi_shapes_with
 from ..variant import Variant
-from ..vocab import Source
+from ..vocab import Label, ResultKind, Source
 from .actions import Action, ActionKind
-from .state import PaoTarget, Plan, SeatState
+from .state import PaoTarget, Plan, Result, SeatState, WinContext
 
 WEI_KINDS = frozenset({MeldKind.WEI, MeldKind.CHOU_WEI})
+
+#: values a candidate win in units (:func:`win_units` bound to a seat, card and table)
+WinWorth = Callable[[Analysis], int]
 PENG_KINDS = frozenset({MeldKind.PENG})
 
 
@@ -123,13 +126,75 @@ def table_huxi(variant: Variant, seat: SeatState) -> int:
     return sum(variant.meld_huxi(m) for m in seat.melds)
 
 
+def win_labels(variant: Variant, ctx: WinContext, s: int, seat: SeatState,
+               source: Source | None, by: int | None, fresh: bool = False
+               ) -> tuple[Label, ...]:
+    """The labels of a win by seat ``s`` on a card from ``source`` exposed by ``by``:
+    ``zimo`` for one's own draw; ``dihu`` per ``win.dihu``; ``jushou`` (举手胡, ``win.jushou``)
+    for a non-dealer who had taken no card, the take that made the win not counted when
+    ``fresh`` (a win checked right after one's own forced 偎/提/跑): "举手胡" (``duanly/hzy``
+    ``docs/RULES.md`` 耒阳提龙; ``packages/engine/src/game.ts`` ``computeHu``)."""
+    v = variant
+    labels: tuple[Label, ...] = (Label.ZIMO,) if source == Source.SELF else ()
+    if v.win.dihu != "none" and s != ctx.dealer:
+        first_draw = source in (Source.SELF, Source.DRAW) and ctx.wall == v.deal.wall - 1
+        first_discard = (source == Source.DISCARD and by == ctx.dealer
+                         and ctx.wall == v.deal.wall
+                         and v.win.dihu == "first_discard_or_wall_card")
+        if first_draw or first_discard:
+            labels += (Label.DIHU,)
+    if v.win.jushou and s != ctx.dealer and (
+            seat.first_take is None or (fresh and seat.first_take == ctx.turn)):
+        labels += (Label.JUSHOU,)
+    return labels
+
+
+def win_result(variant: Variant, win: Analysis, s: int, card: int | None,
+               source: Source | None, labels: tuple[Label, ...], ctx: WinContext,
+               kind: ResultKind = ResultKind.HU, discarder: int | None = None) -> Result:
+    """The :class:`Result` of seat ``s`` winning with ``win``: its labels completed with the
+    name of a fixed-value special win (``wu_hu``) that decided it."""
+    special = win.best.special if win.best is not None else None
+    if special is not None and special not in labels:
+        labels += (Label(special),)
+    return Result(kind, s, card, source, win.huxi, win.best, labels, discarder=discarder,
+                  flipped=ctx.flipped)
+
+
+def win_units(variant: Variant, win: Analysis, s: int, card: int | None,
+              source: Source | None, labels: tuple[Label, ...], ctx: WinContext) -> int:
+    """Units each loser would owe for this win (before 醒 and the discarder's share): the
+    valuation settlement makes (:meth:`~zipai_rules.variant.Scoring.value`)."""
+    result = win_result(variant, win, s, card, source, labels, ctx)
+    return variant.scoring.value(result).units
+
+
 def hu_allowed(variant: Variant, seat: SeatState, card: int | None, source: str,
-               ) -> Analysis | None:
+               worth: WinWorth | None = None) -> Analysis | None:
     """The winning analysis if the seat may win on this card now, else ``None``: the seat's
-    state handed to :func:`~zipai_rules.analysis.win_verdict`, the one win decision."""
+    state handed to :func:`~zipai_rules.analysis.win_verdict`, the one win decision.
+
+    Under ``win.declined_must_be_beaten`` a seat that declined a win is offered one only when
+    it is worth more units than any it declined ("耒阳：可以放弃胡", ``duanly/hzy``
+    ``docs/RULES.md``; ``packages/engine/src/game.ts`` ``declineHu``, ``huOption``): ``worth``
+    values the win (:func:`win_units` with the table's context); without it the rule is not
+    applied (the bare win decision)."""
     a = win_verdict(variant, seat.hand, seat.melds, card, source, chou_hu=seat.chou_hu_marks,
                     explain=False)
-    return a if a.win else None
+    if not a.win:
+        return None
+    if worth is not None and seat.declined_units is not None \
+            and variant.win.declined_must_be_beaten and worth(a) <= seat.declined_units:
+        return None
+    return a
+
+
+def seat_worth(variant: Variant, ctx: WinContext, s: int, seat: SeatState, card: int | None,
+               source: Source, by: int | None, fresh: bool = False) -> WinWorth:
+    """A seat's candidate wins on ``card`` valued in units (:func:`win_units` with the
+    labels :func:`win_labels` gives)."""
+    labels = win_labels(variant, ctx, s, seat, source, by, fresh)
+    return lambda win: win_units(variant, win, s, card, source, labels, ctx)
 
 
 def pao_source(variant: Variant, seat: SeatState, card: int, source: str, own: bool
@@ -150,17 +215,19 @@ def pao_source(variant: Variant, seat: SeatState, card: int, source: str, own: b
 
 
 def tier_options(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str, ...],
-                 card: int, source: str, by: int) -> list[tuple[int, tuple[Action, ...]]]:
+                 card: int, source: str, by: int, ctx: WinContext | None = None
+                 ) -> list[tuple[int, tuple[Action, ...]]]:
     """For one claim tier, each seat (in turn order from ``by``) with its options."""
-    return tier_plans(variant, seats, kinds, card, source, by)[0]
+    return tier_plans(variant, seats, kinds, card, source, by, ctx)[0]
 
 
 def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str, ...],
-               card: int, source: str, by: int
+               card: int, source: str, by: int, ctx: WinContext | None = None
                ) -> tuple[list[tuple[int, tuple[Action, ...]]], dict[Action, Plan]]:
     """:func:`tier_options`, and what each offered 胡 and 跑 decided: the winning analysis of
     a 胡, the :class:`PaoTarget` of a 跑, so that taking the option never works them out
-    again."""
+    again. ``ctx``: the table, which a win's worth reads (``win.declined_must_be_beaten``;
+    ``None``: that rule is not applied)."""
     n = len(seats)
     out: list[tuple[int, tuple[Action, ...]]] = []
     plans: dict[Action, Plan] = {}
@@ -173,7 +240,9 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
         seat = seats[s]
         opts: list[Action] = []
         if ActionKind.HU in kinds:
-            win = hu_allowed(variant, seat, card, Source.SELF if own else source)
+            src = Source.SELF if own else Source(source)
+            worth = None if ctx is None else seat_worth(variant, ctx, s, seat, card, src, by)
+            win = hu_allowed(variant, seat, card, src, worth)
             if win is not None:
                 opts.append(Action(ActionKind.HU, s, card))
                 plans[opts[-1]] = win

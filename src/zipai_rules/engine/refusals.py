@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import attrs
 
-from ..analysis import win_verdict
+from ..analysis import Analysis, win_verdict
 from ..cards import KING, token
 from ..vocab import REASON_MEANINGS, Phase, Reason, Source
 from .actions import Action, ActionKind
-from .claims import chi_plans, pao_source, tier_options
+from .claims import chi_plans, pao_source, seat_worth, tier_options
 from .state import GameState, Pending
 
 _ZH = {ActionKind.CHI: "吃", ActionKind.PENG: "碰", ActionKind.PAO: "跑", ActionKind.HU: "胡",
@@ -80,7 +80,7 @@ def _outranked(state: GameState, action: Action) -> Refusal | None:
     tiers = state.variant.claims.priority
     for t in range(p.tier + 1, len(tiers)):
         for _, opts in tier_options(state.variant, state.seats, tiers[t], p.card, p.source,
-                                    p.by):
+                                    p.by, state.win_context()):
             if action in opts:
                 first = "/".join(_ZH[ActionKind(k)] for k in tiers[p.tier])
                 return Refusal(code="outranked", message=f"{first} on {token(p.card)} is "
@@ -112,6 +112,9 @@ def _own_turn(state: GameState, action: Action) -> Refusal | None:
             a = win_verdict(v, seat.hand, seat.melds, None, None)
             if not a.win and a.reason is not None:
                 return _no_win(s, "the hand as it stands", a.reason)
+            beaten = _not_beaten(state, s, None, Source.SELF, s, a, fresh=True)
+            if beaten is not None:
+                return beaten
         return Refusal(code="nothing_on_offer", message=f"no card is on offer: seat {s} "
                        + ("owes a discard" if state.phase == Phase.DISCARD else "may 胡 or pass"))
     if action.card != p.card:
@@ -147,6 +150,21 @@ def _discard(state: GameState, action: Action) -> Refusal | None:
     return None
 
 
+def _not_beaten(state: GameState, s: int, card: int | None, source: Source, by: int | None,
+                win: Analysis, fresh: bool = False) -> Refusal | None:
+    """The refusal of a win not worth more than one the seat declined
+    (``win.declined_must_be_beaten``)."""
+    v, seat = state.variant, state.seats[s]
+    if not v.win.declined_must_be_beaten or seat.declined_units is None or not win.win:
+        return None
+    worth = seat_worth(v, state.win_context(), s, seat, card, source, by, fresh)(win)
+    if worth > seat.declined_units:
+        return None
+    return Refusal(code="not_beaten", message=f"seat {s} declined a win worth "
+                   f"{seat.declined_units} units; this one is worth {worth}, and in {v.name} a "
+                   "later win must be worth more")
+
+
 def _claim(state: GameState, action: Action, p: Pending) -> Refusal | None:
     """The refusal of a 胡, 跑, 碰 or 吃 of the card on offer, by the rule it breaks."""
     v, s, kind, c = state.variant, action.seat, action.kind, p.card
@@ -156,7 +174,9 @@ def _claim(state: GameState, action: Action, p: Pending) -> Refusal | None:
     from_where = f"{token(c)} from {'its own draw' if own else 'a ' + str(p.source)}"
     if kind == ActionKind.HU:
         a = win_verdict(v, seat.hand, seat.melds, c, source, chou_hu=seat.chou_hu_marks)
-        return _no_win(s, from_where, a.reason) if not a.win and a.reason is not None else None
+        if not a.win and a.reason is not None:
+            return _no_win(s, from_where, a.reason)
+        return _not_beaten(state, s, c, source, p.by, a)
     if kind == ActionKind.PAO:
         if pao_source(v, seat, c, p.source, own) is None:
             return Refusal(code="cannot_claim", message=f"seat {s} has no 坎, 偎 or 碰 of "

@@ -27,7 +27,11 @@ class SeatState:
     * ``chou_hu_marks``: ``(card, table 胡息)`` pairs of wins it declined (臭胡);
     * ``dead``: it owed a discard and had no card it may discard (死手, digest G10);
     * ``early_discard``: dealt two or more 提 under ``discard.dealt_double_quad: skip_second``,
-      it still owes the discard it makes before skipping one ("起手2提及以上时，需打一张牌").
+      it still owes the discard it makes before skipping one ("起手2提及以上时，需打一张牌");
+    * ``first_take``: the turn of its first take (吃, 碰, 偎, 提 or 跑 after the deal), ``None``
+      before it: what 举手胡 (``win.jushou``) reads;
+    * ``declined_units``: the most units of a win it declined (``None``: none declined), read
+      under ``win.declined_must_be_beaten``.
     """
 
     hand: tuple[int, ...]
@@ -39,6 +43,8 @@ class SeatState:
     own_chou: frozenset[int] = frozenset()
     dead: bool = False
     early_discard: bool = False
+    first_take: int | None = None
+    declined_units: int | None = None
 
     @property
     def quads(self) -> int:
@@ -55,6 +61,18 @@ class SeatState:
             if m.kind in kinds and m.cards[0] == card:
                 return k
         return None
+
+
+@attrs.frozen(slots=True)
+class WinContext:
+    """What a win's labels and worth read of the table besides the winner's seat: the
+    ``dealer``, the cards left in the ``wall``, the wall's top card (``flipped``, ``None`` when
+    the wall is empty: 海底) and the ``turn`` in which a take counts as just made."""
+
+    dealer: int
+    wall: int
+    flipped: int | None
+    turn: int
 
 
 @attrs.frozen(slots=True)
@@ -146,6 +164,11 @@ class GameState:
     def plan(self, action: Action) -> Plan | None:
         """What the offered ``action`` decided (see ``plans``), or ``None``."""
         return next((p for a, p in self.plans if a == action), None)
+
+    def win_context(self) -> WinContext:
+        """The table as a win's labels and worth read it (:class:`WinContext`)."""
+        return WinContext(self.dealer, len(self.wall), self.wall[0] if self.wall else None,
+                          self.turn)
 
     @property
     def is_over(self) -> bool:

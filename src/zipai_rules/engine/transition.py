@@ -30,10 +30,14 @@ from .claims import (
     hand_after,
     hu_allowed,
     owes_discard,
+    seat_worth,
     table_huxi,
     tier_plans,
+    win_labels,
+    win_result,
+    win_units,
 )
-from .state import GameState, PaoTarget, Pending, Plan, Result, SeatState
+from .state import GameState, PaoTarget, Pending, Plan, Result, SeatState, WinContext
 
 
 class _Builder:
@@ -70,6 +74,16 @@ class _Builder:
     def emit(self, kind: EventKind, seat: int | None = None, card: int | None = None,
              melds: tuple[Meld, ...] = (), note: str = "") -> None:
         self.events.append(Event(kind, seat, card, melds, note))
+
+    def ctx(self) -> WinContext:
+        """The table as a win's labels and worth read it."""
+        return WinContext(self.dealer, len(self.wall), self.wall[0] if self.wall else None,
+                          self.turn)
+
+    def took(self, s: int) -> None:
+        """Seat ``s`` took a card in (吃, 碰, 偎, 提, 跑 after the deal): 举手胡 no longer."""
+        if self.seats[s].first_take is None:
+            self.set_seat(s, first_take=self.turn)
 
     def set_seat(self, s: int, **changes: Any) -> SeatState:
         self.seats[s] = attrs.evolve(self.seats[s], **changes)
@@ -178,18 +192,10 @@ def _tianhu_labels(b: _Builder, s: int) -> tuple[Label, ...]:
     return (Label.TIANHU,)
 
 
-def _win_labels(b: _Builder, s: int, source: Source | None, by: int | None
-                ) -> tuple[Label, ...]:
-    """``zimo`` for a win on one's own draw, ``dihu`` per the variant's 地胡 rule."""
-    labels: tuple[Label, ...] = (Label.ZIMO,) if source == Source.SELF else ()
-    if b.v.win.dihu != "none" and s != b.dealer:
-        first_draw = source in (Source.SELF, Source.DRAW) and len(b.wall) == b.v.deal.wall - 1
-        first_discard = (source == Source.DISCARD and by == b.dealer
-                         and len(b.wall) == b.v.deal.wall
-                         and b.v.win.dihu == "first_discard_or_wall_card")
-        if first_draw or first_discard:
-            labels += (Label.DIHU,)
-    return labels
+def _win_labels(b: _Builder, s: int, source: Source | None, by: int | None,
+                fresh: bool = False) -> tuple[Label, ...]:
+    """The labels of seat ``s``'s win now (:func:`~zipai_rules.engine.claims.win_labels`)."""
+    return win_labels(b.v, b.ctx(), s, b.seats[s], source, by, fresh)
 
 
 def _special(b: _Builder, s: int) -> bool:
@@ -223,21 +229,33 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
     if state.phase == Phase.DISCARD:
         return _discard(b, action.seat, cast(int, action.card))  # every discard names its card
     if state.phase == Phase.HU_CHECK:
-        if kind == ActionKind.PASS:
-            b.emit(EventKind.PASS, action.seat)
-            return (_Chore.AFTER_TAKE, action.seat)
-        win = cast(Analysis, state.plan(action))  # offered with its win analysis
+        s = action.seat
+        hu = Action(ActionKind.HU, s)
+        win = cast(Analysis, state.plan(hu))  # offered with its win analysis
         # 天胡 only on the dealt hand: no card drawn from the wall yet (a win checked after a
         # forced 偎/提 on the first draw, when the dealer owed no discard, is a 自摸)
         first = state.turn == 0 and len(state.wall) == b.v.deal.wall
-        b.emit(EventKind.HU, action.seat, note="天胡" if first else "自摸")
-        labels = (_tianhu_labels(b, action.seat) if first
-                  else _win_labels(b, action.seat, Source.SELF, action.seat))
-        b.finish(Result(ResultKind.TIANHU if first else ResultKind.HU, action.seat, None,
-                        Source.SELF, win.huxi, win.best, labels))
+        ctx = state.win_context()
+        labels = (_tianhu_labels(b, s) if first
+                  else win_labels(b.v, ctx, s, b.seats[s], Source.SELF, s, fresh=True))
+        kind_of = ResultKind.TIANHU if first else ResultKind.HU
+        if kind == ActionKind.PASS:
+            b.emit(EventKind.PASS, s)
+            _declined(b, s, win_units(b.v, win, s, None, Source.SELF, labels, ctx))
+            return (_Chore.AFTER_TAKE, s)
+        b.emit(EventKind.HU, s, note="天胡" if first else "自摸")
+        b.finish(win_result(b.v, win, s, None, Source.SELF, labels, ctx, kind_of))
         return None
     # respond
     p = _pending(state.pending)
+    offered = next((o for o in state.options if o.kind == ActionKind.HU), None)
+    if offered is not None and kind != ActionKind.HU:
+        s = action.seat
+        source = Source.SELF if (s == p.by and p.source == Source.DRAW) else p.source
+        ctx = state.win_context()
+        labels = win_labels(b.v, ctx, s, b.seats[s], source, p.by)
+        _declined(b, s, win_units(b.v, cast(Analysis, state.plan(offered)), s, p.card,
+                                  source, labels, ctx))
     if kind != ActionKind.PASS:
         return _take(b, action, p, state.plan(action))
     _decline(b, action.seat, state.options)
@@ -248,6 +266,17 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
         return None
     b.pending = attrs.evolve(p, tier=p.tier + 1)
     return (_Chore.OFFER, p.by)
+
+
+def _declined(b: _Builder, s: int, units: int) -> None:
+    """Seat ``s`` declined a win worth ``units``: under ``win.declined_must_be_beaten`` a later
+    win must be worth more ("耒阳：可以放弃胡", ``duanly/hzy`` ``docs/RULES.md``;
+    ``packages/engine/src/game.ts`` ``declineHu``)."""
+    if not b.v.win.declined_must_be_beaten:
+        return
+    seat = b.seats[s]
+    if seat.declined_units is None or units > seat.declined_units:
+        b.set_seat(s, declined_units=units)  # no event: its worth would show the hand
 
 
 def _decline(b: _Builder, s: int, options: tuple[Action, ...]) -> None:
@@ -275,11 +304,11 @@ def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
         win = cast(Analysis, plan)  # a 胡 is offered with its win analysis
         source = Source.SELF if (s == p.by and p.source == Source.DRAW) else p.source
         b.emit(EventKind.HU, s, c, note=str(source))
-        b.finish(Result(ResultKind.HU, s, c, source, win.huxi, win.best,
-                        _win_labels(b, s, source, p.by),
-                        discarder=p.by if source == Source.DISCARD else None))
+        b.finish(win_result(b.v, win, s, c, source, _win_labels(b, s, source, p.by), b.ctx(),
+                            discarder=p.by if source == Source.DISCARD else None))
         return None
     b.pending = None
+    b.took(s)
     if action.kind == ActionKind.PAO:
         return _pao(b, s, c, cast(PaoTarget, plan))  # a 跑 is offered with its target
     if action.kind == ActionKind.PENG:
@@ -294,6 +323,7 @@ def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
 
 
 def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False) -> _Next:
+    b.took(s)
     seat = b.seats[s]
     meld = Meld(MeldKind.PAO, (c,) * 4)
     if target.table_index is None:
@@ -380,7 +410,8 @@ def _draw(b: _Builder, s: int) -> _Next:
             meld = Meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, (c,) * 3)
             seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
             kind = EventKind.CHOU_WEI if chou else EventKind.WEI
-        eight = ", 八块" if kind == EventKind.TI and seat.quads > 1 else ""
+        b.took(s)
+        eight = ", 八块" if kind == EventKind.TI and b.seats[s].quads > 1 else ""
         b.emit(kind, s, c, (meld,), "forced" + eight)
         if _special(b, s):
             return None
@@ -393,7 +424,9 @@ def _draw(b: _Builder, s: int) -> _Next:
 def _after_own_card(b: _Builder, s: int) -> _Next:
     """After a seat took its own draw into hand or a forced meld: it may win (自摸), else on.
     "偎完后可胡就自摸胡牌" (000 §衡阳六胡抢字牌规则介绍)."""
-    win = hu_allowed(b.v, b.seats[s], None, Source.SELF)
+    seat = b.seats[s]
+    worth = seat_worth(b.v, b.ctx(), s, seat, None, Source.SELF, s, fresh=True)
+    win = hu_allowed(b.v, seat, None, Source.SELF, worth)
     if win is not None:
         hu = Action(ActionKind.HU, s)
         opts: tuple[Action, ...] = (hu,)
@@ -413,7 +446,8 @@ def _offer(b: _Builder, by: int) -> _Next:
     tier = p.tier
     while tier < len(tiers):
         kinds = tiers[tier]
-        cands, plans = tier_plans(b.v, tuple(b.seats), kinds, p.card, p.source, p.by)
+        cands, plans = tier_plans(b.v, tuple(b.seats), kinds, p.card, p.source, p.by,
+                                  b.ctx())
         # a forced 跑 waits for every win on the card to be declined (破跑胡, 胡 > 跑)
         if b.v.claims.pao_forced and not any(o.kind == ActionKind.HU for _, opts in cands
                                       for o in opts):

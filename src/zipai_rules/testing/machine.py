@@ -258,7 +258,8 @@ class ZipaiMachine(RuleBasedStateMachine):
         # claim order: every seat that can claim in a higher tier, or earlier in this tier,
         # has passed this card; the actor's options are exactly its options in this tier
         for t in range(p.tier + 1):
-            cands = tier_options(v, state.seats, v.claims.priority[t], p.card, p.source, p.by)
+            cands = tier_options(v, state.seats, v.claims.priority[t], p.card, p.source, p.by,
+                                 state.win_context())
             seats = [s for s, _ in cands]
             if t == p.tier:
                 assert actor in seats, f"seat {actor} is asked but has no claim in tier {t}"
