@@ -165,11 +165,11 @@ def test_l4_yi_dian_hong_doubles_the_huxi():
     assert s.payments == (-12, 12, 0)
 
 
-@pytest.mark.xfail(strict=True, reason="the 举手胡 label (jushou) is not given yet")
 def test_l4_yi_dian_hong_and_jushou():
     """L4: 一点红 and 举手胡 → 15 × 4 = 60 → 3 + 39 // 3 = 16 敦; the discarder pays 32."""
     huxi, s = won(LEIYANG, L4_HAND, [], "x8", "discard", labels=("jushou",), winner=1,
                   discarder=0)
+    assert s.huxi == 60
     assert s.units == 16
     assert s.payments == (-32, 32, 0)
 
@@ -276,3 +276,13 @@ def test_c6_hong_hu():
     assert huxi == 15
     assert s.units == 4
     assert s.payments == (8, -4, -4)
+
+
+def test_ka_hu_is_raised_once_however_many_labels():
+    """L3's hand won by a 举手胡 player: 全黑 and 举手胡 are two labels, 10 is raised to 16 once:
+    16 × 4 = 64 → 3 + 43 // 3 = 17 敦; the discarder pays 34 (raising per label would be more)."""
+    huxi, s = won(LEIYANG, "d8 d8 d8 x3 x4 x5 d3 d4 d5 d4 d5 d6 x4 x5",
+                  ["wei=x9 x9 x9", "peng=x1 x1 x1"], "x6", "discard", labels=("jushou",),
+                  discarder=2)
+    assert (huxi, s.huxi, s.units) == (10, 64, 17)
+    assert s.payments == (34, 0, -34)
