@@ -50,7 +50,8 @@ def play(preset: str, seed: int) -> dict[str, Any]:
 
 def replayed(doc: dict[str, Any]) -> dict[str, Any]:
     """Replay a golden document's deal and actions on the preset as it is now; return the
-    ``events``, ``result`` and ``settlement`` it gives."""
+    ``events``, ``result`` and ``settlement`` it gives. The result carries its decomposition
+    as records write it, unless the document was written before records carried one."""
     from zipai_rules import load_preset
     from zipai_rules.engine.game import replay
     from zipai_rules.records import action_from_json, deal_from_json, result_json
@@ -60,8 +61,8 @@ def replayed(doc: dict[str, Any]) -> dict[str, Any]:
     game = replay(variant, deal_from_json(doc["deal"]),
                   [action_from_json(a) for a in doc["actions"]])
     result = None if game.result is None else result_json(game.result)
-    if result is not None and "decomposition" not in doc["result"]:  # written before records
-        del result["decomposition"]                                   # carried it
+    if result is not None and "decomposition" not in (doc.get("result") or {}):
+        del result["decomposition"]
     return {"events": [e.to_json() for e in game.events],
             "result": result,
             "settlement": settle(game, doc["sitting_out"]).to_json()}

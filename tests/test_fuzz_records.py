@@ -26,11 +26,12 @@ from zipai_rules import load_preset, preset_ids
 from zipai_rules.bots import make_bots, play_out
 from zipai_rules.cards import parse_indices, token
 from zipai_rules.cli import main
-from zipai_rules.engine import Action, Deal, Game
+from zipai_rules.engine import Action, Game
 from zipai_rules.errors import ZipaiError
 from zipai_rules.melds import Meld
-from zipai_rules.records import game_record
+from zipai_rules.records import deal_from_json, game_record
 from zipai_rules.settlement import settle
+from zipai_rules.simulate import default_bots
 
 PRESETS = preset_ids()
 TOKENS = [token(i) for i in range(21)]
@@ -42,7 +43,7 @@ N = max(15, settings.default.max_examples // 2)
 def real_record(preset: str) -> str:
     """The JSON text of a seeded hand of ``preset`` played by the built-in bots."""
     v = load_preset(preset)
-    game = play_out(Game(v, seed=11), make_bots(["greedy", "random", "greedy"], 11, v.players))
+    game = play_out(Game(v, seed=11), make_bots(default_bots(v.players), 11, v.players))
     return json.dumps(game_record(game, settle(game, v.seats > v.players)))
 
 
@@ -75,8 +76,7 @@ def expected_step(record) -> int | None:
     """The step at which a strict replay of the record's actions must fail (the header being
     unchanged), or ``None`` when the record is a legal hand with its recorded result."""
     v = load_preset(record["variant"]["id"])
-    deal = Deal(tuple(tuple(parse_indices(h)) for h in record["deal"]["hands"]),
-                tuple(parse_indices(record["deal"]["wall"])), record["deal"]["dealer"])
+    deal = deal_from_json(record["deal"])
     game = Game(v, deal=deal)
     actions = record["actions"]
     for k, data in enumerate(actions, 1):

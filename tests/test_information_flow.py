@@ -50,7 +50,7 @@ def swapped(deal: Deal, a: tuple[int, int], b: tuple[int, int]) -> Deal:
     piles = [list(h) for h in deal.hands] + [list(deal.wall)]
     (pa, ia), (pb, ib) = a, b
     piles[pa][ia], piles[pb][ib] = piles[pb][ib], piles[pa][ia]
-    return Deal(tuple(tuple(p) for p in piles[:-1]), tuple(piles[-1]), deal.dealer)
+    return Deal(tuple(tuple(p) for p in piles[:-1]), tuple(piles[-1]), deal.dealer, deal.aside)
 
 
 def hidden_draw_swaps(game: Game, seat: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:

@@ -22,8 +22,8 @@ from zipai_rules.engine import ActionKind, Game
 from zipai_rules.presets import preset_ids, raw_preset
 
 PRESETS = ("chenzhou", "chenzhou_wang", "daye", "guilin", "hengyang_honghei", "hengyang_liuhu",
-           "hengyang_shihu", "hunan", "leiyang_tilong", "liuzhou_bayi", "loudi_fangpaofa",
-           "penghu", "shaoyang", "yongzhou")
+           "hengyang_shihu", "hunan", "hunan_two", "leiyang_tilong", "liuzhou_bayi",
+           "loudi_fangpaofa", "penghu", "shaoyang", "yongzhou")
 
 ALL = frozenset({"self", "draw", "discard"})
 DRAWN = frozenset({"self", "draw"})
@@ -36,6 +36,10 @@ EXPECTED = {
     # "碰亮偎不亮", 提 "盖三张亮一张", 跑 all up; first dealer random (000 L79).
     "hunan": (3, 3, 80, 21, 20, 19, 15, DRAWN, frozenset(), DRAWN,
               ("hidden", "one_up", "one_up", "all_up"), "random", 0),
+    # 000 §跑胡子游戏方法和比赛规则 "还可以两人玩 … 每局去掉一部分牌": Hunan for two, 20 cards
+    # set aside each hand (how many is not stated: the sizes stay those of three players)
+    "hunan_two": (2, 2, 80, 21, 20, 19, 15, DRAWN, frozenset(), DRAWN,
+                  ("hidden", "one_up", "one_up", "all_up"), "random", 0),
     # §2.2: threshold 10 胡; any discard, 放炮必胡 (forced on discards); 碰 → 开舵 own draw only;
     # 扫 "不亮但要盖牌", 过扫 "盖2亮1", 扫穿 "4需全盖"; first dealer not stated (C18: random).
     "guilin": (3, 3, 80, 21, 20, 19, 10, ALL, frozenset({"discard"}), frozenset({"self"}),
@@ -80,18 +84,19 @@ EXPECTED = {
     "leiyang_tilong": (3, 3, 80, 21, 20, 19, 10, ALL, frozenset(), DRAWN,
                        ("one_up", "one_up", "one_up", "all_up"), "random", 0),
     # §3.1: 3 players, 80, 21 / 20, wall 19, 9 胡息; own draw and discards (drawn cards are never
-    # offered); 碰 → 跑 by one's own draw or a discard; display unclear (§3.6): the Hunan one.
+    # offered); 碰 → 跑 on a discard (one's own draw onto one's own 碰 is the kept draw's forced
+    # 跑); display unclear (§3.6): the Hunan one.
     "chenzhou": (3, 3, 80, 21, 20, 19, 9, frozenset({"self", "discard"}), frozenset(),
-                 frozenset({"self", "discard"}), ("hidden", "one_up", "one_up", "all_up"),
+                 frozenset({"discard"}), ("hidden", "one_up", "one_up", "all_up"),
                  "random", 0),
     # §3.1: the same with 4 王 (84 cards, wall 23).
     "chenzhou_wang": (3, 3, 84, 21, 20, 23, 9, frozenset({"self", "discard"}), frozenset(),
-                      frozenset({"self", "discard"}), ("hidden", "one_up", "one_up", "all_up"),
+                      frozenset({"discard"}), ("hidden", "one_up", "one_up", "all_up"),
                       "random", 4),
 }
 
 
-def test_the_fourteen_presets_are_shipped():
+def test_the_presets_are_shipped():
     assert preset_ids() == PRESETS
     assert set(EXPECTED) == set(PRESETS)
 
@@ -142,7 +147,7 @@ def test_key_parameters_match_the_digest(pid):
     assert (v.players, v.seats) == (players, seats)
     assert v.deck.size == deck and v.deck.kings == kings and v.deck.copies == 4
     assert (v.deal.dealer_hand, v.deal.other_hand, v.deal.wall) == (dealer_hand, other_hand, wall)
-    assert dealer_hand + other_hand * (players - 1) + wall == deck
+    assert dealer_hand + other_hand * (players - 1) + wall + v.deal.set_aside == deck
     assert v.win.min_huxi == threshold
     assert v.win.sources == sources
     assert v.win.forced_sources == forced
@@ -211,10 +216,11 @@ def test_200_seeded_games(pid):
     results = set()
     for seed in range(1, 201):
         game = Game(v, seed=seed)
-        assert game.state.card_count() == v.deck.size
-        bots = [_checked(b, v.deck.size) for b in make_bots(["random"], seed, v.players)]
+        assert game.state.card_count() == v.deck.size - v.deal.set_aside
+        in_play = v.deck.size - v.deal.set_aside
+        bots = [_checked(b, in_play) for b in make_bots(["random"], seed, v.players)]
         play_out(game, bots, max_steps=2_000)
-        assert game.is_over and game.state.card_count() == v.deck.size
+        assert game.is_over and game.state.card_count() == v.deck.size - v.deal.set_aside
         r = game.result
         results.add(r.kind)
         if r.kind == "hu" and r.source is not None:

@@ -33,7 +33,8 @@ BOTS = ["greedy", "random", "greedy"]
 
 
 def played(variant, seed, bots=BOTS):
-    game = play_out(Game(variant, seed=seed), make_bots(bots, seed, variant.players))
+    game = play_out(Game(variant, seed=seed),
+                    make_bots(seat_bot_names(bots, variant.players), seed, variant.players))
     return game, settle(game, variant.seats > variant.players)
 
 

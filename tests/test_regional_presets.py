@@ -3,16 +3,12 @@ H1–H6, L1–L6, C1–C6): each hand goes through the public ``analyze`` and it
 the preset; the 胡息, the units and every payment are the digest's, worked by hand there.
 Base score 1, three players, the winner at seat 0 unless said otherwise."""
 
-import pytest
 
 from zipai_rules import analyze, load_preset
 from zipai_rules.cards import parse_card
 from zipai_rules.engine import Result
 from zipai_rules.engine.actions import Event, EventKind
-from zipai_rules.frozen import thaw
-from zipai_rules.loader import build_variant
 from zipai_rules.melds import Meld, MeldKind
-from zipai_rules.presets import raw_preset
 from zipai_rules.settlement import settle
 
 HENGYANG = load_preset("hengyang_honghei")
@@ -86,22 +82,10 @@ def test_h4_tilong_hu_with_xiao_hong():
     assert s.payments == (120, -60, -60)
 
 
-def hengyang_with_dihu():
-    """衡阳红黑 with its 地胡 ×2 (a non-dealer's win on the dealer's 亮张). The preset cannot
-    give the label yet (the 亮张 offered for 地胡 is a turn shape still to come); until then
-    ``win.dihu: first_discard_or_wall_card`` stands in so that the label exists."""
-    raw = thaw(raw_preset("hengyang_honghei"))
-    raw["scoring"]["mingtang"]["patterns"].append(
-        {"name": "dihu", "when": {"label": "dihu"}, "multiply_units": 2})
-    doc = {**raw, "id": "hengyang_dihu_test", "name": "衡阳地胡",
-           "aliases": [], "win": {**raw["win"], "dihu": "first_discard_or_wall_card"}}
-    return build_variant(doc, raw_preset, "<test>")
-
-
 def test_h5_dihu_and_a_triple_completed_by_the_won_card_is_a_peng():
     """H5: x8 x8 + the 亮张 x8 is a 碰 (1), not a 坎: 6 + 3 + 1 = 10 → 15 → 3 敦, winning kind
     x8 ×3 → 6 敦; 地胡 ×2 → 12; the dealer (seat 0) pays 3 × 12, the other non-dealer 0."""
-    huxi, s = won(hengyang_with_dihu(),
+    huxi, s = won(HENGYANG,
                   "d1 d1 d1 x1 x2 x3 x8 x8 x4 x5 x6 d4 d5 d6 d3 d3 x3 d7 d8 d9", [], "x8",
                   "discard", labels=("dihu",), winner=1, discarder=0)
     assert huxi == 10
@@ -205,8 +189,6 @@ def test_l6_hengyang_has_no_instant_payments():
 
 # --- 郴州字牌 (§3.4, §3.5); every other player pays the score (§3.6, most likely reading) --------
 
-@pytest.mark.xfail(strict=True, reason="a triple completed by the won card scores as 碰 until "
-                   "the 郴州 rule (huxi.won_triple: kan) is in the preset")
 def test_c1_threshold_nine_and_a_won_triple_scores_as_wei():
     """C1: x8 x8 + a discarded x8 scores 3 (偎 value): 3 + 3 + 3 = 9 → 1 囤, red 5 → 1."""
     huxi, s = won(CHENZHOU, "x1 x2 x3 x8 x8 x4 x5 x6 d4 d5 d6 d6 d7 d8 x10 x10 d10",
@@ -216,8 +198,8 @@ def test_c1_threshold_nine_and_a_won_triple_scores_as_wei():
 
 
 def test_c1_under_hzy_rules_is_no_win():
-    """C1's remark: scored the hzy way (the x8 triple a 碰, 1) the hand has 7 胡, no win."""
-    a = analyze(CHENZHOU, "x1 x2 x3 x8 x8 x4 x5 x6 d4 d5 d6 d6 d7 d8 x10 x10 d10",
+    """C1's remark: under 衡阳's rules the x8 triple is a 碰 (1): 7 胡, no win (10 needed)."""
+    a = analyze(HENGYANG, "x1 x2 x3 x8 x8 x4 x5 x6 d4 d5 d6 d6 d7 d8 x10 x10 d10",
                 ["peng=d3 d3 d3"], "x8", "discard")
     assert not a.win and a.huxi == 7
 
@@ -251,8 +233,6 @@ def test_c4_dealt_ti_and_a_pair_completed_by_a_king():
     assert s.payments == (6, -3, -3)
 
 
-@pytest.mark.xfail(strict=True, reason="one's own draw onto one's own 偎 makes 提 until the "
-                   "郴州 rule (claims.own_draw_on_wei: pao) is in the preset")
 def test_c5_own_draw_onto_own_wei_makes_pao():
     """C5: 偎 x6 + own x6 → 跑 (6): 6 + 6 = 12 → 2 囤, red 5 → 2 (as 提 it would be 15 → 3)."""
     huxi, s = won(CHENZHOU, "d2 d7 d10 x3 x4 x5 d3 d4 d5 x8 x9 x10 d8 d9 d10 x1 x1",
@@ -261,12 +241,11 @@ def test_c5_own_draw_onto_own_wei_makes_pao():
     assert s.payments == (4, -2, -2)
 
 
-def test_c5_today_the_draw_makes_ti():
-    """C5 as the engine plays it today: the 提 (9) gives 15 → 3 囤."""
-    huxi, s = won(CHENZHOU, "d2 d7 d10 x3 x4 x5 d3 d4 d5 x8 x9 x10 d8 d9 d10 x1 x1",
-                  ["wei=x6 x6 x6"], "x6", "self")
-    assert huxi == 15
-    assert s.payments == (6, -3, -3)
+def test_c5_hzy_makes_ti():
+    """C5's remark: in 衡阳 the same draw makes 提 (9): 15 胡."""
+    a = analyze(HENGYANG, "d2 d7 d10 x3 x4 x5 d3 d4 d5 x8 x9 x10 d8 d9 d10 x1 x1",
+                ["wei=x6 x6 x6"], "x6", "self")
+    assert a.win and a.huxi == 15
 
 
 def test_c6_hong_hu():

@@ -220,7 +220,7 @@ def test_games_are_legal_states(preset, data):
     v = load_preset(preset)
     game = data.draw(games(v, max_steps=60))
     copies, kings = deck_limits(preset)
-    n = total_counts(game.state)
+    n = total_counts(game.state) + Counter(game.deal.aside)  # the cards set aside are out
     assert all(n[c] == copies for c in range(20)) and n[K] == kings
     assert game.deal == shuffled_deal(v, game.seed)
     assert len(game.actions) <= 60

@@ -46,8 +46,8 @@ def test_every_preset_loads():
     for pid in preset_ids():
         v = load_preset(pid)
         assert v.id == pid
-        assert 20 * v.deck.copies + v.deck.kings == \
-            v.deal.dealer_hand + v.deal.other_hand * (v.players - 1) + v.deal.wall
+        dealt = v.deal.dealer_hand + v.deal.other_hand * (v.players - 1)
+        assert 20 * v.deck.copies + v.deck.kings == dealt + v.deal.wall + v.deal.set_aside
 
 
 @pytest.mark.parametrize("name", ["hunan", "湖南跑胡子", "跑胡子", "PAOHUZI", "paohuzi",
@@ -255,13 +255,15 @@ def _section_classes():
                 node = schema["properties"][f.name]
                 walk(sub, node["items"] if f.metadata["items"] else node)
 
-    walk(Variant, variant_schema(), frozenset({"huxi_table", "doc", "content_hash"}))
+    walk(Variant, variant_schema(), frozenset({"huxi_table", "won_triple", "doc",
+                                               "content_hash"}))
     return out
 
 
 def test_the_model_mirrors_the_schema_sections():
     """Every section of the Variant holds exactly the keys of its schema object (the ``huxi``
-    table as ``huxi_table``; ``description`` and ``extends`` are not rules)."""
+    table as ``huxi_table`` and its option as ``won_triple``; ``description`` and ``extends``
+    are not rules)."""
     import attrs
 
     checked = set()

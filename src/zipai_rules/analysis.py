@@ -13,9 +13,12 @@ Rules applied (digest §1.2, §1.5; each also cited where it is coded):
   ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``);
 * a 将 only with a 提 or 跑, and then at least one and at most ``max_jiang`` ("当有跑牌或提牌后，
   必须有且只能有一对牌做为一方门子", ``003_5cd7634dfd57d897.txt``);
-* an incoming card onto a concealed pair is a 碰 when it comes from another player and a forced 偎
-  when self-drawn; onto a 坎 or 偎 it makes 提 (own draw) or 跑 (another's card, where the variant
-  allows); onto a 碰 it makes 跑 for the sources in ``claims.pao_on_peng``; with 破跑胡
+* an incoming card onto a concealed pair is a 碰 (scored as a 坎 under ``huxi.won_triple:
+  kan``) when it comes from another player and a forced 偎 when self-drawn; onto a 坎 or 偎 it
+  makes 提 (own draw; 跑 onto a 偎 under ``claims.own_draw_on_wei: pao``) or 跑 (another's
+  card, where the variant allows); onto a 碰 it makes 跑 for the sources in
+  ``claims.pao_on_peng``; one's own draw kept under ``claims.own_draw: kept`` may also lie
+  free in the hand; with 破跑胡
   (``claims.po_pao_hu``) a card that would make a 跑 may instead be used elsewhere to win;
 * the best decomposition maximises total 胡息 (table plus hand); ties keep the first found.
 
@@ -315,6 +318,26 @@ class _Placement:
 
 def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
                 card: int | None, source: str | None) -> list[_Placement]:
+    """Every way the incoming card may lie: in its forced or claimed meld, or in the hand.
+
+    Under ``claims.own_draw: kept`` (郴州) one's own draw is in the hand when the win is
+    checked, usable in any group ([cz-Sim] ``_continue_play``), so the hand placement is added
+    to the forced 跑/提/偎 (which the drawer lays if it does not win, checked again after)."""
+    out = _placed(variant, table, hand, card, source)
+    if card is None or card == KING or source != Source.SELF or not variant.claims.kept:
+        return out
+    h = list(hand)
+    if h[card] == 3:  # four in hand: the 坎 whole, the fourth copy free
+        h[card] = 1
+        free = _Placement(table, (same_meld(MeldKind.KAN, card),), tuple(h))
+    else:
+        h[card] += 1
+        free = _Placement(table, (), tuple(h))
+    return out if free in out else out + [free]
+
+
+def _placed(variant: Variant, table: tuple[Meld, ...], hand: list[int],
+            card: int | None, source: str | None) -> list[_Placement]:
     if card is None:
         return [_Placement(table, (), tuple(hand))]
     own = source == Source.SELF
@@ -351,23 +374,35 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
         kind = table[on_table].kind
         rest = table[:on_table] + table[on_table + 1:]
         if kind == MeldKind.PENG:
-            allowed = (Source.SELF if own else source) in variant.claims.pao_on_peng
+            # a kept draw onto one's own 碰 is a forced 跑 ([cz-Sim] _apply_draw_auto_meld)
+            allowed = (own and variant.claims.kept) or (
+                (Source.SELF if own else source) in variant.claims.pao_on_peng)
             new_kind = MeldKind.PAO
         else:
             allowed = own or source in variant.claims.pao_on_wei
-            new_kind = MeldKind.TI if own else MeldKind.PAO
+            new_kind = (own_wei_kind(variant) if own else MeldKind.PAO)
         if allowed:
             out.append(_Placement(rest + (Meld(new_kind, (card,) * 4),), (), tuple(hand)))
-            if new_kind == MeldKind.TI or not keep_meld:
-                return out  # a 提 is no 跑: one's own draw onto a 偎 is always 提
+            if (own and kind != MeldKind.PENG) or not keep_meld:
+                return out  # one's own draw onto a 偎 is always its 提 (or 跑), never free
+            if own and kind == MeldKind.PENG and variant.claims.own_peng_pao_first:
+                return out  # 耒阳: 跑 first, then the win (hzy game.ts drawerOpts, paoFirst)
         out.append(with_card())
         return out
     if card != KING and hand[card] == 2:
         if own:
             return [_Placement(table, (same_meld(MeldKind.WEI, card),), minus(2))]
-        out.append(_Placement(table, (same_meld(MeldKind.PENG, card),), minus(2)))
+        # won_triple kan: the triple scores as a concealed 坎 ([cz-hu] concealed_group_xi)
+        triple = MeldKind.KAN if variant.won_triple == "kan" else MeldKind.PENG
+        out.append(_Placement(table, (same_meld(triple, card),), minus(2)))
     out.append(with_card())
     return out
+
+
+def own_wei_kind(variant: Variant) -> MeldKind:
+    """What one's own draw onto one's own 偎 makes: 提, or 跑 under
+    ``claims.own_draw_on_wei: pao`` (郴州, [cz-Sim] ``_apply_draw_auto_meld``)."""
+    return MeldKind.PAO if variant.claims.own_draw_on_wei == "pao" else MeldKind.TI
 
 
 # --- public API -------------------------------------------------------------------------------
@@ -638,7 +673,7 @@ def _instant_on(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
         after[card] = 0
         melds = table + (same_meld(MeldKind.TI, card),)
     elif wei is not None:
-        melds = table[:wei] + table[wei + 1:] + (same_meld(MeldKind.TI, card),)
+        melds = table[:wei] + table[wei + 1:] + (same_meld(own_wei_kind(variant), card),)
     elif hand[card] == 2:
         after[card] = 0
         melds = table + (same_meld(MeldKind.WEI, card),)

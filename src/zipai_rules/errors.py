@@ -145,6 +145,8 @@ ERROR_CODES: dict[str, str] = {
     "chou": "a claim of a card that is 臭 for the seat",
     "not_beaten": "a win not worth more than one the seat declined "
                   "(win.declined_must_be_beaten)",
+    "fang_pao": "a 吃 or 碰 by a seat whose discard another seat 跑'd onto a table 偎/碰 "
+                "(放跑之后不能再进张)",
     "no_win": "a 胡 that is no win (the refusal's reason says why: incomplete, …)",
     "bad_plan": "a 吃 whose plan (the 吃 meld and its 比 melds) does not fit the hand",
     "unencodable_action": "an action or action code outside the stable integer encoding",

@@ -34,13 +34,19 @@ def kind_counts(state: GameState) -> list[int]:
 
 def conservation(state: GameState) -> str | None:
     """Card conservation: the state holds the variant's whole deck (``copies`` of each
-    ordinary card, ``kings`` 王, ``deck_size`` in all), and no concealed hand holds a 4th copy
-    of an ordinary card (four are always laid down as a 提)."""
+    ordinary card, ``kings`` 王, ``deck_size`` in all) but the ``deal.set_aside`` cards (then
+    at most ``copies`` of each kind: which were set aside is not in the state), and no
+    concealed hand holds a 4th copy of an ordinary card (four are always laid down as a 提)."""
     v = state.variant
-    if state.card_count() != v.deck.size:
-        return f"{state.card_count()} cards, not {v.deck.size}"
+    in_play = v.deck.size - v.deal.set_aside
+    if state.card_count() != in_play:
+        return f"{state.card_count()} cards, not {in_play}"
     counts = kind_counts(state)
-    if counts[:KING] != [v.deck.copies] * KING or counts[KING] != v.deck.kings:
+    if v.deal.set_aside:
+        full = all(n <= v.deck.copies for n in counts[:KING]) and counts[KING] <= v.deck.kings
+    else:
+        full = counts[:KING] == [v.deck.copies] * KING and counts[KING] == v.deck.kings
+    if not full:
         return (f"card kinds {counts} are not the deck's "
                 f"({v.deck.copies} of each, {v.deck.kings} 王)")
     for s, seat in enumerate(state.seats):

@@ -33,7 +33,7 @@ from .inputs import (
     shipped_validator,
 )
 from .inputs import yaml_path as yaml_path
-from .variant import Variant, normalise
+from .variant import HUXI_OPTIONS, Variant, normalise
 from .variant import content_hash as content_hash
 from .variant import variant_schema as variant_schema
 
@@ -220,9 +220,11 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     deck = deck_size(doc["deck"]["copies"], doc["deck"]["kings"])
     deal = doc["deal"]
     dealt = deal["dealer_hand"] + deal["other_hand"] * (doc["players"] - 1)
-    if dealt + deal["wall"] != deck:
+    aside = deal["set_aside"]
+    if dealt + deal["wall"] + aside != deck:
+        more = f" and the {aside} set aside" if aside else ""
         out.append(("deal.wall", f"the deck holds {deck} cards but the hands ({dealt}) plus "
-                    f"the wall ({deal['wall']}) make {dealt + deal['wall']}"))
+                    f"the wall ({deal['wall']}){more} make {dealt + deal['wall'] + aside}"))
     if deal["dealer_hand"] < deal["other_hand"]:
         out.append(("deal.dealer_hand",
                     "the dealer must hold at least as many cards as the others"))
@@ -245,6 +247,9 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     if not set(doc["win"]["forced_sources"]) <= set(
             doc["win"]["sources"]):
         out.append(("win.forced_sources", "a forced win source must also be a win source"))
+    if doc["win"]["dihu"] == "lianzhang" and not deal["lianzhang"]:
+        out.append(("win.dihu", "lianzhang offers the dealer's 亮张 for 地胡: it needs "
+                    "deal.lianzhang: true"))
     # the best concealed hand of other_hand + 1 cards: all big 提/坎/一二三-type melds
     best = _max_reachable_huxi(doc)
     if doc["win"]["min_huxi"] > best:
@@ -255,6 +260,7 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
         if not _has_path(doc, path):
             out.append((f"citations.{path}", "cites a parameter that does not exist"))
     out += _scoring_problems(doc["scoring"])
+    out += _own_draw_problems(doc["win"], doc["claims"])
     if "discarder_pays" in doc["scoring"]["payment"] and "discard" not in doc["win"]["sources"]:
         out.append(("scoring.payment.discarder_pays", "no win comes from a discard in this "
                     "variant (win.sources), so the discarder never pays"))
@@ -264,6 +270,28 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
             if any(c.get("fact") == "kings" and c.get("at_least", 0) > 0 for c in conds):
                 out.append((f"scoring.mingtang.patterns[{k}].when", "counts 王 in a deck "
                             "without 王: it can never hold"))
+    return out
+
+
+def _own_draw_problems(win: Mapping[str, Any], claims: Mapping[str, Any]
+                       ) -> list[tuple[str, str]]:
+    """``claims.own_draw: kept`` shows no draw and offers none, so a draw win, a claim of a
+    shown draw or of one's own draw would never happen: refused, as is a kept draw that its
+    drawer may not win on (no ``self`` in ``win.sources``)."""
+    if claims["own_draw"] != "kept":
+        return []
+    out = []
+    if "self" not in win["sources"]:
+        out.append(("win.sources", "claims.own_draw kept needs self: a drawer wins on the "
+                    "draw it keeps"))
+    if "draw" in win["sources"]:
+        out.append(("win.sources", "claims.own_draw kept shows no draw: draw is never a win "
+                    "source"))
+    for key, dead in (("peng_on", "draw"), ("pao_on_kan", "draw"), ("pao_on_wei", "draw"),
+                      ("pao_on_peng", "draw"), ("pao_on_peng", "self"), ("chi_by", "self")):
+        if dead in claims[key]:
+            out.append((f"claims.{key}", f"claims.own_draw kept offers no draw: {dead} never "
+                        "applies (one's own draw onto one's own 碰 is a forced 跑)"))
     return out
 
 
@@ -295,7 +323,8 @@ def _scoring_problems(scoring: Mapping[str, Any]) -> list[tuple[str, str]]:
 def _max_reachable_huxi(doc: Mapping[str, Any]) -> int:
     """An upper bound on 胡息: every 3 cards in the most valuable 3-card meld, every 4 in a 提."""
     table = doc["huxi"]
-    per3 = max(max(v) for k, v in table.items() if k not in ("ti", "pao", "jiang"))
+    per3 = max(max(v) for k, v in table.items()
+               if k not in ("ti", "pao", "jiang") and k not in HUXI_OPTIONS)
     per4 = max(max(table["ti"]), max(table["pao"]))
     cards = doc["deal"]["dealer_hand"] + 4
     best: int = max(per3 * (cards // 3), per4 * (cards // 4) + per3 * ((cards % 4) // 3))

@@ -288,6 +288,9 @@ def producible_labels(doc: Mapping[str, Any]) -> dict[str, str]:
         out["zimo"] = "win.sources has no self"
     if win["dihu"] == "none":
         out["dihu"] = "win.dihu is none"
+    elif win["dihu"] == "lianzhang" and "discard" not in sources:
+        out["dihu"] = "win.dihu is lianzhang (a win on the 亮张 as a discard) but win.sources " \
+            "has no discard"
     if not win.get("jushou", False):
         out["jushou"] = "win.jushou is false"
     if not sources & {"self", "draw"}:

@@ -329,7 +329,8 @@ def deal_from_json(data: Mapping[str, Any]) -> Deal:
     :class:`~zipai_rules.errors.CardError` for bad tokens (the deal's fit to a variant is
     checked when a :class:`Game` is built from it)."""
     return Deal(tuple(tuple(parse_indices(h)) for h in data["hands"]),
-                tuple(parse_indices(data["wall"])), data["dealer"])
+                tuple(parse_indices(data["wall"])), data["dealer"],
+                tuple(parse_indices(data.get("aside", ""))))
 
 
 # --- replaying --------------------------------------------------------------------------------

@@ -124,13 +124,15 @@ class Deck:
 
 @attrs.frozen(slots=True)
 class Deal:
-    """``deal``: hand and wall sizes in cards, and the 亮张."""
+    """``deal``: hand and wall sizes in cards, the cards set aside unseen each hand
+    (``set_aside``), and the 亮张."""
 
     dealer_hand: int
     other_hand: int
     wall: int
     lianzhang: bool
     lianzhang_is_draw: bool
+    set_aside: int = 0
 
     def hand_size(self, seat: int, dealer: int) -> int:
         """Cards dealt to ``seat`` when ``dealer`` deals."""
@@ -178,6 +180,15 @@ class Claims:
     pao_on_peng: frozenset[str] = attrs.field(converter=frozenset)
     pao_forced: bool = attrs.field()
     po_pao_hu: bool = attrs.field()
+    fang_pao_stops_takes: bool = attrs.field()
+    own_peng_pao_first: bool = attrs.field()
+    own_draw: str = attrs.field()
+    own_draw_on_wei: str = attrs.field()
+
+    @property
+    def kept(self) -> bool:
+        """The drawer keeps its draw unseen (``own_draw: kept``, 郴州)."""
+        return self.own_draw == "kept"
 
 
 @attrs.frozen(slots=True)
@@ -364,8 +375,13 @@ class WinValue:
     unit_steps: tuple[Step, ...]
 
 
+#: Keys of the ``huxi`` section that are no meld kind (``won_triple``).
+HUXI_OPTIONS = frozenset({"won_triple"})
+
+
 def _huxi_table(doc: Mapping[str, Any]) -> Mapping[MeldKind, tuple[int, int]]:
-    return MappingProxyType({MeldKind(k): (int(v[0]), int(v[1])) for k, v in doc.items()})
+    return MappingProxyType({MeldKind(k): (int(v[0]), int(v[1])) for k, v in doc.items()
+                             if k not in HUXI_OPTIONS})
 
 
 @attrs.frozen(slots=True, repr=False)
@@ -374,7 +390,8 @@ class Variant:
     (``variant.win.min_huxi``, ``variant.claims.pao_forced``, ``variant.scoring.xing.per_card``),
     every default filled in from the schema.
 
-    ``huxi_table`` is the ``huxi`` section (meld kind → (small, big) 胡息). ``doc`` keeps the
+    ``huxi_table`` is the ``huxi`` section (meld kind → (small, big) 胡息) and ``won_triple``
+    its ``won_triple`` option (``peng`` or ``kan``). ``doc`` keeps the
     resolved mapping as written (read-only all the way down: mappings are
     ``MappingProxyType``, lists tuples; use :func:`zipai_rules.frozen.thaw` for a plain copy)
     and ``content_hash`` the SHA-256 of its :func:`normalise` d canonical JSON, so a game record
@@ -393,6 +410,7 @@ class Variant:
     deal: Deal = attrs.field(metadata=_section(Deal))
     win: Win = attrs.field(metadata=_section(Win))
     huxi_table: Mapping[MeldKind, tuple[int, int]] = attrs.field()
+    won_triple: str = attrs.field()
     claims: Claims = attrs.field(metadata=_section(Claims))
     chou: Chou = attrs.field(metadata=_section(Chou))
     discard: Discard = attrs.field(metadata=_section(Discard))
@@ -415,7 +433,8 @@ class Variant:
         """Build from a resolved mapping that already passed schema and semantic checks;
         defaults are filled in (:func:`normalise`) and the content hash taken here."""
         full = normalise(doc)
-        return _build(cls, {**full, "huxi_table": _huxi_table(full["huxi"]), "doc": freeze(doc),
+        return _build(cls, {**full, "huxi_table": _huxi_table(full["huxi"]),
+                            "won_triple": full["huxi"]["won_triple"], "doc": freeze(doc),
                             "content_hash": content_hash(full)})
 
     def huxi(self, kind: MeldKind, big: bool) -> int:

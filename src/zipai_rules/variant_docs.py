@@ -19,6 +19,11 @@ from .variant import Variant
 _SOURCES = {"self": "own draw", "draw": "others' draws", "discard": "discards"}
 
 
+def _wall(v: Variant) -> str:
+    """The wall size, and the cards set aside each hand when any."""
+    return f"{v.deal.wall} (+{v.deal.set_aside} aside)" if v.deal.set_aside else str(v.deal.wall)
+
+
 def _flat(doc: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in doc.items():
@@ -56,7 +61,7 @@ def comparison_table() -> str:
         upgrade = ", ".join(_SOURCES[s] for s in order if s in v.claims.pao_on_peng) or "—"
         special = ", ".join(v.win.special) or "—"
         rows.append(f"| [`{v.id}`](variants/{v.id}.md) | {v.name} | {seats} | {deck} | "
-                    f"{v.deal.dealer_hand}/{v.deal.other_hand} | {v.deal.wall} | "
+                    f"{v.deal.dealer_hand}/{v.deal.other_hand} | {_wall(v)} | "
                     f"{v.win.min_huxi} | {wins} | "
                     f"{forced} | {upgrade} | {special} |")
     return head + "\n".join(rows) + "\n"

@@ -31,8 +31,10 @@ class Phase(enum.StrEnum):
       goes to the exposer's discard area and the next seat draws. A take ends the hand (胡) or
       leads to ``discard`` or the next draw.
     * ``hu_check``: the ``actor`` may win with the hand as it stands (天胡 on the dealt hand,
-      or 自摸 after a forced 偎/提 or a kept 王): ``hu`` ends the hand, ``pass`` (where the
-      variant allows one) goes on to ``discard`` or the next draw.
+      or 自摸 after a forced 偎/提 or a kept 王; under ``claims.own_draw: kept`` with the
+      drawn card, in ``GameState.pending`` with source ``self``, seen by the drawer only):
+      ``hu`` ends the hand, ``pass`` (where the variant allows one) goes on to the kept card's
+      forced group, ``discard`` or the next draw.
     * ``over``: the hand has ended (``GameState.result``); nobody acts.
     * ``wait``: only in a seat's view: another seat (or nobody the seat may know of) decides.
 
@@ -95,7 +97,7 @@ class Label(enum.StrEnum):
 
     ZIMO = "zimo"                # 自摸: won on one's own draw
     TIANHU = "tianhu"            # 天胡: won on the dealt hand
-    DIHU = "dihu"                # 地胡: won on the first draw or the dealer's first discard
+    DIHU = "dihu"                # 地胡: won on the first draw, the dealer's first discard or 亮张
     TWO_TI = "two_ti"            # special win: 碰胡 2 提蛇
     XIAO_QI_DUI = "xiao_qi_dui"  # special win: 小七对
     WU_HU = "wu_hu"              # special win of a fixed value: 无胡 (0 胡息, no pair)

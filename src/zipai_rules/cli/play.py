@@ -76,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
         say(f"  {seating}")
     for s, hand in enumerate(game.deal.hands):
         say(f"  seat {s} dealt {len(hand):2}: {cards(sorted(hand))}")
-    say(f"  wall {len(game.deal.wall)}")
+    aside = f", {len(game.deal.aside)} cards set aside unseen" if game.deal.aside else ""
+    say(f"  wall {len(game.deal.wall)}{aside}")
     opening = list(game.events)
     for e in opening[len(game.deal.hands):]:
         say(f"      {e.describe(zh)}")

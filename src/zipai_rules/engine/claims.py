@@ -114,11 +114,12 @@ def discard_options(variant: Variant, seat: int, hand: tuple[int, ...]) -> tuple
 def owes_discard(variant: Variant, seat: SeatState, extra_cards: int = 0, extra_quads: int = 0
                  ) -> bool:
     """Whether a player holding ``seat`` plus the given extras owes a discard (digest §1.4.0):
-    more cards than the resting size, or exactly that many while a discard skipped by the
-    ``skip_second`` rule for two dealt 提 is still to be made."""
+    more cards than the resting size, or, while the discard the ``skip_second`` rule for two
+    or more dealt 提 makes first is still to be made, more than a player without 提 holds
+    (the n − 1 skipped discards of n dealt 提 come after it: hzy docs/RULES.md 起手多条龙)."""
     held = seat.held + extra_cards
     resting = variant.resting_size(seat.quads + extra_quads)
-    return held > resting or (seat.early_discard and held == resting)
+    return held > resting or (seat.early_discard and held > variant.deal.other_hand)
 
 
 def table_huxi(variant: Variant, seat: SeatState) -> int:
@@ -136,7 +137,10 @@ def win_labels(variant: Variant, ctx: WinContext, s: int, seat: SeatState,
     ``docs/RULES.md`` 耒阳提龙; ``packages/engine/src/game.ts`` ``computeHu``)."""
     v = variant
     labels: tuple[Label, ...] = (Label.ZIMO,) if source == Source.SELF else ()
-    if v.win.dihu != "none" and s != ctx.dealer:
+    if v.win.dihu == "lianzhang":  # won on the 亮张 offered (hzy game.ts offerDiHu)
+        if s != ctx.dealer and source == Source.DISCARD and by == ctx.dealer and ctx.lianzhang:
+            labels += (Label.DIHU,)
+    elif v.win.dihu != "none" and s != ctx.dealer:
         first_draw = source in (Source.SELF, Source.DRAW) and ctx.wall == v.deal.wall - 1
         first_discard = (source == Source.DISCARD and by == ctx.dealer
                          and ctx.wall == v.deal.wall
@@ -253,14 +257,16 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
         # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰了",
         # 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001): ``chou.blocks_on``
         # limits only the 吃 block (digest C8)
-        if ActionKind.PENG in kinds and not own and not seat.dead and card != KING \
+        if ActionKind.PENG in kinds and not own and not seat.dead and not seat.fang_pao \
+                and card != KING \
                 and seat.hand[card] == 2 and source in variant.claims.peng_on \
                 and card not in seat.chou_peng_cards:
             after = list(seat.hand)
             after[card] -= 2
             if not owes_discard(variant, seat, 1) or can_discard(variant, after):
                 opts.append(Action(ActionKind.PENG, s, card))
-        if ActionKind.CHI in kinds and not seat.dead and card not in seat.own_chou \
+        if ActionKind.CHI in kinds and not seat.dead and not seat.fang_pao \
+                and card not in seat.own_chou \
                 and not (chou_applies and card in seat.chou_chi_cards) and (
                 (own and Source.SELF in variant.claims.chi_by)
                 or (s == (by + 1) % n and "next" in variant.claims.chi_by)):

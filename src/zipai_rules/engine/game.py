@@ -30,6 +30,10 @@ def _wall(cards: Cards) -> tuple[int, ...]:
     return tuple(cards_arg(cards, "wall"))
 
 
+def _aside(cards: Cards) -> tuple[int, ...]:
+    return tuple(cards_arg(cards, "aside"))
+
+
 def _hands(hands: Iterable[Cards]) -> tuple[tuple[int, ...], ...]:
     if isinstance(hands, str) or not isinstance(hands, Iterable):
         raise CardError(f"hands: {hands!r:.60} is not a list of hands, one per seat",
@@ -40,7 +44,8 @@ def _hands(hands: Iterable[Cards]) -> tuple[tuple[int, ...], ...]:
 @attrs.frozen(slots=True)
 class Deal:
     """An explicit deal: ``hands`` (the cards of each seat, the dealer's last card being the
-    亮张), the ``wall`` (next draw first) and the ``dealer`` seat. Cards are given as card
+    亮张), the ``wall`` (next draw first), the ``dealer`` seat, and the cards set ``aside``
+    unseen (``deal.set_aside``; empty in most variants). Cards are given as card
     indices, :class:`~zipai_rules.cards.Card` values or tokens, or as one string of tokens
     (``"x1 x2 d3"``); they are kept as tuples of indices, so a deal shares no mutable state
     with its caller. Raises :class:`~zipai_rules.errors.CardError` naming the hand or the wall
@@ -49,14 +54,21 @@ class Deal:
     hands: tuple[tuple[int, ...], ...] = attrs.field(converter=_hands)
     wall: tuple[int, ...] = attrs.field(converter=_wall)
     dealer: int = 0
+    aside: tuple[int, ...] = attrs.field(default=(), converter=_aside)
 
     def __repr__(self) -> str:
         hands = ", ".join(repr(format_cards(h)) for h in self.hands)
-        return f"Deal(hands=[{hands}], wall={format_cards(self.wall)!r}, dealer={self.dealer})"
+        aside = f", aside={format_cards(self.aside)!r}" if self.aside else ""
+        return (f"Deal(hands=[{hands}], wall={format_cards(self.wall)!r}, "
+                f"dealer={self.dealer}{aside})")
 
     def to_json(self) -> dict[str, Any]:
-        return {"dealer": self.dealer, "hands": [format_cards(h) for h in self.hands],
-                "wall": format_cards(self.wall)}
+        """``{dealer, hands, wall}`` as token strings, and ``aside`` when cards are set aside."""
+        out = {"dealer": self.dealer, "hands": [format_cards(h) for h in self.hands],
+               "wall": format_cards(self.wall)}
+        if self.aside:
+            out["aside"] = format_cards(self.aside)
+        return out
 
 
 def deck(variant: Variant) -> list[int]:
@@ -65,7 +77,8 @@ def deck(variant: Variant) -> list[int]:
 
 
 def shuffled_deal(variant: Variant, seed: int, dealer: int = 0) -> Deal:
-    """Shuffle the deck with ``random.Random(seed)`` and deal in seat order from the dealer.
+    """Shuffle the deck with ``random.Random(seed)`` and deal in seat order from the dealer;
+    the wall follows, and the last ``deal.set_aside`` cards are set aside unseen.
     Raises :class:`HandError` (``bad_seed``) unless ``seed`` is a valid seed (see
     :mod:`~zipai_rules.engine.seeds`)."""
     cards = deck(variant)
@@ -77,13 +90,14 @@ def shuffled_deal(variant: Variant, seed: int, dealer: int = 0) -> Deal:
         size = variant.deal.hand_size(s, dealer)
         hands[s] = tuple(cards[pos:pos + size])
         pos += size
-    return Deal(tuple(hands), tuple(cards[pos:]), dealer)
+    end = len(cards) - variant.deal.set_aside
+    return Deal(tuple(hands), tuple(cards[pos:end]), dealer, tuple(cards[end:]))
 
 
 def check_deal(variant: Variant, deal: Deal) -> None:
     """Raise :class:`HandError` (code ``bad_deal``) if the deal does not fit the variant: seat
     count, dealer seat, hand sizes, wall size; :class:`CardError` for bad cards or copies."""
-    for cards in (*deal.hands, deal.wall):
+    for cards in (*deal.hands, deal.wall, deal.aside):
         for c in cards:
             card_index(c)
     problems = []
@@ -98,10 +112,13 @@ def check_deal(variant: Variant, deal: Deal) -> None:
     if len(deal.wall) != variant.deal.wall:
         problems.append(f"the wall holds {len(deal.wall)} cards, the variant has "
                         f"{variant.deal.wall}")
+    if len(deal.aside) != variant.deal.set_aside:
+        problems.append(f"{len(deal.aside)} cards set aside, the variant sets aside "
+                        f"{variant.deal.set_aside}")
     if problems:
         raise HandError("bad deal: " + "; ".join(problems), code="bad_deal")
-    check_copies([i for h in deal.hands for i in h] + list(deal.wall), variant.deck.copies,
-                 variant.deck.kings)
+    check_copies([i for h in deal.hands for i in h] + list(deal.wall) + list(deal.aside),
+                 variant.deck.copies, variant.deck.kings)
 
 
 class Game:

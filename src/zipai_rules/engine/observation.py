@@ -176,7 +176,8 @@ def events_for(variant: Variant, events: Iterable[Event], seat: int) -> tuple[Ev
 def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observation:
     """The observation of ``seat`` (0-based) in ``state``; ``events`` is the hand's full event
     log up to ``state`` (``Game.events``), kept as the seat's redacted ``history``. A pending
-    card drawn by a seat is shown to all (hidden draws never become pending). Raises
+    card drawn by a seat is shown to all, except a draw kept unseen (source ``self``,
+    ``claims.own_draw: kept``), shown to its drawer only. Raises
     :class:`SeatError` for a bad seat."""
     v = state.variant
     check_seat(v, seat)
@@ -187,6 +188,8 @@ def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observ
         else:
             melds.append(tuple(seen(m, display(v, m.kind)) for m in st.melds))
     p = state.pending
+    if p is not None and p.source == Source.SELF and p.by != seat:
+        p = None  # a kept draw is the drawer's secret
     me = state.seats[seat]
     mine = state.actor == seat
     phase = state.phase if mine or state.is_over else WAIT

@@ -56,6 +56,14 @@ def refusal(state: GameState, action: object) -> Refusal | None:
     if not 0 <= action.seat < len(state.seats):
         return Refusal(code="bad_seat", message=f"seat {action.seat} is not a seat of this "
                        f"game (0..{len(state.seats) - 1})")
+    p = state.pending
+    if (p is not None and state.seats[p.by].lianzhang_offer is not None
+            and action.kind in (ActionKind.CHI, ActionKind.PENG, ActionKind.PAO)):
+        return Refusal(code="claim_not_allowed", message=f"the dealer's 亮张 {token(p.card)} "
+                       f"is offered for 胡 only (地胡) in {state.variant.name}")
+    if action.kind in (ActionKind.CHI, ActionKind.PENG) and state.seats[action.seat].fang_pao:
+        return Refusal(code="fang_pao", message=f"seat {action.seat} may no longer 吃 or 碰: "
+                       "another seat 跑'd its discard onto a table 偎/碰 (放跑之后不能再进张)")
     if action.seat != state.actor:
         return _outranked(state, action) or Refusal(
             code="not_your_turn",
@@ -72,8 +80,9 @@ def _outranked(state: GameState, action: Action) -> Refusal | None:
     """The refusal of a claim that another seat's claim comes before: a seat asked first in
     this tier, or a higher tier still unanswered."""
     p = state.pending
-    if p is None or action.kind == ActionKind.DISCARD or action.card != p.card:
-        return None
+    if p is None or p.source == Source.SELF or action.kind == ActionKind.DISCARD \
+            or action.card != p.card:
+        return None  # a kept draw (source self) is no claim and tells nobody its card
     if any(action in opts for _, opts in p.queue):
         return Refusal(code="outranked", message=f"seat {state.actor} is asked first about "
                        f"{token(p.card)}: seat {action.seat} is asked after it answers")

@@ -31,7 +31,11 @@ class SeatState:
     * ``first_take``: the turn of its first take (吃, 碰, 偎, 提 or 跑 after the deal), ``None``
       before it: what 举手胡 (``win.jushou``) reads;
     * ``declined_units``: the most units of a win it declined (``None``: none declined), read
-      under ``win.declined_must_be_beaten``.
+      under ``win.declined_must_be_beaten``;
+    * ``fang_pao``: under ``claims.fang_pao_stops_takes``, another seat 跑'd a card it
+      discarded from hand onto a table 偎/碰: it may no longer 吃 or 碰 (放跑之后不能再进张);
+    * ``lianzhang_offer``: the dealer's 亮张 while it is still to be offered, or on offer, to
+      the others for 地胡 (``win.dihu: lianzhang``), else ``None``.
     """
 
     hand: tuple[int, ...]
@@ -45,6 +49,8 @@ class SeatState:
     early_discard: bool = False
     first_take: int | None = None
     declined_units: int | None = None
+    fang_pao: bool = False
+    lianzhang_offer: int | None = None
 
     @property
     def quads(self) -> int:
@@ -67,12 +73,14 @@ class SeatState:
 class WinContext:
     """What a win's labels and worth read of the table besides the winner's seat: the
     ``dealer``, the cards left in the ``wall``, the wall's top card (``flipped``, ``None`` when
-    the wall is empty: 海底) and the ``turn`` in which a take counts as just made."""
+    the wall is empty: 海底), the ``turn`` in which a take counts as just made, and whether the
+    dealer's 亮张 is on offer for 地胡 (``lianzhang``, ``win.dihu: lianzhang``)."""
 
     dealer: int
     wall: int
     flipped: int | None
     turn: int
+    lianzhang: bool = False
 
 
 @attrs.frozen(slots=True)
@@ -168,7 +176,8 @@ class GameState:
     def win_context(self) -> WinContext:
         """The table as a win's labels and worth read it (:class:`WinContext`)."""
         return WinContext(self.dealer, len(self.wall), self.wall[0] if self.wall else None,
-                          self.turn)
+                          self.turn, self.pending is not None
+                          and self.seats[self.dealer].lianzhang_offer is not None)
 
     @property
     def is_over(self) -> bool:

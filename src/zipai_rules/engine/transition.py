@@ -18,13 +18,14 @@ from typing import Any, cast
 
 import attrs
 
-from ..analysis import Analysis, instant_win, tianhu
+from ..analysis import Analysis, instant_win, own_wei_kind, tianhu
 from ..cards import KING, counts_of, indices_of
 from ..melds import Meld, MeldKind
 from ..variant import Variant
 from ..vocab import Label, Phase, ResultKind, Source
 from .actions import Action, ActionKind, Event, EventKind
 from .claims import (
+    PENG_KINDS,
     WEI_KINDS,
     discard_options,
     hand_after,
@@ -78,7 +79,8 @@ class _Builder:
     def ctx(self) -> WinContext:
         """The table as a win's labels and worth read it."""
         return WinContext(self.dealer, len(self.wall), self.wall[0] if self.wall else None,
-                          self.turn)
+                          self.turn, self.pending is not None
+                          and self.seats[self.dealer].lianzhang_offer is not None)
 
     def took(self, s: int) -> None:
         """Seat ``s`` took a card in (吃, 碰, 偎, 提, 跑 after the deal): 举手胡 no longer."""
@@ -127,6 +129,7 @@ class _Chore(enum.Enum):
     DRAW = "draw"              # the seat draws from the wall
     OFFER = "offer"            # the card the seat exposed (``pending``) is offered tier by tier
     OWN_CARD = "own_card"      # the seat kept its own draw: it may win (自摸), or on
+    KEPT = "kept"              # own_draw kept: the drawn card (``pending``) may win, or on
 
 
 _Next = tuple[_Chore, int] | None
@@ -161,6 +164,10 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
                 b.emit(EventKind.TI, s, i, (meld,), "dealt, forced")
         if variant.discard.dealt_double_quad == "skip_second" and b.seats[s].quads >= 2:
             b.set_seat(s, early_discard=True)  # "起手2提及以上时，需打一张牌" (000 §衡阳六胡抢)
+    if variant.win.dihu == "lianzhang" and b.seats[dealer].hand[hands[dealer][-1]]:
+        # 衡阳 地胡: the 亮张 is offered before the dealer's first discard (hzy game.ts start,
+        # offerDiHu); a 亮张 laid down in a dealt 提 is no longer in the hand to offer
+        b.set_seat(dealer, lianzhang_offer=hands[dealer][-1])
     for step in range(b.n):
         s = (dealer + step) % b.n
         if _special(b, s):
@@ -230,8 +237,9 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
         return _discard(b, action.seat, cast(int, action.card))  # every discard names its card
     if state.phase == Phase.HU_CHECK:
         s = action.seat
-        hu = Action(ActionKind.HU, s)
-        win = cast(Analysis, state.plan(hu))  # offered with its win analysis
+        kept = state.pending  # a kept draw (own_draw kept) waits here, else none
+        card = None if kept is None else kept.card  # stays on offer, as a claimed 胡's card
+        win = cast(Analysis, state.plan(Action(ActionKind.HU, s)))  # offered with its analysis
         # 天胡 only on the dealt hand: no card drawn from the wall yet (a win checked after a
         # forced 偎/提 on the first draw, when the dealer owed no discard, is a 自摸)
         first = state.turn == 0 and len(state.wall) == b.v.deal.wall
@@ -241,10 +249,13 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
         kind_of = ResultKind.TIANHU if first else ResultKind.HU
         if kind == ActionKind.PASS:
             b.emit(EventKind.PASS, s)
-            _declined(b, s, win_units(b.v, win, s, None, Source.SELF, labels, ctx))
+            _declined(b, s, win_units(b.v, win, s, card, Source.SELF, labels, ctx))
+            if kept is not None:
+                _chou_hu(b, s, kept.card)
+                return _kept_group(b, s, declined=True)
             return (_Chore.AFTER_TAKE, s)
-        b.emit(EventKind.HU, s, note="天胡" if first else "自摸")
-        b.finish(win_result(b.v, win, s, None, Source.SELF, labels, ctx, kind_of))
+        b.emit(EventKind.HU, s, card, note="天胡" if first else "自摸")
+        b.finish(win_result(b.v, win, s, card, Source.SELF, labels, ctx, kind_of))
         return None
     # respond
     p = _pending(state.pending)
@@ -258,7 +269,10 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
                                   source, labels, ctx))
     if kind != ActionKind.PASS:
         return _take(b, action, p, state.plan(action))
-    _decline(b, action.seat, state.options)
+    if b.seats[p.by].lianzhang_offer is not None:
+        b.emit(EventKind.PASS, action.seat, p.card)  # passing the 亮张 marks no 臭
+    else:
+        _decline(b, action.seat, state.options)
     if p.queue:
         (s, opts), rest = p.queue[0], p.queue[1:]
         b.pending = attrs.evolve(p, queue=rest)
@@ -282,18 +296,24 @@ def _declined(b: _Builder, s: int, units: int) -> None:
 def _decline(b: _Builder, s: int, options: tuple[Action, ...]) -> None:
     p = _pending(b.pending)
     b.emit(EventKind.PASS, s, p.card)
-    seat = b.seats[s]
     kinds = {o.kind for o in options}
-    if ActionKind.HU in kinds and b.v.win.chou_hu:
-        seat = b.set_seat(s, chou_hu_marks=seat.chou_hu_marks
-                          + ((p.card, table_huxi(b.v, seat)),))
-        b.emit(EventKind.CHOU, s, p.card, note="臭胡")
+    if ActionKind.HU in kinds:
+        _chou_hu(b, s, p.card)
+    seat = b.seats[s]
     if ActionKind.PENG in kinds and b.v.chou.peng and p.card not in seat.chou_peng_cards:
         seat = b.set_seat(s, chou_peng_cards=seat.chou_peng_cards | {p.card})
         b.emit(EventKind.CHOU, s, p.card, note="peng")
     if ActionKind.CHI in kinds and b.v.chou.chi and p.card not in seat.chou_chi_cards:
         b.set_seat(s, chou_chi_cards=seat.chou_chi_cards | {p.card})
         b.emit(EventKind.CHOU, s, p.card, note="chi")
+
+
+def _chou_hu(b: _Builder, s: int, card: int) -> None:
+    """Seat ``s`` declined a win on ``card``: 臭胡 where the variant has it."""
+    if b.v.win.chou_hu:
+        seat = b.seats[s]
+        b.set_seat(s, chou_hu_marks=seat.chou_hu_marks + ((card, table_huxi(b.v, seat)),))
+        b.emit(EventKind.CHOU, s, card, note="臭胡")
 
 
 def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
@@ -309,8 +329,8 @@ def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
         return None
     b.pending = None
     b.took(s)
-    if action.kind == ActionKind.PAO:
-        return _pao(b, s, c, cast(PaoTarget, plan))  # a 跑 is offered with its target
+    if action.kind == ActionKind.PAO:  # a 跑 is offered with its target
+        return _pao(b, s, c, cast(PaoTarget, plan), discarder=_discarder(p))
     if action.kind == ActionKind.PENG:
         meld = Meld(MeldKind.PENG, (c,) * 3)
         b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
@@ -322,7 +342,15 @@ def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
     return (_Chore.AFTER_TAKE, s)
 
 
-def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False) -> _Next:
+def _discarder(p: Pending) -> int | None:
+    """The seat that discarded the card on offer from its hand, ``None`` for a shown draw."""
+    return p.by if p.source == Source.DISCARD else None
+
+
+def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False,
+         discarder: int | None = None) -> _Next:
+    """Seat ``s`` 跑s ``c`` onto ``target``; ``discarder``: the seat whose discard from hand
+    it was (放跑之后不能再进张)."""
     b.took(s)
     seat = b.seats[s]
     meld = Meld(MeldKind.PAO, (c,) * 4)
@@ -334,6 +362,12 @@ def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False) -
         b.set_seat(s, melds=tuple(melds))
     b.pending = None
     notes = (["forced"] if forced else []) + (["八块"] if b.seats[s].quads > 1 else [])
+    if (b.v.claims.fang_pao_stops_takes and discarder is not None and discarder != s
+            and not target.from_hand and not b.seats[discarder].fang_pao):
+        # "放跑之后不能再进张": a discard 跑'd onto a table 偎/碰, not onto a concealed 坎
+        # (hzy docs/RULES.md 放跑之后不能再进张; game.ts execClaim, case pao)
+        b.set_seat(discarder, fang_pao=True)
+        notes.append(f"放跑: seat {discarder} may no longer 吃/碰")
     b.emit(EventKind.PAO, s, c, (meld,), ", ".join(notes))
     return (_Chore.AFTER_TAKE, s)
 
@@ -364,6 +398,8 @@ def _after_take(b: _Builder, s: int) -> _Next:
     resting size of digest §1.4.0.
     """
     seat = b.seats[s]
+    if seat.lianzhang_offer is not None:
+        return _offer_lianzhang(b, s)
     if owes_discard(b.v, seat):
         opts = discard_options(b.v, s, seat.hand)
         if opts:
@@ -374,15 +410,51 @@ def _after_take(b: _Builder, s: int) -> _Next:
     return (_Chore.DRAW, (s + 1) % b.n)
 
 
+def _offer_lianzhang(b: _Builder, dealer: int) -> _Next:
+    """Before the dealer's first discard its 亮张 is offered to the others for 胡 only, as a
+    card the dealer discarded (衡阳 地胡: hzy game.ts start, offerDiHu, resolveClaims). While
+    on offer it is out of the dealer's hand; unclaimed it goes back (:func:`_end_lianzhang`)."""
+    seat = b.seats[dealer]
+    c = cast(int, seat.lianzhang_offer)
+    b.set_seat(dealer, hand=_hand_minus(seat.hand, c, 1))
+    b.emit(EventKind.DEAL, dealer, c, note="亮张 offered for 地胡")
+    b.pending = Pending(c, Source.DISCARD, dealer, 0)
+    return (_Chore.OFFER, dealer)
+
+
+def _end_lianzhang(b: _Builder, p: Pending) -> _Next:
+    """The 亮张 offered for 地胡: ask the seats that win on it, in turn order from the
+    dealer's next seat; when none is left, it goes back to the dealer's hand, who plays on."""
+    if p.tier == 0:
+        cands, plans = tier_plans(b.v, tuple(b.seats), ("hu",), p.card, p.source, p.by)
+        if cands:
+            (s, opts), rest = cands[0], tuple(cands[1:])
+            b.pending = attrs.evolve(p, queue=rest)
+            b.ask(Phase.RESPOND, s, opts, plans)
+            return None
+    seat = b.seats[p.by]
+    hand = list(seat.hand)
+    hand[p.card] += 1
+    b.set_seat(p.by, hand=tuple(hand), lianzhang_offer=None)
+    b.pending = None
+    return (_Chore.AFTER_TAKE, p.by)
+
+
 def _draw(b: _Builder, s: int) -> _Next:
-    """Seat ``s`` draws: 荒庄 on an empty wall; a 王 is kept; a card making a 提/偎/臭偎 is
-    used at once; any other card is shown and offered."""
+    """Seat ``s`` draws: 荒庄 on an empty wall; under ``claims.own_draw: kept`` the card is
+    kept unseen (:func:`_kept_draw`); else a 王 is kept; a card making a 提/偎/臭偎 is used at
+    once; any other card is shown and offered."""
     if not b.wall:
         b.emit(EventKind.HUANGZHUANG)
         b.finish(Result(ResultKind.HUANGZHUANG))
         return None
     c = b.wall.pop(0)
     seat = b.seats[s]
+    if b.v.claims.kept:
+        # 郴州: the drawer keeps its draw, unseen and never offered ([cz-Sim] _continue_play)
+        b.emit(EventKind.DRAW_HIDDEN, s)
+        b.pending = Pending(c, Source.SELF, s, 0)
+        return (_Chore.KEPT, s)
     if c == KING:
         # a drawn 王 is shown and kept ("在之后摸牌过程中抓到的王霸需要明示", 000
         # §永州双王扯胡子规则; kept in hand: digest G14)
@@ -394,31 +466,73 @@ def _draw(b: _Builder, s: int) -> _Next:
     if c < 20 and (seat.hand[c] >= 2 or seat.table_meld(c, WEI_KINDS) is not None):
         # forced 提/偎/臭偎, the card not shown ("摸牌时，除偎牌与提牌外，其它必须首先明示")
         b.emit(EventKind.DRAW_HIDDEN, s)
-        k = seat.table_meld(c, WEI_KINDS)
-        if seat.hand[c] == 3:
-            meld = Meld(MeldKind.TI, (c,) * 4)
-            seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 3), melds=seat.melds + (meld,))
-            kind = EventKind.TI
-        elif k is not None:
-            meld = Meld(MeldKind.TI, (c,) * 4)
-            melds = list(seat.melds)
-            melds[k] = meld
-            seat = b.set_seat(s, melds=tuple(melds))
-            kind = EventKind.TI
-        else:
-            chou = b.v.chou.chou_wei_after_declined_peng and c in seat.chou_peng_cards
-            meld = Meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, (c,) * 3)
-            seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
-            kind = EventKind.CHOU_WEI if chou else EventKind.WEI
-        b.took(s)
-        eight = ", 八块" if kind == EventKind.TI and b.seats[s].quads > 1 else ""
-        b.emit(kind, s, c, (meld,), "forced" + eight)
+        _lay_forced(b, s, c, seat.table_meld(c, WEI_KINDS))
         if _special(b, s):
             return None
         return (_Chore.OWN_CARD, s)
     b.emit(EventKind.DRAW, s, c)
     b.pending = Pending(c, Source.DRAW, s, 0)
     return (_Chore.OFFER, s)
+
+
+def _lay_forced(b: _Builder, s: int, c: int, k: int | None) -> None:
+    """Seat ``s``'s own draw ``c`` makes its forced group: 提 with a 坎 in hand; onto the
+    table 偎 (or, kept, 碰) at ``k`` a 提, or a 跑 (``own_draw_on_wei: pao``; always onto a
+    碰); else a 偎 (臭偎 after a declined 碰) with the pair in hand."""
+    seat = b.seats[s]
+    if seat.hand[c] == 3:
+        meld = Meld(MeldKind.TI, (c,) * 4)
+        seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 3), melds=seat.melds + (meld,))
+    elif k is not None:
+        on_wei = seat.melds[k].kind in WEI_KINDS
+        meld = Meld(own_wei_kind(b.v) if on_wei else MeldKind.PAO, (c,) * 4)
+        melds = list(seat.melds)
+        melds[k] = meld
+        seat = b.set_seat(s, melds=tuple(melds))
+    else:
+        chou = b.v.chou.chou_wei_after_declined_peng and c in seat.chou_peng_cards
+        meld = Meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, (c,) * 3)
+        seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
+    b.took(s)
+    kind = EventKind(meld.kind.value)
+    eight = ", 八块" if kind in (EventKind.TI, EventKind.PAO) and seat.quads > 1 else ""
+    b.emit(kind, s, c, (meld,), "forced" + eight)
+
+
+def _kept_draw(b: _Builder, s: int) -> _Next:
+    """Step 1 of a kept draw (``pending``, ``claims.own_draw: kept``, 郴州): the drawer may
+    win with the card in its hand, used in any group (胡/过); else its forced group.
+    [cz-Sim] ``_continue_play``."""
+    p = _pending(b.pending)
+    seat = b.seats[s]
+    worth = seat_worth(b.v, b.ctx(), s, seat, p.card, Source.SELF, s)
+    win = hu_allowed(b.v, seat, p.card, Source.SELF, worth)
+    if win is not None:
+        _ask_self_win(b, s, win)
+        return None
+    return _kept_group(b, s, declined=False)
+
+
+def _kept_group(b: _Builder, s: int, declined: bool) -> _Next:
+    """Steps 2–4 of a kept draw: the card makes its forced group (own 碰/偎 → 跑 or 提,
+    坎 → 提, pair → 偎; a 王 none) or joins the hand; after a group the win is checked again,
+    unless the player ``declined`` a win on this card and still owes a discard; then the
+    discard (none after a second 提/跑). [cz-Sim] ``_apply_draw_auto_meld``."""
+    c = _pending(b.pending).card
+    b.pending = None
+    seat = b.seats[s]
+    k = None if c == KING else seat.table_meld(c, WEI_KINDS | PENG_KINDS)
+    if c == KING or (seat.hand[c] < 2 and k is None):
+        hand = list(seat.hand)
+        hand[c] += 1
+        b.set_seat(s, hand=tuple(hand))
+        return (_Chore.AFTER_TAKE, s)
+    _lay_forced(b, s, c, k)
+    if _special(b, s):
+        return None
+    if declined and owes_discard(b.v, b.seats[s]):
+        return (_Chore.AFTER_TAKE, s)
+    return (_Chore.OWN_CARD, s)
 
 
 def _after_own_card(b: _Builder, s: int) -> _Next:
@@ -428,13 +542,18 @@ def _after_own_card(b: _Builder, s: int) -> _Next:
     worth = seat_worth(b.v, b.ctx(), s, seat, None, Source.SELF, s, fresh=True)
     win = hu_allowed(b.v, seat, None, Source.SELF, worth)
     if win is not None:
-        hu = Action(ActionKind.HU, s)
-        opts: tuple[Action, ...] = (hu,)
-        if Source.SELF not in b.v.win.forced_sources:
-            opts += (Action(ActionKind.PASS, s),)
-        b.ask(Phase.HU_CHECK, s, opts, {hu: win})
+        _ask_self_win(b, s, win)
         return None
     return (_Chore.AFTER_TAKE, s)
+
+
+def _ask_self_win(b: _Builder, s: int, win: Analysis) -> None:
+    """Ask seat ``s`` whether it wins on its own cards (胡, and 过 unless forced)."""
+    hu = Action(ActionKind.HU, s)
+    opts: tuple[Action, ...] = (hu,)
+    if Source.SELF not in b.v.win.forced_sources:
+        opts += (Action(ActionKind.PASS, s),)
+    b.ask(Phase.HU_CHECK, s, opts, {hu: win})
 
 
 def _offer(b: _Builder, by: int) -> _Next:
@@ -442,6 +561,8 @@ def _offer(b: _Builder, by: int) -> _Next:
     soon as its tier is reached; an unclaimed card goes to the exposer's discard area and the
     next seat draws."""
     p = _pending(b.pending)
+    if b.seats[p.by].lianzhang_offer is not None:
+        return _end_lianzhang(b, p)
     tiers = b.v.claims.priority
     tier = p.tier
     while tier < len(tiers):
@@ -454,7 +575,8 @@ def _offer(b: _Builder, by: int) -> _Next:
             for s, opts in cands:
                 for o in opts:
                     if o.kind == ActionKind.PAO:
-                        return _pao(b, s, p.card, cast(PaoTarget, plans[o]), forced=True)
+                        return _pao(b, s, p.card, cast(PaoTarget, plans[o]), forced=True,
+                                    discarder=_discarder(p))
         if cands:
             (s, opts), rest = cands[0], tuple(cands[1:])
             b.pending = Pending(p.card, p.source, p.by, tier, rest)
@@ -476,4 +598,5 @@ _CHORES: dict[_Chore, Callable[[_Builder, int], _Next]] = {
     _Chore.DRAW: _draw,
     _Chore.OFFER: _offer,
     _Chore.OWN_CARD: _after_own_card,
+    _Chore.KEPT: _kept_draw,
 }

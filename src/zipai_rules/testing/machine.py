@@ -240,7 +240,8 @@ class ZipaiMachine(RuleBasedStateMachine):
         seat = state.seats[state.acting_seat]
         kinds = [a.kind for a in state.options]
         assert ActionKind.HU in kinds and set(kinds) <= {ActionKind.HU, ActionKind.PASS}
-        assert hu_allowed(state.variant, seat, None, "self") is not None, "a win is offered " \
+        kept = state.pending.card if state.pending is not None else None  # own_draw kept
+        assert hu_allowed(state.variant, seat, kept, "self") is not None, "a win is offered " \
             "on a hand that does not win"
 
     def _check_respond(self, state: GameState) -> None:

@@ -251,11 +251,12 @@ def variant_documents(base: str = "hunan") -> st.SearchStrategy[dict[str, Any]]:
     """Schema-valid variant mappings (``extends`` resolved, ``id`` ``fuzz``): the ``base``
     preset with rule values redrawn: players and 王 count, hand sizes (the wall then fills
     the deck, or misses it by one card), threshold, win sources and forced sources, 将 rules,
-    天胡 counts, claim priorities, who may 吃, 碰 and 跑 sources, 臭 rules, discard rules and
-    meld display. The combinations include odd ones and semantically invalid ones (a wall
-    that does not fill the deck, seats fewer than players, an unreachable threshold), for
-    fuzzing tools that read variant files. Shrinks towards small values and the first
-    choices, not towards the base preset itself."""
+    天胡 counts, 地胡 (the preset's or ``lianzhang``), claim priorities, who may 吃, 碰 and 跑
+    sources, 放跑 and 跑-before-胡 switches, 臭 rules, discard rules, meld display, the kept
+    draw, one's own draw onto a 偎 and the won triple. The combinations include odd ones and
+    semantically invalid ones (a wall that does not fill the deck, seats fewer than players,
+    an unreachable threshold), for fuzzing tools that read variant files. Shrinks towards
+    small values and the first choices, not towards the base preset itself."""
     from ..loader import resolve
 
     doc = resolve(raw_preset(base), raw_preset, base)
@@ -292,6 +293,11 @@ def variant_documents(base: str = "hunan") -> st.SearchStrategy[dict[str, Any]]:
         d["claims"]["pao_forced"] = data(st.booleans())
         d["claims"]["po_pao_hu"] = data(st.booleans())
         d["claims"]["chi_by"] = data(subsets(["self", "next"]))
+        d["claims"]["own_draw_on_wei"] = data(st.sampled_from(["ti", "pao"]))
+        d["huxi"]["won_triple"] = data(st.sampled_from(["peng", "kan"]))
+        d["claims"]["own_draw"] = data(st.sampled_from(["shown", "kept"]))
+        if d["claims"]["own_draw"] == "kept" and data(st.booleans()):
+            _keep_draws(d)  # mostly a buildable kept variant, sometimes a refused one
         for key in ("chi", "peng", "own_discards", "chou_wei_after_declined_peng"):
             d["chou"][key] = data(st.booleans())
         d["chou"]["blocks_on"] = data(subsets(["draw", "discard"]))
@@ -303,10 +309,24 @@ def variant_documents(base: str = "hunan") -> st.SearchStrategy[dict[str, Any]]:
         d["deal"]["other_hand"] = other
         d["deal"]["dealer_hand"] = other + 1
         cards_ = deck_size(d["deck"]["copies"], d["deck"]["kings"])
-        wall = cards_ - (other + 1) - other * (d["players"] - 1)
+        aside = d["deal"].get("set_aside", 0)
+        wall = cards_ - (other + 1) - other * (d["players"] - 1) - aside
         d["deal"]["wall"] = max(0, wall + data(st.sampled_from([0, 0, 0, 1, -1])))
+        d["win"]["dihu"] = data(st.sampled_from([doc["win"]["dihu"], "lianzhang"]))
+        d["claims"]["fang_pao_stops_takes"] = data(st.booleans())
+        d["claims"]["own_peng_pao_first"] = data(st.booleans())
         return d
     return draw()
+
+
+def _keep_draws(d: dict[str, Any]) -> None:
+    """Drop from a variant mapping what ``claims.own_draw: kept`` refuses: wins and claims
+    on a shown draw, claims of one's own draw; the drawer may win on its draw."""
+    win, claims = d["win"], d["claims"]
+    win["sources"] = sorted(set(win["sources"]) - {"draw"} | {"self"})
+    win["forced_sources"] = [x for x in win["forced_sources"] if x != "draw"]
+    for key in ("peng_on", "pao_on_kan", "pao_on_wei", "pao_on_peng", "chi_by"):
+        claims[key] = [x for x in claims[key] if x not in ("draw", "self")]
 
 
 __all__ = ["action_sequences", "cards", "games", "hands", "melds", "situations",
