@@ -35,7 +35,7 @@ BOTS = ["greedy", "random", "greedy"]
 def played(variant, seed, bots=BOTS):
     game = play_out(Game(variant, seed=seed),
                     make_bots(seat_bot_names(bots, variant.players), seed, variant.players))
-    return game, settle(game.state, variant.seats > variant.players)
+    return game, settle(game, variant.seats > variant.players)
 
 
 @pytest.fixture(scope="module")
