@@ -38,15 +38,19 @@ def test_king_stand_in_shown():
 
 
 def test_yongzhou_seed_1_shows_the_king(capsys):
-    """Seat 1 holds one x7 and a K and wins with the 将 x7 x7: the K stands for one x7."""
+    """Seat 1 holds one d5 and a K: it 碰s seat 2's d5 with them (deck.king_rules.claims), so
+    the K lies on the table in the 碰 standing for a d5, and seat 1, holding no K any more, may
+    win on seat 0's drawn x10."""
     code, out, _ = run(capsys, "play", "--variant", "yongzhou", "--seed", "1")
     assert code == 0
-    assert "jiang      x7 K(x7)" in out
+    assert "   8. seat 1 peng d5\n" in out
+    assert "peng       d5 d5 K(d5)        3  table" in out
+    assert "seat 1 wins, 胡 (hu) on x10 from another player's draw, 18 胡息" in out
     code, out, _ = run(capsys, "play", "--variant", "yongzhou", "--seed", "1", "--json")
     groups = json.loads(out)["result"]["groups"]
     with_kings = [g for g in groups if "kings" in g]
-    assert with_kings == [{"kind": "jiang", "cards": ["x7", "x7"], "huxi": 0, "place": "hand",
-                           "kings": ["x7"]}]
+    assert with_kings == [{"kind": "peng", "cards": ["d5", "d5", "d5"], "huxi": 3,
+                           "place": "table", "kings": ["d5"]}]
 
 
 def test_json_lists_every_step(capsys):
