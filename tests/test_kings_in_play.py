@@ -162,3 +162,20 @@ def test_king_meld_values():
 def test_a_king_stands_for_a_card_of_the_meld(kings):
     with pytest.raises(MeldError):
         Meld(MeldKind.PENG, (X9,) * 3, kings=kings)
+
+
+def test_a_table_meld_with_a_king_is_read_and_counted():
+    """``peng=x9 x9 K`` is the 碰 with a 王 standing for an x9. With it on the table the hand
+    may hold the other two x9 (four real x9 in all, not five), and the 碰 scores as any small
+    碰: table 碰 (1) and 跑 d2 (9); hand x1 x2 x3 (3), x2 x7 x10 (3), x7 x8 x9, x8 x9 x10 and
+    x5, with the drawn x5 as the 将 → 16."""
+    from zipai_rules import analyze
+    from zipai_rules.melds import parse_meld
+
+    assert parse_meld("peng=x9 x9 K") == PENG_K
+    assert parse_meld("pao=K x9 x9 x9") == Meld(MeldKind.PAO, (X9,) * 4, kings=(X9,))
+    with pytest.raises(MeldError):
+        parse_meld("chi=x8 K x10")
+    a = analyze(yongzhou(), "x1 x2 x3 x2 x7 x10 x7 x8 x9 x8 x9 x10 x5",
+                ["peng=x9 x9 K", "pao=d2 d2 d2 d2"], "x5", "self")
+    assert (a.win, a.huxi) == (True, 16)

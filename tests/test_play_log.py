@@ -100,3 +100,12 @@ def test_seat_refused(capsys, argv, code):
     status, out, err = run(capsys, "play", *argv)
     assert status != 0 and out == ""
     assert err.startswith("error:")
+
+
+def test_analyze_shows_a_king_in_a_table_meld(capsys):
+    code, out, _ = run(capsys, "analyze", "--variant", "yongzhou", "--hand",
+                       "x1 x2 x3 x2 x7 x10 x7 x8 x9 x8 x9 x10 x5", "--meld", "peng=x9 x9 K",
+                       "--meld", "pao=d2 d2 d2 d2", "--card", "x5", "--from", "self")
+    assert code == 0
+    assert out.splitlines()[:2] == ["永州双王扯胡子: WIN; best 16 胡息",
+                                    "  peng       x9 x9 K(x9)    1  table"]

@@ -248,8 +248,10 @@ def parse_meld(text: str) -> Meld:
     """Read a table meld written ``KIND=CARDS``, e.g. ``peng=d4 d4 d4`` or ``chi=x2 x7 x10``.
 
     ``chi`` (and ``bi``) take any chi-type shape and infer it; a chi's claimed card is taken to
-    be its first card. Raises :class:`MeldError` for a missing ``=``, an unknown kind or cards
-    of the wrong shape, and :class:`~zipai_rules.errors.CardError` for bad card tokens.
+    be its first card. In a meld of one card a ``K`` is a 王 standing for that card
+    (``peng=x9 x9 K``: :attr:`Meld.kings`). Raises :class:`MeldError` for a missing ``=``, an
+    unknown kind or cards of the wrong shape, and :class:`~zipai_rules.errors.CardError` for
+    bad card tokens.
     """
     kind_text, sep, cards_text = text.partition("=")
     kind_text = kind_text.strip().lower()
@@ -263,6 +265,10 @@ def parse_meld(text: str) -> Meld:
     if not cards:
         raise MeldError(f"meld {text!r} has no cards", code="malformed_meld")
     kind = _USER_KINDS[kind_text]
+    real = [i for i in cards if i != KING]
+    if kind is not None and len(real) < len(cards) and len(set(real)) == 1:
+        kings = (real[0],) * (len(cards) - len(real))  # each K stands for the meld's card
+        return Meld(kind, real + list(kings), kings=kings)
     if kind is None:
         shape = chi_shape(cards)
         if shape is None:
