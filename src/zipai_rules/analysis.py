@@ -632,14 +632,15 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
 
 
 def instant_win(variant: Variant, hand: Sequence[int], table: Sequence[Meld], *,
-                dealer: bool = False, dealt: bool = False) -> Analysis | None:
+                dealer: bool = False, dealt: bool = False, runs: int = 0) -> Analysis | None:
     """The win a seat has at once, with no card to wait for and no choice, or ``None``: one of
     the variant's special wins (``win.special``, :mod:`zipai_rules.special`: checked after
     the deal and after every forced 提/偎 of the seat), and for a freshly ``dealt`` hand the
     forced 天胡 (:func:`tianhu`). ``hand``: the 21 concealed counts; ``dealer``: whether the
-    seat deals (the dealer's 小七对 shape differs)."""
+    seat deals (the dealer's 小七对 shape differs); ``runs``: the seat's runs of 偎 that count as
+    提 (``win.wei_run_as_ti``), which only the engine knows."""
     if variant.win.special:
-        shape = special_win(variant, hand, table, dealer)
+        shape = special_win(variant, hand, table, dealer, runs)
         if shape is not None:
             groups = tuple([Group(m, variant.meld_huxi(m), "table", m.kings) for m in table]
                            + [Group(m, variant.meld_huxi(m)) for m in shape.hand_melds])
