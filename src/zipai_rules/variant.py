@@ -106,6 +106,7 @@ class KingRules:
 
     discardable: bool
     holder_wins_only_self: bool
+    claims: tuple[str, ...] = attrs.field(converter=tuple)
 
 
 @attrs.frozen(slots=True)

@@ -123,11 +123,12 @@ def check_seat(variant: Variant, seat: object) -> int:
 def seen(meld: Meld, display: str) -> SeenMeld:
     """A meld as the other seats see it under a display rule (``hidden``, ``one_up``,
     ``all_up``)."""
+    cards = meld.physical  # a 王 laid in a meld is seen as a 王
     if display == "hidden":
-        return SeenMeld(meld.kind, (), len(meld.cards))
+        return SeenMeld(meld.kind, (), len(cards))
     if display == "one_up":
-        return SeenMeld(meld.kind, meld.cards[:1], len(meld.cards) - 1)
-    return SeenMeld(meld.kind, meld.cards, 0)
+        return SeenMeld(meld.kind, cards[:1], len(cards) - 1)
+    return SeenMeld(meld.kind, cards, 0)
 
 
 class Redactor:

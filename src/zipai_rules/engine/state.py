@@ -111,9 +111,11 @@ class Pending:
 @attrs.frozen(slots=True)
 class PaoTarget:
     """Where a 跑 takes the claimed card: onto the concealed 坎 (``table_index`` ``None``) or onto
-    the 偎/碰 at ``table_index`` among the seat's table melds."""
+    the 偎/碰 at ``table_index`` among the seat's table melds; ``king``: onto a concealed pair
+    with a 王 standing for the third card (``deck.king_rules.claims``)."""
 
     table_index: int | None = None
+    king: bool = False
 
     @property
     def from_hand(self) -> bool:

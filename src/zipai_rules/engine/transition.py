@@ -31,6 +31,7 @@ from .claims import (
     hand_after,
     hu_allowed,
     owes_discard,
+    peng_kings,
     seat_worth,
     table_huxi,
     tier_plans,
@@ -381,8 +382,10 @@ def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
         return _pao(b, s, c, cast(PaoTarget, plan), discarder=_discarder(p))
     _wei_run(b, s, wei=False)
     if action.kind == ActionKind.PENG:
-        meld = Meld(MeldKind.PENG, (c,) * 3)
-        b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
+        kings = cast(int, peng_kings(b.v, seat.hand, c))  # offered, so the hand can 碰
+        meld = Meld(MeldKind.PENG, (c,) * 3, kings=(c,) * kings)
+        hand = _hand_minus(_hand_minus(seat.hand, c, 2 - kings), KING, kings)
+        b.set_seat(s, hand=hand, melds=seat.melds + (meld,))
         b.emit(EventKind.PENG, s, c, (meld,))
     else:  # chi
         own = seat.own_chi
@@ -405,11 +408,14 @@ def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False,
     it was (放跑之后不能再进张)."""
     b.took(s)
     seat = b.seats[s]
-    meld = Meld(MeldKind.PAO, (c,) * 4)
     if target.table_index is None:
-        b.set_seat(s, hand=_hand_minus(seat.hand, c, 3), melds=seat.melds + (meld,))
+        kings = (c,) if target.king else ()  # a pair and a 王 standing for the third card
+        meld = Meld(MeldKind.PAO, (c,) * 4, kings=kings)
+        hand = _hand_minus(_hand_minus(seat.hand, c, 3 - len(kings)), KING, len(kings))
+        b.set_seat(s, hand=hand, melds=seat.melds + (meld,))
     else:
         melds = list(seat.melds)
+        meld = Meld(MeldKind.PAO, (c,) * 4, kings=melds[target.table_index].kings)
         melds[target.table_index] = meld
         b.set_seat(s, melds=tuple(melds))
     b.pending = None
@@ -542,7 +548,8 @@ def _lay_forced(b: _Builder, s: int, c: int, k: int | None) -> None:
         seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 3), melds=seat.melds + (meld,))
     elif k is not None:
         on_wei = seat.melds[k].kind in WEI_KINDS
-        meld = Meld(own_wei_kind(b.v) if on_wei else MeldKind.PAO, (c,) * 4)
+        meld = Meld(own_wei_kind(b.v) if on_wei else MeldKind.PAO, (c,) * 4,
+                    kings=seat.melds[k].kings)
         melds = list(seat.melds)
         melds[k] = meld
         seat = b.set_seat(s, melds=tuple(melds))
@@ -634,8 +641,8 @@ def _offer(b: _Builder, by: int) -> _Next:
         if b.v.claims.pao_forced and not any(o.kind == ActionKind.HU for _, opts in cands
                                       for o in opts):
             for s, opts in cands:
-                for o in opts:
-                    if o.kind == ActionKind.PAO:
+                for o in opts:  # a 王 is never forced out of the hand: its 跑 is a choice
+                    if o.kind == ActionKind.PAO and not cast(PaoTarget, plans[o]).king:
                         return _pao(b, s, p.card, cast(PaoTarget, plans[o]), forced=True,
                                     discarder=_discarder(p))
         if cands:
