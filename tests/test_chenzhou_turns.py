@@ -64,13 +64,13 @@ def groups(a) -> list[tuple[str, tuple[int, ...], int]]:
 
 @pytest.mark.parametrize("preset", preset_ids())
 def test_presets_keep_the_defaults(preset):
-    """Every preset but 郴州 keeps the defaults; 郴州 makes 跑 of its own draw onto its 偎 and
-    scores a won triple as 偎 (regional-sources §3.2, §3.3); its draws are still shown."""
+    """Every preset but 郴州 keeps the defaults; 郴州 takes all three (regional-sources §3.2,
+    §3.3)."""
     v = find_variant(preset)
     chenzhou = preset.startswith("chenzhou")
     assert (v.claims.own_draw, v.claims.own_draw_on_wei, v.won_triple) == (
-        ("shown", "pao", "kan") if chenzhou else ("shown", "ti", "peng"))
-    assert v.claims.kept is False
+        ("kept", "pao", "kan") if chenzhou else ("shown", "ti", "peng"))
+    assert v.claims.kept is chenzhou
 
 
 def test_default_own_draw_onto_own_wei_is_ti_and_won_triple_is_peng():
@@ -199,8 +199,9 @@ def test_kept_draw_is_invisible_to_the_other_seats():
         assert view.pending is None and view.options == ()
         draws = [e for e in g.events_for(seat) if e.kind in (EventKind.DRAW,
                                                             EventKind.DRAW_HIDDEN)]
-        assert len(draws) == 4 and all(e.kind == EventKind.DRAW_HIDDEN and e.card is None
-                                       for e in draws)
+        # every draw is kept unseen: the others' carry no card, the seat's own its card
+        assert len(draws) == 4 and all(e.kind == EventKind.DRAW_HIDDEN for e in draws)
+        assert all((e.card is None) == (e.seat != seat) for e in draws)
         refusal = g.check(Action(ActionKind.PENG, seat, c("x6")))
         assert refusal is not None and refusal.code == "not_your_turn"
 
@@ -231,7 +232,8 @@ def test_draw_onto_kan_may_win_in_hand_and_a_declined_second_ti_skips_the_discar
     k = len(kinds) - 1 - kinds[::-1].index(EventKind.PASS)
     assert [(e.kind, e.seat, e.card, e.note) for e in g.events[k:k + 4]] == [
         (EventKind.PASS, 1, None, ""), (EventKind.CHOU, 1, c("x6"), "臭胡"),  # hunan's 臭胡
-        (EventKind.TI, 1, c("x6"), "forced, 八块"), (EventKind.DRAW_HIDDEN, 2, None, "")]
+        (EventKind.TI, 1, c("x6"), "forced, 八块"),
+        (EventKind.DRAW_HIDDEN, 2, g.deal.wall[1], "kept unseen")]
     assert g.state.seats[1].chou_hu_marks == ((c("x6"), 12),)  # the table then: 提 d1
     assert g.actor == 2
 
@@ -244,7 +246,9 @@ def test_kept_king_forms_nothing_and_joins_the_hand():
     act(g, "discard", "x2")
     pass_all(g)
     assert (g.actor, g.state.phase) == (1, "discard")
-    assert g.events[-1].kind == EventKind.DRAW_HIDDEN and g.events[-1].card is None
+    assert g.events[-1].kind == EventKind.DRAW_HIDDEN and g.events[-1].card == c("K")
+    assert all(e.card is None for e in g.events_for(0) if e.kind == EventKind.DRAW_HIDDEN
+               and e.seat != 0)
     assert g.state.seats[1].hand[c("K")] == 1 and g.state.seats[1].melds == ()
     assert c("K") not in [a.card for a in g.legal_actions()]
 

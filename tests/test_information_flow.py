@@ -104,6 +104,9 @@ def table_talk(variant, events, seat) -> list:
             continue
         if theirs and e.kind == EventKind.TI and e.note == "dealt, held in hand":
             continue
+        if theirs and e.kind == EventKind.DRAW_HIDDEN:  # a draw kept unseen shows no card
+            out.append((e.kind, e.seat, None, (), None))
+            continue
         if theirs and e.kind == EventKind.CHI and drawn == (e.seat, e.card) \
                 and variant.display.chi_own_draw == "hidden":
             out.append((e.kind, e.seat, e.card, (), None))

@@ -87,13 +87,14 @@ EXPECTED = {
     "leiyang_tilong": (3, 3, 80, 21, 20, 19, 10, ALL, frozenset(), DRAWN,
                        ("one_up", "one_up", "one_up", "all_up"), "random", 0),
     # §3.1: 3 players, 80, 21 / 20, wall 19, 9 胡息; own draw and discards (drawn cards are never
-    # offered); 碰 → 跑 by one's own draw or a discard; display unclear (§3.6): the Hunan one.
+    # offered); 碰 → 跑 on a discard (one's own draw onto one's own 碰 is the kept draw's forced
+    # 跑); display unclear (§3.6): the Hunan one.
     "chenzhou": (3, 3, 80, 21, 20, 19, 9, frozenset({"self", "discard"}), frozenset(),
-                 frozenset({"self", "discard"}), ("hidden", "one_up", "one_up", "all_up"),
+                 frozenset({"discard"}), ("hidden", "one_up", "one_up", "all_up"),
                  "random", 0),
     # §3.1: the same with 4 王 (84 cards, wall 23).
     "chenzhou_wang": (3, 3, 84, 21, 20, 23, 9, frozenset({"self", "discard"}), frozenset(),
-                      frozenset({"self", "discard"}), ("hidden", "one_up", "one_up", "all_up"),
+                      frozenset({"discard"}), ("hidden", "one_up", "one_up", "all_up"),
                       "random", 4),
 }
 

@@ -84,7 +84,7 @@ def test_settlement_lines_use_variant_terms():
 def test_payments_sum_to_zero(pid, seed):
     v = find_variant(pid)
     game = play_out(Game(v, seed=seed), make_bots(["greedy", "random"], seed, v.players))
-    s = settle(game.state, v.seats > v.players)
+    s = settle(game, v.seats > v.players)
     assert sum(s.payments) + s.sitting_out == 0
     if game.result.winner is not None:
         assert s.payments[game.result.winner] > 0 or v.scoring.units(0) == 0

@@ -3,7 +3,7 @@ with a multiple, and instant 提 payments: values worked by hand."""
 
 import pytest
 
-from zipai_rules import VariantError
+from zipai_rules import VariantError, find_variant
 from zipai_rules.analysis import Decomposition
 from zipai_rules.bots import make_bots, play_out
 from zipai_rules.cards import parse_card
@@ -150,3 +150,15 @@ def test_wu_hu_scores_as_21():
     assert (plain.win, plain.reason, plain.huxi) == (False, "below_min_huxi", 0)
     some = analyze(v, WU_HU.replace("d6 d7 d8", "d2 d7 d10"), [], "x9", "draw")
     assert (some.win, some.reason, some.huxi) == (False, "below_min_huxi", 6)
+
+
+def test_settling_a_bare_state_is_refused_where_ti_is_paid_at_once():
+    """A GameState has no events, so 耒阳's instant 提 payments cannot be read from it."""
+    from zipai_rules.errors import ZipaiError
+
+    v = find_variant("leiyang_tilong")
+    game = play_out(Game(v, seed=0), make_bots(["greedy", "random"], 0, v.players))
+    with pytest.raises(ZipaiError) as info:
+        settle(game.state)
+    assert info.value.code == "bad_argument" and "settle the Game" in str(info.value)
+    assert settle(game) == settle(v, game.result, events=game.events)

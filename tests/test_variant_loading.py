@@ -371,3 +371,15 @@ def test_a_preset_spelled_with_its_defaults_is_the_preset(tmp_path, hunan):
     spelled = load_variant_file(tmp_path / "hunan.yaml")
     assert "seats" not in raw and spelled.doc["seats"] == 3
     assert spelled == hunan and spelled.content_hash == hunan.content_hash
+
+
+@pytest.mark.parametrize("parent", ["chenzhou", "chenzhou_wang", "hengyang_honghei",
+                                    "leiyang_tilong"])
+def test_a_child_of_a_preset_that_cites_its_description_loads(parent):
+    """A preset's citation of its own description is not inherited with it."""
+    from zipai_rules.loader import build_variant
+    from zipai_rules.presets import raw_preset
+
+    assert "description" in raw_preset(parent)["citations"]
+    v = build_variant({"extends": parent, "id": "kid", "name": "kid"}, raw_preset, "kid")
+    assert v.id == "kid" and "description" not in v.doc["citations"]

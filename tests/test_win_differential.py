@@ -172,7 +172,9 @@ def _check_state(variant, game, events, previous, tally):
         tally["unasked"] += 1
     if st_.phase == "hu_check":
         seat = _Seat(st_.seats[st_.actor])
-        a = analyze(variant, seat.hand_indices, seat.melds)
+        kept = st_.pending  # a kept draw (claims.own_draw: kept) waits outside the hand
+        a = analyze(variant, seat.hand_indices, seat.melds,
+                    **({} if kept is None else {"card": kept.card, "source": "self"}))
         assert a.win and "self" in variant.win.sources, "engine offers 自摸 analyze refuses"
         g = game.clone()
         g.apply(next(o for o in g.legal_actions() if o.kind == A.HU))

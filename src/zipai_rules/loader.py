@@ -174,6 +174,10 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
     child = {k: v for k, v in doc.items() if k != "extends"}
     base.pop("aliases", None)
     base.pop("description", None)
+    citations = base.get("citations")
+    if isinstance(citations, Mapping):  # the parent's words about itself are not inherited
+        base["citations"] = {k: v for k, v in citations.items()
+                             if k not in ("aliases", "description")}
     return merge(base, child)
 
 

@@ -158,6 +158,11 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
         sits = bool(result) if has_sitting_out is None else has_sitting_out
         if state.result is None:
             raise ZipaiError("the hand is not over", code="hand_not_over")
+        ti = state.variant.scoring.payment.ti
+        if ti.big or ti.small:
+            raise ZipaiError(f"settle: {state.variant.name} pays each 提 at once "
+                             "(scoring.payment.ti), which a GameState does not record: settle "
+                             "the Game, or pass events=game.events", code="bad_argument")
         return settle(state.variant, attrs.evolve(state.result, sitting_out=sits))
     v = as_variant(variant)
     if result is None:

@@ -137,8 +137,10 @@ class Redactor:
 
     A seat sees its own events whole. Of another seat's events it sees neither a ``pass`` nor
     a ``chou`` (a declined 胡/碰/吃 would tell that the seat held the cards for it), nor a dealt
-    提 kept in the hand (note ``held in hand``); a 吃 of that seat's own shown draw under
-    ``display.chi_own_draw: hidden`` is seen with its card but without its melds; and a 偎,
+    提 kept in the hand (note ``held in hand``), nor the card of a draw kept unseen
+    (``draw_hidden`` with note ``kept unseen``, ``claims.own_draw: kept``); a 吃 of that
+    seat's own shown draw under ``display.chi_own_draw: hidden`` is seen with its card but
+    without its melds; and a 偎,
     臭偎, 提 or 跑 that the variant's ``display`` lays face down (``hidden``) without its card:
     ``Event(kind, seat, None, (), note)``. A 提 or 跑 made on one of the seat's face-down melds
     is seen to take that meld, as at the table: its note says ``on face-down meld N`` (the
@@ -160,6 +162,8 @@ class Redactor:
             return event
         if event.kind in _PRIVATE_EVENTS or event.note.endswith("held in hand"):
             return None
+        if event.kind == EventKind.DRAW_HIDDEN and event.card is not None:
+            return attrs.evolve(event, card=None)  # a draw kept unseen (claims.own_draw: kept)
         if event.kind == EventKind.CHI and self.variant.display.chi_own_draw == "hidden" \
                 and self._drawn == (event.seat, event.card):
             return attrs.evolve(event, melds=())  # "自己摸到牌不用亮" (004 第四条1)

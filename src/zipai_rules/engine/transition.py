@@ -512,7 +512,7 @@ def _draw(b: _Builder, s: int) -> _Next:
     seat = b.seats[s]
     if b.v.claims.kept:
         # 郴州: the drawer keeps its draw, unseen and never offered ([cz-Sim] _continue_play)
-        b.emit(EventKind.DRAW_HIDDEN, s)
+        b.emit(EventKind.DRAW_HIDDEN, s, c, note="kept unseen")  # the others: no card
         b.pending = Pending(c, Source.SELF, s, 0)
         return (_Chore.KEPT, s)
     if c == KING:
