@@ -112,7 +112,7 @@ def dask_executor(address: str, jobs: int) -> Iterator[tuple[Executor, int]]:
     with contextlib.ExitStack() as stack:
         if address == "local":
             cluster = stack.enter_context(dask.LocalCluster(
-                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None))
+                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0"))
             client = stack.enter_context(dask.Client(cluster))
         else:
             try:
