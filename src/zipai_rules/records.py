@@ -307,7 +307,8 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
     """
     try:
         melds = tuple(Meld(m["kind"], tuple(parse_indices(" ".join(m["cards"]))),
-                           claimed=_card(m.get("claimed")), bi=bool(m.get("bi", False)))
+                           claimed=_card(m.get("claimed")), bi=bool(m.get("bi", False)),
+                           kings=tuple(parse_indices(" ".join(m.get("kings", ())))))
                       for m in data.get("melds", ()))
         return Action(data["kind"], data["seat"], _card(data.get("card")), melds)
     except (KeyError, TypeError, AttributeError) as exc:
