@@ -9,7 +9,8 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 @pytest.mark.parametrize("script", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.name)
-def test_example_runs(script, capsys):
+def test_example_runs(script, capsys, monkeypatch):
+    monkeypatch.setenv("ZIPAI_EXAMPLE_GAMES", "40")  # examples that play many hands play 40
     runpy.run_path(str(script), run_name="__main__")
     assert capsys.readouterr().out.strip()
 

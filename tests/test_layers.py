@@ -36,7 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine", "play"),
     ("settlement", "invariants", "match"),
     ("records",),
-    ("bots", "simulate", "bench", "testing", "variant_docs"),
+    ("bots", "simulate", "bench", "testing", "variant_docs", "rl"),
     ("cli",),
 )
 

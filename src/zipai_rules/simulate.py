@@ -6,7 +6,10 @@ record (``--out DIR``) is ``DIR/game-0000k.json`` and replays with ``zipai repla
 
 With ``jobs > 1`` the games are spread over worker processes
 (:class:`concurrent.futures.ProcessPoolExecutor`); every game depends only on its seed, so
-the summaries are identical to a single-process run.
+the summaries are identical to a single-process run. Any other
+:class:`concurrent.futures.Executor` (``executor=``: a ``dask.distributed`` cluster's
+``Client.get_executor()``, a thread pool, …) runs the games in chunks of up to
+:data:`EXECUTOR_CHUNK` games, with the same summaries and records (docs/cluster.md).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import tempfile
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -38,16 +41,20 @@ from .invariants import game_problem, payments_balance
 from .loader import build_variant
 from .play import Bot, play_out
 from .presets import load_preset, raw_preset
-from .records import is_preset, write_record
+from .records import dumps_record, game_record, is_preset, write_text_atomic
 from .settlement import settle
 from .terminal import pad
 from .variant import Variant, VariantLike, as_variant
 
 DEFAULT_BOTS = ("greedy", "random", "greedy")
 
-__all__ = ["DEFAULT_BOTS", "GameSummary", "Tally", "default_bots", "format_stats", "max_jobs",
-           "play_game", "prepare_out", "run_games", "simulate", "simulate_check", "summarize",
-           "tally_stats"]
+#: the most games in one task given to an executor: at some 5 ms a game, about a second of
+#: work, against a few milliseconds of scheduling per task (docs/cluster.md)
+EXECUTOR_CHUNK = 200
+
+__all__ = ["DEFAULT_BOTS", "EXECUTOR_CHUNK", "GameSummary", "Tally", "default_bots",
+           "format_stats", "max_jobs", "play_game", "prepare_out", "record_path", "run_games",
+           "simulate", "simulate_check", "summarize", "tally_stats"]
 
 
 @attrs.frozen(slots=True)
@@ -73,18 +80,31 @@ def play_game(variant: VariantLike, number: int, seed: int, bots: Sequence[str],
     """Play game ``number`` with ``seed`` (as ``zipai play --seed``); write its record to
     ``out/game-NNNNN.json`` when ``out`` is given. Raises
     :class:`~zipai_rules.errors.ZipaiError` for unknown bot names."""
-    variant = as_variant(variant)
+    summary, record = _play_game(as_variant(variant), number, seed, bots, out is not None)
+    if out is not None and record is not None:
+        write_text_atomic(record_path(out, number), record)
+    return summary
+
+
+def record_path(out: str | Path, number: int) -> Path:
+    """Where game ``number``'s record goes in the records folder ``out``:
+    ``out/game-NNNNN.json`` (five digits at least)."""
+    return Path(out) / f"game-{number:05d}.json"
+
+
+def _play_game(variant: Variant, number: int, seed: int, bots: Sequence[str], record: bool
+               ) -> tuple[GameSummary, str | None]:
+    """One game's summary, and its record's text when ``record`` is true."""
     names = seat_bot_names(bots, variant.players)
     game = play_out(Game(variant, seed=seed), make_bots(names, seed, variant.players))
     settlement = settle(variant, game.result, events=game.events)
-    if out is not None:
-        write_record(Path(out) / f"game-{number:05d}.json", game, settlement, bots=names)
+    text = dumps_record(game_record(game, settlement, bots=names)) if record else None
     r = game.state.final_result  # play_out only returns finished games
     won = r.winner is not None
     return GameSummary(number, seed, r.kind, r.winner, r.huxi if won else 0,
                        settlement.units if won else 0,
                        settlement.payments[r.winner] if r.winner is not None else 0,
-                       len(game.actions))
+                       len(game.actions)), text
 
 
 # --- worker processes -------------------------------------------------------------------------
@@ -131,6 +151,26 @@ def _run_chunk(spec: tuple[str, Any], first: int, count: int, seed: int, bots: S
     return done
 
 
+def _run_task(spec: tuple[str, Any], first: int, count: int, seed: int, bots: Sequence[str],
+              worker_out: str | None, ship: bool) -> list[tuple[GameSummary, str | None]]:
+    """An executor's task: games ``first`` .. ``first + count - 1``, each with its record's
+    text when ``ship`` (for the caller to write), or written to ``worker_out`` on the disk of
+    the machine that plays it. Playing a chunk twice (a retried task) gives the same games
+    and rewrites the same files with the same bytes."""
+    variant = _variant_from_spec(spec)
+    if worker_out is not None:
+        Path(worker_out).mkdir(parents=True, exist_ok=True)
+    done = []
+    for number in range(first, first + count):
+        summary, text = _play_game(variant, number, seed + number - 1, bots,
+                                   ship or worker_out is not None)
+        if worker_out is not None and text is not None:
+            write_text_atomic(record_path(worker_out, number), text)
+            text = None
+        done.append((summary, text))
+    return done
+
+
 # --- runs -------------------------------------------------------------------------------------
 
 def max_jobs() -> int:
@@ -168,8 +208,9 @@ def default_bots(players: int) -> tuple[str, ...]:
 
 def run_games(variant: VariantLike, games: int, seed: int = 1,
               bots: Sequence[str] | None = None, jobs: int = 1, out: str | Path | None = None, *,
-              stop: Callable[[], bool] | None = None, jobs_limit: int | None = None
-              ) -> Iterator[GameSummary]:
+              stop: Callable[[], bool] | None = None, jobs_limit: int | None = None,
+              executor: Executor | None = None, out_on_workers: bool = False,
+              chunk: int | None = None) -> Iterator[GameSummary]:
     """Play ``games`` hands, game k with seed ``seed + k - 1``, and yield their summaries as
     they finish: in game order with one job, in completion order with several. Nothing is
     kept, so memory does not grow with ``games``.
@@ -183,19 +224,40 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
     every 0.1 s with workers); once it returns true no new game starts, the games being played
     finish (their records are whole) and are yielded, then the iteration ends.
 
-    Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_option``) for a bad count, seed or
-    job number or an unknown bot name, :class:`~zipai_rules.errors.RecordError`
+    ``executor``: any :class:`concurrent.futures.Executor` to play the games on (a
+    ``dask.distributed`` ``Client.get_executor()``, a process or thread pool); ``jobs`` is
+    then the number of games it plays at once (its worker threads: not checked against this
+    machine's CPUs), and ``4 * jobs`` tasks of ``chunk`` games are kept submitted (by
+    default ``games / (8 * jobs)`` rounded up, at most :data:`EXECUTOR_CHUNK`). Results come
+    back in completion order; a task the executor retries (a lost worker) yields its games
+    once. With ``out``, each game's record is sent back and written here, or, with
+    ``out_on_workers``, written by the worker that played it to ``out`` on its own disk
+    (``out/game-NNNNN.json``, :func:`record_path`; each machine holds the games it played).
+    ``stop()`` ends the run without waiting for new tasks; the tasks being played are
+    awaited whole.
+
+    Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_option``) for a bad count, seed,
+    job number or chunk or an unknown bot name, :class:`~zipai_rules.errors.RecordError`
     (``unwritable``) for an unwritable ``out``; all before any game is played.
     """
     variant = as_variant(variant)
     _check_count(games, "games", 0)
     check_seed(seed)
+    if bots is None:
+        bots = default_bots(variant.players)
+    if executor is not None:
+        _check_count(jobs, "jobs", 1)
+        size = (_check_count(chunk, "chunk", 1) if chunk is not None
+                else max(1, min(EXECUTOR_CHUNK, math.ceil(games / (8 * jobs)))))
+        make_bots(bots, seed, variant.players)
+        if out is not None and not out_on_workers:
+            prepare_out(out)
+        return _run_executor(variant, games, seed, bots, executor, 4 * jobs, size, out,
+                             out_on_workers, stop)
     limit = max_jobs() if jobs_limit is None else _check_count(jobs_limit, "jobs_limit", 1)
     if _check_count(jobs, "jobs", 1) > limit:
         raise ZipaiError(f"jobs {jobs} is above the limit of {limit} (the number of CPUs)",
                          code="bad_option")
-    if bots is None:
-        bots = default_bots(variant.players)
     make_bots(bots, seed, variant.players)  # unknown names fail here, before any work
     if out is not None:
         prepare_out(out)
@@ -253,16 +315,58 @@ def _run_pool(variant: Variant, games: int, seed: int, bots: Sequence[str], jobs
                 f.cancel()
 
 
+def _run_executor(variant: Variant, games: int, seed: int, bots: Sequence[str],
+                  executor: Executor, window: int, size: int, out: str | Path | None,
+                  out_on_workers: bool, stop: Callable[[], bool] | None
+                  ) -> Iterator[GameSummary]:
+    """Chunks of ``size`` games on ``executor``, at most ``window`` submitted at a time."""
+    spec = _variant_spec(variant)
+    starts = iter(range(1, games + 1, size))
+    worker_out = str(out) if out is not None and out_on_workers else None
+    ship = out is not None and not out_on_workers
+    pending: set[Future[list[tuple[GameSummary, str | None]]]] = set()
+
+    def landed(f: Future[list[tuple[GameSummary, str | None]]]) -> Iterator[GameSummary]:
+        for summary, text in f.result():
+            if out is not None and text is not None:
+                write_text_atomic(record_path(out, summary.number), text)
+            yield summary
+    try:
+        while not (stop is not None and stop()):
+            for first in starts:
+                pending.add(executor.submit(_run_task, spec, first,
+                                            min(size, games + 1 - first), seed, list(bots),
+                                            worker_out, ship))
+                if len(pending) >= window:
+                    break
+            if not pending:
+                return
+            finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+            for f in finished:
+                yield from landed(f)
+        for f in pending:
+            f.cancel()
+        for f in list(pending):
+            if not f.cancelled():
+                yield from landed(f)
+    finally:
+        for f in pending:
+            f.cancel()
+
+
 def simulate(variant: VariantLike, games: int, seed: int = 1,
              bots: Sequence[str] | None = None, jobs: int = 1, out: str | Path | None = None,
-             progress: Callable[[int, int], None] | None = None) -> list[GameSummary]:
-    """Play ``games`` hands as :func:`run_games` does; returns all their summaries in game
-    order (for a long run, iterate :func:`run_games` and :func:`summarize` instead, which keep
-    nothing). ``progress(done, total)`` is called as games finish. Raises as
-    :func:`run_games`.
+             progress: Callable[[int, int], None] | None = None, *,
+             executor: Executor | None = None, out_on_workers: bool = False,
+             chunk: int | None = None) -> list[GameSummary]:
+    """Play ``games`` hands as :func:`run_games` does (``executor``, ``out_on_workers`` and
+    ``chunk`` as there); returns all their summaries in game order (for a long run, iterate
+    :func:`run_games` and :func:`summarize` instead, which keep nothing).
+    ``progress(done, total)`` is called as games finish. Raises as :func:`run_games`.
     """
     done: list[GameSummary] = []
-    for g in run_games(variant, games, seed, bots, jobs, out):
+    for g in run_games(variant, games, seed, bots, jobs, out, executor=executor,
+                       out_on_workers=out_on_workers, chunk=chunk):
         done.append(g)
         if progress:
             progress(len(done), games)

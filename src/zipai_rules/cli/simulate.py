@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
 from typing import Any
 
 from ..errors import ZipaiError
@@ -95,41 +96,76 @@ class _Done:
                            else text[0])
 
 
+@contextlib.contextmanager
+def dask_executor(address: str, jobs: int) -> Iterator[tuple[Executor, int]]:
+    """A ``dask.distributed`` client's executor and the number of games it plays at once
+    (its workers' threads): on the scheduler at ``address``, or, for ``local``, on a
+    ``LocalCluster`` of ``jobs`` single-threaded worker processes started here and shut down
+    on leaving. Raises :class:`ZipaiError` (``bad_option``) when the ``[dask]`` extra is not
+    installed or the scheduler cannot be reached."""
+    try:
+        import distributed
+    except ImportError:
+        raise ZipaiError("--dask needs the dask extra: pip install 'zipai-rules[dask]'",
+                         code="bad_option") from None
+    dask: Any = distributed  # its entry points are untyped
+    with contextlib.ExitStack() as stack:
+        if address == "local":
+            cluster = stack.enter_context(dask.LocalCluster(
+                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0"))
+            client = stack.enter_context(dask.Client(cluster))
+        else:
+            try:
+                client = stack.enter_context(dask.Client(address, timeout=10))
+            except OSError as exc:
+                raise ZipaiError(f"--dask {address}: cannot reach the scheduler: {exc}",
+                                 code="bad_option") from None
+        threads = sum(client.nthreads().values()) or 1
+        yield client.get_executor(), threads
+
+
 def run(args: argparse.Namespace) -> int:
     """``zipai simulate``: play many seeded games and print their statistics. Ctrl-C stops
     it within about a second: the games being played finish and are written, the count of
     records written is printed, and the exit status is 130."""
     variant = variant_arg(args.variant, args)
     bots = bot_names(args, variant.players)
-    if args.jobs > max_jobs():
+    if args.out_on_workers and not (args.dask and args.out):
+        raise ZipaiError("--out-on-workers goes with --dask and --out", code="bad_option")
+    if args.jobs > max_jobs() and args.dask in (None, "local"):
         raise ZipaiError(f"--jobs {args.jobs} is above the number of CPUs ({max_jobs()})",
                          code="bad_option")
     progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     tally = Tally(variant.players)
     done = _Done()
-    t0 = time.perf_counter()
-    with deferred_sigint() as interrupted:
-        for g in run_games(variant, args.games, args.seed, bots, args.jobs, args.out,
-                           stop=interrupted):
-            tally.add(g)
-            done.add(g.number)
-            if progress:
-                progress(tally.games, args.games)
-    seconds = time.perf_counter() - t0
+    with contextlib.ExitStack() as stack:
+        executor, jobs = (None, args.jobs) if args.dask is None else stack.enter_context(
+            dask_executor(args.dask, args.jobs))
+        t0 = time.perf_counter()
+        with deferred_sigint() as interrupted:
+            for g in run_games(variant, args.games, args.seed, bots, jobs, args.out,
+                               stop=interrupted, executor=executor,
+                               out_on_workers=args.out_on_workers):
+                tally.add(g)
+                done.add(g.number)
+                if progress:
+                    progress(tally.games, args.games)
+        seconds = time.perf_counter() - t0
     if interrupted():
         written = f", {tally.games} records written to {args.out}" if args.out else ""
         lead = "\n" if progress else ""
         print(f"{lead}interrupted after {tally.games} of {args.games} games "
               f"({done.describe()}){written}", file=sys.stderr)
         return 130
-    stats = tally_stats(tally, variant, seed=args.seed, bots=bots, jobs=args.jobs,
+    stats = tally_stats(tally, variant, seed=args.seed, bots=bots, jobs=jobs,
                         seconds=seconds)
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
     else:
         print(format_stats(stats, variant))
         if args.out:
-            print(f"records: {args.out}/game-00001.json .. game-{args.games:05d}.json")
+            where = " on the workers' disks" if args.out_on_workers else ""
+            print(f"records: {args.out}/game-00001.json .. game-{args.games:05d}.json{where}")
     return 0
 
 
@@ -143,8 +179,16 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--games", type=count(1), default=100, help="number of games (default 100)")
     p.add_argument("--seed", type=count(0), default=1, help="seed of the first game (default 1)")
     p.add_argument("--jobs", type=count(1), default=1,
-                   help="worker processes, at most the number of CPUs (default 1)")
+                   help="worker processes, at most the number of CPUs (default 1); with "
+                        "--dask local, the LocalCluster's workers")
     p.add_argument("--out", metavar="DIR", help="write each game's record to DIR/game-NNNNN.json")
+    p.add_argument("--dask", metavar="ADDRESS", default=None,
+                   help="play on a dask.distributed cluster: a scheduler address "
+                        "(tcp://host:8786), or `local` for a LocalCluster of --jobs worker "
+                        "processes on this machine (needs the [dask] extra)")
+    p.add_argument("--out-on-workers", action="store_true",
+                   help="with --dask and --out: each worker writes the records of the games "
+                        "it plays to DIR on its own disk, instead of sending them back")
     p.add_argument("--bots", default=None,
                    help="comma-separated bot names per seat; a shorter list is repeated to fill "
                         "the table (greedy = greedy,greedy,greedy): "

@@ -1,0 +1,250 @@
+"""A PettingZoo AEC environment for self-play: :func:`env` (extra ``[rl]``: ``pettingzoo``,
+``gymnasium``, ``numpy``).
+
+One episode is one hand of a variant. The agents are ``seat_0`` .. ``seat_{n-1}`` (seat 0
+deals); the agent to act is the seat the rules wait for (``Game.actor``): a discard, a claim
+answered in tier order, a 胡 check. Actions are the integer codes of
+:mod:`zipai_rules.engine.encoding` (``Discrete(num_distinct_actions())``); each observation is
+``{"observation": int8 array, "action_mask": int8 array}`` with the legal codes marked 1, the
+mask all zeros for a seat that does not act. The array encodes the seat's view
+(``Game.observe``, docs/observations.md), or the whole table with ``seat_views=False``; its
+layout is :func:`observation_layout` (docs/rl.md). The rewards, given when the hand ends, are
+the settlement's ``payments`` (in the variant's unit). ``reset(seed=S)`` deals the hand of
+``zipai play --seed S``; a ``reset()`` without a seed deals the next seed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .cards import N_KINDS, format_cards
+from .engine.encoding import decode_action, encode_action, num_distinct_actions
+from .engine.game import Game
+from .engine.observation import Observation, SeenMeld
+from .errors import ZipaiError
+from .melds import MeldKind
+from .settlement import settle
+from .variant import Variant, VariantLike, as_variant
+from .vocab import Phase, Source
+
+__all__ = ["ZipaiEnv", "env", "observation_layout", "observation_size", "raw_env"]
+
+_KINDS = tuple(MeldKind)
+_SOURCES = tuple(Source)
+_PHASES = tuple(Phase)
+#: the largest value of an observation entry (a count of cards, the wall, a one-hot 1)
+HIGH = 127
+
+
+def observation_layout(players: int, seat_views: bool = True) -> tuple[tuple[str, int], ...]:
+    """The blocks of the observation array, in order, as ``(name, length)``; ``seat r`` is
+    the seat ``r`` places after the observing one (``seat 0`` is the observer itself)."""
+    blocks = [("hand", N_KINDS)]
+    for r in range(players):
+        blocks += [(f"seat {r} meld cards", N_KINDS), (f"seat {r} meld hidden", 1),
+                   (f"seat {r} meld kinds", len(_KINDS) + 1),
+                   (f"seat {r} discards", N_KINDS), (f"seat {r} concealed", 1)]
+    blocks += [("wall", 1), ("pending card", N_KINDS), ("pending source", len(_SOURCES)),
+               ("pending by", players), ("phase", len(_PHASES)), ("chou chi", N_KINDS),
+               ("chou peng", N_KINDS), ("own seat", players)]
+    if not seat_views:
+        blocks += [(f"seat {r} hand", N_KINDS) for r in range(1, players)]
+    return tuple(blocks)
+
+
+def observation_size(players: int, seat_views: bool = True) -> int:
+    """The length of the observation array (:func:`observation_layout`)."""
+    return sum(n for _, n in observation_layout(players, seat_views))
+
+
+def _put_cards(out: np.ndarray[Any, Any], at: int, cards: Any) -> None:
+    for c in cards:
+        out[at + c] += 1
+
+
+def encode_observation(view: Observation, players: int,
+                       hands: tuple[tuple[int, ...], ...] | None = None) -> np.ndarray[Any, Any]:
+    """The array of a seat's view (:func:`observation_layout`); ``hands``, every seat's
+    concealed hand by absolute seat, adds the others' hands (``seat_views=False``)."""
+    out = np.zeros(observation_size(players, hands is None), dtype=np.int8)
+    me = view.seat
+    out[:N_KINDS] = view.hand
+    at = N_KINDS
+    for r in range(players):
+        s = (me + r) % players
+        for m in view.melds[s]:
+            _put_cards(out, at, m.cards)
+            out[at + N_KINDS] += m.hidden
+            k = len(_KINDS) if m.kind is None else _KINDS.index(m.kind)
+            out[at + N_KINDS + 1 + k] += 1
+        at += N_KINDS + 1 + len(_KINDS) + 1
+        _put_cards(out, at, view.discards[s])
+        at += N_KINDS
+        out[at] = view.hidden_cards[s]
+        at += 1
+    out[at] = view.wall
+    at += 1
+    if view.pending is not None:
+        card, source, by = view.pending
+        out[at + card] = 1
+        out[at + N_KINDS + _SOURCES.index(source)] = 1
+        out[at + N_KINDS + len(_SOURCES) + (by - me) % players] = 1
+    at += N_KINDS + len(_SOURCES) + players
+    out[at + _PHASES.index(view.phase)] = 1
+    at += len(_PHASES)
+    _put_cards(out, at, view.chou_chi)
+    at += N_KINDS
+    _put_cards(out, at, view.chou_peng)
+    at += N_KINDS
+    out[at + me] = 1
+    at += players
+    if hands is not None:
+        for r in range(1, players):
+            out[at:at + N_KINDS] = hands[(me + r) % players]
+            at += N_KINDS
+    return out
+
+
+class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is untyped
+    """The AEC environment of :func:`env`, without PettingZoo's checking wrappers."""
+
+    metadata = {"render_modes": ["ansi"], "name": "zipai_v0", "is_parallelizable": False}
+
+    def __init__(self, variant: VariantLike = "hunan", seat_views: bool = True,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        self.variant: Variant = as_variant(variant)
+        if render_mode not in (None, "ansi"):
+            raise ZipaiError(f"render_mode {render_mode!r} is not None or 'ansi'",
+                             code="bad_option")
+        self.render_mode = render_mode
+        self.seat_views = seat_views
+        n = self.variant.players
+        self.possible_agents = [f"seat_{s}" for s in range(n)]
+        self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
+        size = observation_size(n, seat_views)
+        codes = num_distinct_actions()
+        self.observation_spaces = {a: spaces.Dict({
+            "observation": spaces.Box(0, HIGH, (size,), np.int8),
+            "action_mask": spaces.Box(0, 1, (codes,), np.int8)}) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(codes) for a in self.possible_agents}
+        self._next_seed: int | None = None
+        self.game: Game | None = None
+        self.payments: tuple[int, ...] | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal the hand of ``seed`` (``zipai play --seed``), or of the seed after the last
+        one; the first hand of an environment never seeded is drawn at random."""
+        if seed is None:
+            seed = (self._next_seed if self._next_seed is not None
+                    else random.SystemRandom().randrange(2 ** 31))
+        self._next_seed = seed + 1
+        self.game = Game(self.variant, seed=seed)
+        self.payments = None
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0 for a in self.agents}
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        assert self.game is not None
+        actor = self.game.actor
+        if actor is not None:
+            self.agent_selection = self.possible_agents[actor]
+        elif self.agents:
+            self.agent_selection = self.agents[0]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+        """The agent's observation array and action mask."""
+        if self.game is None:
+            raise ZipaiError("reset() the environment before observing it", code="bad_option")
+        seat = self.agent_name_mapping[agent]
+        view = self.game.observe(seat)
+        hands = None
+        if not self.seat_views:
+            state = self.game.state
+            view = attrs.evolve(view, melds=tuple(tuple(SeenMeld(m.kind, m.cards)
+                                                        for m in st.melds)
+                                                  for st in state.seats))
+            hands = tuple(st.hand for st in state.seats)
+            p = state.pending
+            view = attrs.evolve(view, pending=None if p is None else (p.card, p.source, p.by))
+        mask = np.zeros(num_distinct_actions(), dtype=np.int8)
+        for a in view.options:
+            mask[encode_action(a)] = 1
+        return {"observation": encode_observation(view, self.variant.players, hands),
+                "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Apply the selected agent's action code (``None`` for an agent whose hand is
+        over). Raises :class:`~zipai_rules.errors.IllegalActionError` for a code the mask
+        does not allow."""
+        if self.game is None:
+            raise ZipaiError("reset() the environment before stepping it", code="bad_option")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0
+        seat = self.agent_name_mapping[agent]
+        self.game.apply(decode_action(int(action), seat))
+        self.rewards = {a: 0 for a in self.agents}
+        if self.game.is_over:
+            result = self.game.result
+            assert result is not None
+            self.payments = settle(self.variant, result, events=self.game.events).payments
+            for a in self.agents:
+                self.rewards[a] = self.payments[self.agent_name_mapping[a]]
+                self.terminations[a] = True
+                self.infos[a] = {"result": str(result.kind), "winner": result.winner}
+        self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """With ``render_mode="ansi"``: the table, every hand shown (for a human watching)."""
+        if self.render_mode is None or self.game is None:
+            return None
+        state = self.game.state
+        lines = [f"{self.variant.id}: wall {len(state.wall)}, phase {state.phase}, "
+                 f"actor {state.actor}"]
+        for s, st in enumerate(state.seats):
+            hand = format_cards([c for c, k in enumerate(st.hand) for _ in range(k)])
+            melds = " ".join(format_cards(m.cards).replace(" ", "") for m in st.melds)
+            lines.append(f"seat {s}: {hand} | {melds}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(variant: VariantLike = "hunan", seat_views: bool = True,
+            render_mode: str | None = None) -> ZipaiEnv:
+    """The environment without PettingZoo's wrappers (:class:`ZipaiEnv`)."""
+    return ZipaiEnv(variant, seat_views, render_mode)
+
+
+def env(variant: VariantLike = "hunan", seat_views: bool = True,
+        render_mode: str | None = None) -> AECEnv:
+    """The AEC environment of ``variant`` (a preset id, a variant file or a
+    :class:`~zipai_rules.variant.Variant`), wrapped as PettingZoo's own environments are:
+    the actions checked against the action space, the call order enforced. ``seat_views``:
+    each agent observes its seat view (the default), or, when false, the whole table (every
+    hand and face-down meld: for training with perfect information, or a critic)."""
+    wrapped: Any = wrappers.AssertOutOfBoundsWrapper(raw_env(variant, seat_views, render_mode))
+    return wrappers.OrderEnforcingWrapper(wrapped)

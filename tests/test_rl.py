@@ -1,0 +1,170 @@
+"""The PettingZoo environment zipai_rules.rl: PettingZoo's API and seed tests on every preset,
+the observation layout with worked values, the rewards and the seeding."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from zipai_rules import rl  # noqa: E402
+from zipai_rules.engine import Game  # noqa: E402
+from zipai_rules.engine.encoding import decode_action  # noqa: E402
+from zipai_rules.errors import IllegalActionError  # noqa: E402
+from zipai_rules.presets import load_preset, preset_ids  # noqa: E402
+from zipai_rules.settlement import settle  # noqa: E402
+
+# PettingZoo warns about every dict observation (its own card games' ids are exempted):
+# {"observation", "action_mask"} is its documented masking convention
+EXPECTED = ("Observation is not a NumPy array",
+            "Observation space for each agent probably should be")
+
+
+def checked(run):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        run()
+    others = [str(w.message) for w in seen if not str(w.message).startswith(EXPECTED)]
+    assert others == []
+
+
+@pytest.mark.parametrize("preset", preset_ids())
+def test_pettingzoo_api_and_seed_tests(preset):
+    checked(lambda: api_test(rl.env(preset), num_cycles=1000))
+    checked(lambda: seed_test(lambda: rl.env(preset), num_cycles=500))
+
+
+def test_api_test_with_the_whole_table():
+    checked(lambda: api_test(rl.env("guilin", seat_views=False), num_cycles=300))
+
+
+def test_layout_sizes():
+    # hand 21; per seat 21 meld cards + 1 hidden + 12 kinds (11 and "hidden kind") + 21
+    # discards + 1 concealed = 56; wall 1; pending 21 + 3 sources + P; 5 phases; 臭 21 + 21;
+    # own seat P
+    assert rl.observation_size(3) == 21 + 3 * 56 + 1 + (21 + 3 + 3) + 5 + 42 + 3 == 267
+    assert rl.observation_size(2) == 21 + 2 * 56 + 1 + (21 + 3 + 2) + 5 + 42 + 2 == 209
+    assert rl.observation_size(3, seat_views=False) == 267 + 2 * 21
+    layout = rl.observation_layout(3)
+    assert layout[0] == ("hand", 21) and layout[-1] == ("own seat", 3)
+    assert [name for name, _ in layout[1:6]] == [
+        "seat 0 meld cards", "seat 0 meld hidden", "seat 0 meld kinds", "seat 0 discards",
+        "seat 0 concealed"]
+
+
+def offsets(players, seat_views=True):
+    at, where = 0, {}
+    for name, n in rl.observation_layout(players, seat_views):
+        where[name] = (at, at + n)
+        at += n
+    return where
+
+
+def test_first_observation_of_hunan_seed_7():
+    """Seed 7 deals seat 0 (the dealer, 21 cards) x1 x3 x4 x5 x6 x7 x8 x8 x8 x9 x10 x10 d1
+    d3 d6 d6 d6 d7 d9 d9 d10; the others 20 each, 80 - 61 = 19 left in the wall. Seat 0
+    must discard; its 坎 of x8 and of d6 may not be broken, so the legal codes are the other
+    eleven kinds it holds (discard code = card index: x1..x10 are 0..9, d1..d10 10..19)."""
+    env = rl.env("hunan")
+    env.reset(seed=7)
+    assert env.agent_selection == "seat_0"
+    obs = env.observe("seat_0")
+    o, where = obs["observation"], offsets(3)
+    assert o.dtype == np.int8 and o.shape == (267,)
+    a, b = where["hand"]
+    assert o[a:b].tolist() == [1, 0, 1, 1, 1, 1, 1, 3, 1, 2, 1, 0, 1, 0, 0, 3, 1, 0, 2, 1, 0]
+    assert [o[where[f"seat {r} concealed"][0]] for r in range(3)] == [21, 20, 20]
+    assert o[where["wall"][0]] == 19
+    a, b = where["phase"]
+    assert o[a:b].tolist() == [1, 0, 0, 0, 0]  # discard, respond, hu_check, over, wait
+    a, b = where["own seat"]
+    assert o[a:b].tolist() == [1, 0, 0]
+    a, b = where["pending card"]
+    assert not o[a:where["pending by"][1]].any()
+    assert np.flatnonzero(obs["action_mask"]).tolist() == [0, 2, 3, 4, 5, 6, 8, 9, 10, 12, 16,
+                                                           18, 19]
+    # seat 1 waits: its own hand, seat 0 (two places on, as seat 1 sees it) holds 21
+    other = env.observe("seat_1")
+    o1 = other["observation"]
+    assert not other["action_mask"].any()
+    assert [o1[where[f"seat {r} concealed"][0]] for r in range(3)] == [20, 20, 21]
+    a, b = where["phase"]
+    assert o1[a:b].tolist() == [0, 0, 0, 0, 1]
+
+
+def test_the_whole_table_shows_every_hand():
+    env = rl.env("hunan", seat_views=False)
+    env.reset(seed=7)
+    o, where = env.observe("seat_2")["observation"], offsets(3, seat_views=False)
+    state = Game(load_preset("hunan"), seed=7).state
+    for r in (1, 2):
+        a, b = where[f"seat {r} hand"]
+        assert o[a:b].tolist() == list(state.seats[(2 + r) % 3].hand)
+    a, b = where["seat 1 hand"]
+    assert sum(o[a:b]) == 21  # seat 0, one place after seat 2, the dealer
+
+
+def first_legal_episode(env):
+    """Play a hand with every seat choosing its lowest legal code; the codes played."""
+    codes = []
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        code = int(np.flatnonzero(obs["action_mask"])[0])
+        codes.append((env.unwrapped.agent_name_mapping[agent], code))
+        env.step(code)
+    return codes
+
+
+def test_rewards_are_the_settlement_payments():
+    variant = load_preset("hunan")
+    for seed in (1, 2, 3, 4):
+        env = rl.raw_env(variant)
+        env.reset(seed=seed)
+        totals = {a: 0 for a in env.possible_agents}
+        codes = []
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            totals[agent] += reward
+            if term or trunc:
+                env.step(None)
+                continue
+            code = int(np.flatnonzero(obs["action_mask"])[0])
+            codes.append((env.agent_name_mapping[agent], code))
+            env.step(code)
+        game = Game(variant, seed=seed)
+        for seat, code in codes:
+            assert game.actor == seat
+            game.apply(decode_action(code, seat))
+        payments = settle(variant, game.result, events=game.events).payments
+        assert [totals[f"seat_{s}"] for s in range(3)] == list(payments)
+        assert sum(payments) == 0
+        if game.result.winner is not None:
+            assert payments[game.result.winner] > 0
+
+
+def test_reset_seeds():
+    env = rl.env("guilin")
+    env.reset(seed=11)
+    first = env.observe("seat_0")["observation"].copy()
+    codes = first_legal_episode(env)
+    env.reset(seed=11)
+    assert (env.observe("seat_0")["observation"] == first).all()
+    assert first_legal_episode(env) == codes
+    env.reset()  # the next seed: 12
+    hand = offsets(3)["hand"]
+    assert env.observe("seat_0")["observation"][hand[0]:hand[1]].tolist() == list(
+        Game(load_preset("guilin"), seed=12).state.seats[0].hand)
+
+
+def test_an_illegal_code_is_refused():
+    env = rl.raw_env("hunan")
+    env.reset(seed=7)
+    with pytest.raises(IllegalActionError):
+        env.step(7)  # x8 is in a 坎
+    assert env.agent_selection == "seat_0" and len(env.game.actions) == 0
