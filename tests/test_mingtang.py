@@ -105,6 +105,15 @@ def test_measured_labels():
     assert labels_of(win(pao, card=c("x2"))) == {"won_on_pao"}
     assert labels_of(win(pao, "self", ["zimo"], flipped=None)) == {"zimo", "haidi"}
     assert labels_of(win(pao, "discard", flipped=None)) == frozenset()
+    # a 跑 made of a 坎 in the hand holds the won card too
+    kan_pao = hand(("pao", "x2 x2 x2 x2", "hand"), *BLACK)
+    assert labels_of(win(kan_pao, "discard", card=c("x2"))) == {"won_on_pao"}
+    # a 偎 holds the won card only when it was made of one's own draw: a discarded x3 used in
+    # a run beside a table 偎 of x3 kept whole is no 偎起胡
+    wei = hand(("wei", "x3 x3 x3", "table"), ("shun", "x3 x4 x5", "hand"), *BLACK)
+    assert labels_of(win(wei, "discard", card=c("x3"))) == frozenset()
+    own = hand(("wei", "x3 x3 x3", "table"), *BLACK)
+    assert labels_of(win(own, "self", ["zimo"], card=c("x3"))) == {"zimo", "won_on_wei"}
 
 
 def test_king_policy():

@@ -113,11 +113,11 @@ def test_a_claim_outranked_by_another_seat_or_a_higher_tier():
     # seed 59 step 16: seat 0 is asked about a 胡 on d1 before seat 2 may 碰 it
     game = greedy(59, 16)
     assert str(refused(game, Action("peng", 2, "d1"), "outranked")) == \
-        "胡 on d1 is asked before 碰: seat 0 answers first"
+        "胡 on d1 is asked before 碰: another seat answers first"
     # seed 57 step 29: seat 1 and seat 0 may both 胡 x1; seat 1 is asked first
     game = greedy(57, 29)
     assert str(refused(game, Action("hu", 0, "x1"), "outranked")) == \
-        "seat 1 is asked first about x1: seat 0 is asked after it answers"
+        "another seat is asked first about x1: seat 0 is asked after it answers"
 
 
 def test_not_an_action_and_a_finished_hand():

@@ -24,7 +24,8 @@ decomposition, the winning card included):
 Labels (:data:`LABELS`): the result's own (``zimo`` 自摸, ``tianhu`` 天胡, ``dihu`` 地胡, a special
 win's name) and those measured here: ``haidi`` (海底: won on one's own or another's draw of the
 last wall card) and ``won_on_ti`` / ``won_on_pao`` / ``won_on_wei`` (the winning card lies in a
-table 提 / 跑 / 偎 of the winning decomposition: 提龙胡, 开跑胡, 偎起胡).
+提 / 跑 of the winning decomposition, on the table or made of a 坎 in the hand, or in a table
+偎 made of one's own draw: 提龙胡, 开跑胡, 偎起胡).
 
 Effects, applied in this order by :func:`zipai_rules.settlement.settle`: ``add_huxi``, then
 ``multiply_huxi`` (before conversion), the conversion, ``multiply_units``, then ``add_units``
@@ -252,10 +253,16 @@ def labels_of(result: ResultLike) -> frozenset[str]:
     if result.source in (Source.SELF, Source.DRAW) and result.flipped is None:
         out.add("haidi")
     dec = result.decomposition
-    if dec is not None and result.card is not None:
+    if dec is not None and result.card is not None and result.card != KING:
         for g in dec.groups:
-            if g.place == "table" and g.meld.kind in _WON_ON and result.card in g.meld.cards:
-                out.add(_WON_ON[g.meld.kind])
+            kind = g.meld.kind
+            if kind not in _WON_ON or result.card not in g.meld.cards:
+                continue
+            # a 提 or 跑 holds every copy of its card, so the won card lies in it wherever it
+            # was made (on a table 偎/碰 or on a 坎 in the hand); a 偎 holds only three and is
+            # made only of one's own draw: a card won from another seat lies elsewhere
+            if kind != MeldKind.WEI or result.source == Source.SELF:
+                out.add(_WON_ON[kind])
     return frozenset(out)
 
 

@@ -65,9 +65,14 @@ def refusal(state: GameState, action: object) -> Refusal | None:
         return Refusal(code="fang_pao", message=f"seat {action.seat} may no longer 吃 or 碰: "
                        "another seat 跑'd its discard onto a table 偎/碰 (放跑之后不能再进张)")
     if action.seat != state.actor:
-        return _outranked(state, action) or Refusal(
-            code="not_your_turn",
-            message=f"it is seat {state.actor}'s turn, not seat {action.seat}'s")
+        if state.phase == Phase.RESPOND and state.pending is not None:
+            # which seat is asked about a card is not shown to the others (observe: WAIT)
+            return _outranked(state, action) or Refusal(
+                code="not_your_turn",
+                message=f"seat {action.seat} does not act now: {token(state.pending.card)} is "
+                        "on offer to another seat")
+        return Refusal(code="not_your_turn",
+                       message=f"it is seat {state.actor}'s turn, not seat {action.seat}'s")
     found = _own_turn(state, action)
     if found is None:
         legal = ", ".join(str(a) for a in state.options)
@@ -84,7 +89,7 @@ def _outranked(state: GameState, action: Action) -> Refusal | None:
             or action.card != p.card:
         return None  # a kept draw (source self) is no claim and tells nobody its card
     if any(action in opts for _, opts in p.queue):
-        return Refusal(code="outranked", message=f"seat {state.actor} is asked first about "
+        return Refusal(code="outranked", message=f"another seat is asked first about "
                        f"{token(p.card)}: seat {action.seat} is asked after it answers")
     tiers = state.variant.claims.priority
     for t in range(p.tier + 1, len(tiers)):
@@ -93,8 +98,7 @@ def _outranked(state: GameState, action: Action) -> Refusal | None:
             if action in opts:
                 first = "/".join(_ZH[ActionKind(k)] for k in tiers[p.tier])
                 return Refusal(code="outranked", message=f"{first} on {token(p.card)} is "
-                               f"asked before {_ZH[action.kind]}: seat {state.actor} answers "
-                               "first")
+                               f"asked before {_ZH[action.kind]}: another seat answers first")
     return None
 
 
