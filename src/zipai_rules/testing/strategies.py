@@ -554,9 +554,9 @@ class _Player:
         (the next option is taken instead). False when every option would end it. ``eager``
         puts claims before passes, so that the first choice (where choices shrink to) takes
         every card it can: hands fill up and reach the states worth testing sooner."""
-        options = game.legal_actions()
+        options = list(game.legal_actions())
         if eager:
-            options = sorted(options, key=lambda a: _EAGER.index(a.kind))
+            options.sort(key=lambda a: _EAGER.index(a.kind))
         k = self.choose(len(options))
         for j in range(len(options)):
             game.apply(options[(k + j) % len(options)])
