@@ -430,6 +430,10 @@ class Variant:
     def __hash__(self) -> int:
         return hash((self.content_hash, self.id))
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """Pretty printers (IPython, hypothesis' reports) show the short :func:`repr`."""
+        printer.text(repr(self))
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (Variant.from_doc, (thaw(self.doc),))
 

@@ -45,6 +45,13 @@ def _named(name: str, fn: Callable[..., T]) -> Callable[..., st.SearchStrategy[T
     return st.composite(fn)
 
 
+class _Short:
+    """Pretty printers (hypothesis' reports, IPython) show the short ``repr``."""
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
+
+
 def _table_text(table: tuple[Meld, ...] | list[Meld]) -> str:
     return "[" + ", ".join(m.describe() for m in table) + "]"
 
@@ -66,6 +73,9 @@ class Situation(NamedTuple):
         return (f"Situation(hand='{format_cards(self.hand)}', "
                 f"table={_table_text(self.table)}{incoming})")
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
+
 
 class WinningHand(NamedTuple):
     """A complete hand that wins as it stands: ``hand``, ``table`` and the
@@ -80,8 +90,11 @@ class WinningHand(NamedTuple):
         return (f"WinningHand(hand='{format_cards(self.hand)}', "
                 f"table={_table_text(self.table)}, huxi={self.analysis.huxi})")
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
 
-class DrawnGame(Game):
+
+class DrawnGame(_Short, Game):
     """A :class:`~zipai_rules.engine.Game` drawn by a strategy; it prints as what replays it:
     the variant, the seed and the actions, ``replay(variant, shuffled_deal(variant, seed),
     actions)``."""
@@ -466,15 +479,15 @@ def winning_hands(variant: Variant, min_huxi: int | None = None, max_huxi: int =
     variant reaches, or a variant whose sizes leave no complete hand."""
     low = variant.win.min_huxi if min_huxi is None else min_huxi
     name = f"winning_hands({variant.id}, min_huxi={low}, max_huxi={max_huxi})"
+    reach = _reach(variant)
+    if reach == 0 and variant.win.min_huxi > 0 or reach < low:
+        raise StrategyArgumentError(f"{name}: the most 胡息 a winning hand of the variant "
+                                    f"reaches here is {reach}")
     if low > max_huxi:
         raise StrategyArgumentError(f"{name}: min_huxi > max_huxi")
     if max_huxi < variant.win.min_huxi:
         raise StrategyArgumentError(f"{name}: max_huxi is below the variant's threshold "
                                     f"{variant.win.min_huxi}: no hand of it wins")
-    reach = _reach(variant)
-    if reach == 0 and variant.win.min_huxi > 0 or reach < low:
-        raise StrategyArgumentError(f"{name}: the most 胡息 a winning hand of the variant "
-                                    f"reaches here is {reach}")
     return _winning(variant, max(low, 0), max_huxi)
 
 
