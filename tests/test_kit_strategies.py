@@ -193,11 +193,24 @@ def test_rare_offers_are_reached(offer):
 
 
 def test_game_states_shrink_to_the_earliest_state():
-    # seed 0: the dealer discards x1 (its first legal action) and seat 2 may take it
+    # seed 0, eager play: the dealer has 16 legal discards and random.Random(0).randrange(16)
+    # is 12, d6; seat 1 holds x6 d6 d6 and may 吃 it as a 绞
     game = find(game_states(HUNAN, "claim"), lambda g: True, settings=shrunk())
-    assert (game.seed, [str(a) for a in game.actions]) == (0, ["seat 0 discard x1"])
-    assert game.actor == 2
-    assert game.deal.hands[0][:3] == (14, 11, 10) and min(game.deal.hands[0]) == 0
+    assert (game.seed, [str(a) for a in game.actions]) == (0, ["seat 0 discard d6"])
+    assert [str(a) for a in game.legal_actions()] == ["seat 1 chi d6 jiao(x6 d6 d6)",
+                                                      "seat 1 pass"]
+
+
+def test_games_shrink_to_the_first_state_that_fails():
+    # a game of n steps is the start of every longer game of its seed, so a failure shrinks to
+    # the shortest game showing it: seed 0 opens with d6 (no 碰 for anybody), seed 1 with x3
+    # and a 碰 is on offer after that one action
+    def peng_on_offer(game):
+        return any(a.kind == ActionKind.PENG for a in game.legal_actions())
+
+    game = find(games(HUNAN), peng_on_offer, settings=shrunk())
+    assert (game.seed, [str(a) for a in game.actions]) == (1, ["seat 0 discard x3"])
+    assert not peng_on_offer(DrawnGame(HUNAN, seed=0)) and game.state.pending.card == 2
 
 
 @kit
