@@ -111,6 +111,28 @@ def _pending(data: Mapping[str, Any] | None) -> tuple[int, Source, int] | None:
     return card, Source(data["source"]), int(data["by"])
 
 
+def _public_json(view: Observation | TableView) -> dict[str, Any]:
+    """The JSON of what every seat sees of the table, shared by both views."""
+    return {"melds": [[m.to_json() for m in ms] for ms in view.melds],
+            "discards": [_tokens(d) for d in view.discards],
+            "hidden_cards": list(view.hidden_cards), "wall": view.wall,
+            "pending": _pending_json(view.pending), "phase": str(view.phase),
+            "history": [e.to_json() for e in view.history],
+            "result": None if view.result is None else view.result.to_json()}
+
+
+def _public(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields :func:`_public_json` wrote, read back."""
+    result = data["result"]
+    return {"melds": tuple(tuple(SeenMeld.from_json(m) for m in ms) for ms in data["melds"]),
+            "discards": tuple(_cards(d) for d in data["discards"]),
+            "hidden_cards": tuple(int(n) for n in data["hidden_cards"]),
+            "wall": int(data["wall"]), "pending": _pending(data["pending"]),
+            "phase": Phase(data["phase"]),
+            "history": tuple(Event.from_json(e) for e in data["history"]),
+            "result": None if result is None else ShownResult.from_json(result)}
+
+
 def _decoding(kind: str) -> RecordError:
     return RecordError(f"malformed {kind}", code="bad_observation")
 
@@ -161,15 +183,9 @@ class Observation:
         lists, ``result`` as :meth:`ShownResult.to_json` (``null`` while the hand goes on)."""
         return {"seat": self.seat, "dealer": self.dealer,
                 "hand": _tokens(i for i, n in enumerate(self.hand) for _ in range(n)),
-                "melds": [[m.to_json() for m in ms] for ms in self.melds],
-                "discards": [_tokens(d) for d in self.discards],
-                "hidden_cards": list(self.hidden_cards), "wall": self.wall,
-                "pending": _pending_json(self.pending), "phase": str(self.phase),
                 "chou_chi": _tokens(sorted(self.chou_chi)),
                 "chou_peng": _tokens(sorted(self.chou_peng)),
-                "options": [a.to_json() for a in self.options],
-                "history": [e.to_json() for e in self.history],
-                "result": None if self.result is None else self.result.to_json()}
+                "options": [a.to_json() for a in self.options], **_public_json(self)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Observation:
@@ -180,17 +196,11 @@ class Observation:
             hand = [0] * 21
             for i in _cards(data["hand"]):
                 hand[i] += 1
-            result = data.get("result")
-            return cls(
-                int(data["seat"]), tuple(hand),
-                tuple(tuple(SeenMeld.from_json(m) for m in ms) for ms in data["melds"]),
-                tuple(_cards(d) for d in data["discards"]),
-                tuple(int(n) for n in data["hidden_cards"]), int(data["wall"]),
-                _pending(data["pending"]), Phase(data["phase"]),
-                frozenset(_cards(data["chou_chi"])), frozenset(_cards(data["chou_peng"])),
-                tuple(Action.from_json(a) for a in data["options"]),
-                tuple(Event.from_json(e) for e in data["history"]), data.get("dealer"),
-                None if result is None else ShownResult.from_json(result))
+            return cls(seat=int(data["seat"]), hand=tuple(hand),
+                       chou_chi=frozenset(_cards(data["chou_chi"])),
+                       chou_peng=frozenset(_cards(data["chou_peng"])),
+                       options=tuple(Action.from_json(a) for a in data["options"]),
+                       dealer=data["dealer"], **_public(data))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, RecordError):
                 raise
@@ -221,27 +231,14 @@ class TableView:
     sitting_out: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"dealer": self.dealer, "sitting_out": self.sitting_out,
-                "melds": [[m.to_json() for m in ms] for ms in self.melds],
-                "discards": [_tokens(d) for d in self.discards],
-                "hidden_cards": list(self.hidden_cards), "wall": self.wall,
-                "pending": _pending_json(self.pending), "phase": str(self.phase),
-                "result": None if self.result is None else self.result.to_json(),
-                "history": [e.to_json() for e in self.history]}
+        return {"dealer": self.dealer, "sitting_out": self.sitting_out, **_public_json(self)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableView:
         """The view of one :meth:`to_json` dict; errors as :meth:`Observation.from_json`."""
         try:
-            result = data["result"]
-            return cls(
-                int(data["dealer"]),
-                tuple(tuple(SeenMeld.from_json(m) for m in ms) for ms in data["melds"]),
-                tuple(_cards(d) for d in data["discards"]),
-                tuple(int(n) for n in data["hidden_cards"]), int(data["wall"]),
-                _pending(data["pending"]), Phase(data["phase"]),
-                None if result is None else ShownResult.from_json(result),
-                tuple(Event.from_json(e) for e in data["history"]), bool(data["sitting_out"]))
+            return cls(dealer=int(data["dealer"]), sitting_out=bool(data["sitting_out"]),
+                       **_public(data))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, RecordError):
                 raise
