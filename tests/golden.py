@@ -43,7 +43,7 @@ def play(preset: str, seed: int) -> dict[str, Any]:
     variant = load_preset(preset)
     names = seat_bot_names(BOTS, variant.players)
     game = play_out(Game(variant, seed=seed), make_bots(names, seed, variant.players))
-    record = game_record(game, settle(game.state, variant.seats > variant.players), bots=names)
+    record = game_record(game, settle(game, variant.seats > variant.players), bots=names)
     record["events"] = [e.to_json() for e in game.events]
     return record
 
@@ -61,10 +61,11 @@ def replayed(doc: dict[str, Any]) -> dict[str, Any]:
     game = replay(variant, deal_from_json(doc["deal"]),
                   [action_from_json(a) for a in doc["actions"]])
     result = None if game.result is None else result_json(game.result)
-    if result is not None and "decomposition" not in doc["result"]:
-        del result["decomposition"]  # written before records carried it
-    return {"events": [e.to_json() for e in game.events], "result": result,
-            "settlement": settle(game.state, doc["sitting_out"]).to_json()}
+    if result is not None and "decomposition" not in (doc.get("result") or {}):
+        del result["decomposition"]
+    return {"events": [e.to_json() for e in game.events],
+            "result": result,
+            "settlement": settle(game, doc["sitting_out"]).to_json()}
 
 
 def write(preset: str, seeds: list[int] | None = None) -> None:

@@ -166,9 +166,9 @@ def test_guilin_settlement_lines_show_their_units_in_aligned_columns(capsys):
 
 def test_variants_columns_align_with_chinese_names(capsys):
     out = run(capsys, "variants")[1].splitlines()
-    assert out[0] == ("id               name            players  seats  deck  "
+    assert out[0] == ("id                name            players  seats  deck  "
                       "hands (dealer/others)  wall  min 胡息")
-    assert out[-1] == ("yongzhou         永州双王扯胡子  3        3      82    21/20"
+    assert out[-1] == ("yongzhou          永州双王扯胡子  3        3      82    21/20"
                        "                  21    15")
 
 

@@ -144,7 +144,7 @@ def _has(node: Any, path: tuple[Any, ...]) -> bool:
 def record(preset: str) -> dict[str, Any]:
     v = load_preset(preset)
     game = play_out(Game(v, seed=5), make_bots(["greedy", "random"], 5, v.players))
-    return game_record(game, settle(game.state, v.seats > v.players))
+    return game_record(game, settle(game, v.seats > v.players))
 
 
 MARK = "__HOSTILE_VALUE__"

@@ -44,7 +44,7 @@ def real_record(preset: str) -> str:
     """The JSON text of a seeded hand of ``preset`` played by the built-in bots."""
     v = load_preset(preset)
     game = play_out(Game(v, seed=11), make_bots(default_bots(v.players), 11, v.players))
-    return json.dumps(game_record(game, settle(game.state, v.seats > v.players)))
+    return json.dumps(game_record(game, settle(game, v.seats > v.players)))
 
 
 def run_replay(text: str) -> tuple[int, str, str]:
@@ -94,7 +94,7 @@ def expected_step(record) -> int | None:
               "card": None if r.card is None else token(r.card), "source": r.source,
               "huxi": r.huxi, "labels": list(r.labels),
               "decomposition": None if r.decomposition is None else r.decomposition.to_json()}
-    settlement = settle(game.state, record["sitting_out"]).to_json()
+    settlement = settle(game, record["sitting_out"]).to_json()
     if result != record["result"] or settlement != record["settlement"]:
         return len(actions)
     return None

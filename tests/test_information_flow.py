@@ -90,12 +90,23 @@ LAID = {EventKind.WEI: "wei", EventKind.CHOU_WEI: "chou_wei", EventKind.TI: "ti"
 
 def table_talk(variant, events, seat) -> list:
     """What the table tells ``seat`` of a full event log, per the rules; a 提/跑 that turns
-    one of a seat's face-down melds shows which one it takes."""
+    one of a seat's face-down melds shows which one it takes. Guilin: a single dealt 4同牌
+    stays in the hand ("自已摸到1扫穿不放在桌面", 004 第四条6) and a 吃 of one's own draw is not
+    shown ("自己摸到牌不用亮", 004 第四条1): the table tells of it only the drawn card."""
     out = []
     down: dict[int, list] = {}   # the cards of each other seat's face-down melds, in order
+    drawn = None                 # the draw on offer: (seat, card)
     for e in events:
         theirs = e.seat is not None and e.seat != seat
+        if e.kind in (EventKind.DRAW, EventKind.DRAW_HIDDEN, EventKind.DISCARD):
+            drawn = (e.seat, e.card) if e.kind != EventKind.DISCARD else None
         if theirs and e.kind in DECLINED:
+            continue
+        if theirs and e.kind == EventKind.TI and e.note == "dealt, held in hand":
+            continue
+        if theirs and e.kind == EventKind.CHI and drawn == (e.seat, e.card) \
+                and variant.display.chi_own_draw == "hidden":
+            out.append((e.kind, e.seat, e.card, (), None))
             continue
         face_down = getattr(variant.display, LAID.get(e.kind, "-"), "all_up") == "hidden"
         taken = None

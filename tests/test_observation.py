@@ -81,7 +81,10 @@ def test_own_view_and_hidden_counts_in_seeded_games(preset):
                 mine = state.seats[seat]
                 assert obs.seat == seat and obs.hand == mine.hand
                 assert obs.melds[seat] == tuple(SeenMeld(m.kind, m.cards) for m in mine.melds)
-                assert obs.hidden_cards == tuple(sum(s.hand) for s in state.seats)
+                # a dealt 提 kept in the hand (Guilin) counts among the others' hidden cards
+                assert obs.hidden_cards == tuple(
+                    sum(s.hand) + (4 if s.held_ti is not None and k != seat else 0)
+                    for k, s in enumerate(state.seats))
                 assert obs.wall == len(state.wall)
                 # whose turn: the seat's own decision in full, anyone else's as a neutral wait
                 if state.is_over:

@@ -38,15 +38,19 @@ def test_king_stand_in_shown():
 
 
 def test_yongzhou_seed_1_shows_the_king(capsys):
-    """Seat 1 holds one x7 and a K and wins with the 将 x7 x7: the K stands for one x7."""
+    """Seat 1 holds one d5 and a K: it 碰s seat 2's d5 with them (deck.king_rules.claims), so
+    the K lies on the table in the 碰 standing for a d5, and seat 1, holding no K any more, may
+    win on seat 0's drawn x10."""
     code, out, _ = run(capsys, "play", "--variant", "yongzhou", "--seed", "1")
     assert code == 0
-    assert "jiang      x7 K(x7)" in out
+    assert "   8. seat 1 peng d5\n" in out
+    assert "peng       d5 d5 K(d5)        3  table" in out
+    assert "seat 1 wins, 胡 (hu) on x10 from another player's draw, 18 胡息" in out
     code, out, _ = run(capsys, "play", "--variant", "yongzhou", "--seed", "1", "--json")
     groups = json.loads(out)["result"]["groups"]
     with_kings = [g for g in groups if "kings" in g]
-    assert with_kings == [{"kind": "jiang", "cards": ["x7", "x7"], "huxi": 0, "place": "hand",
-                           "kings": ["x7"]}]
+    assert with_kings == [{"kind": "peng", "cards": ["d5", "d5", "d5"], "huxi": 3,
+                           "place": "table", "kings": ["d5"]}]
 
 
 def test_json_lists_every_step(capsys):
@@ -96,3 +100,12 @@ def test_seat_refused(capsys, argv, code):
     status, out, err = run(capsys, "play", *argv)
     assert status != 0 and out == ""
     assert err.startswith("error:")
+
+
+def test_analyze_shows_a_king_in_a_table_meld(capsys):
+    code, out, _ = run(capsys, "analyze", "--variant", "yongzhou", "--hand",
+                       "x1 x2 x3 x2 x7 x10 x7 x8 x9 x8 x9 x10 x5", "--meld", "peng=x9 x9 K",
+                       "--meld", "pao=d2 d2 d2 d2", "--card", "x5", "--from", "self")
+    assert code == 0
+    assert out.splitlines()[:2] == ["永州双王扯胡子: WIN; best 16 胡息",
+                                    "  peng       x9 x9 K(x9)    1  table"]

@@ -21,8 +21,9 @@ from zipai_rules.cli import main
 from zipai_rules.engine import ActionKind, Game
 from zipai_rules.presets import preset_ids, raw_preset
 
-PRESETS = ("daye", "guilin", "hengyang_liuhu", "hengyang_shihu", "hunan", "hunan_four",
-           "hunan_two", "liuzhou_bayi", "loudi_fangpaofa", "penghu", "shaoyang", "yongzhou")
+PRESETS = ("chenzhou", "chenzhou_wang", "daye", "guilin", "hengyang_honghei", "hengyang_liuhu",
+           "hengyang_shihu", "hunan", "hunan_four", "hunan_two", "leiyang_tilong",
+           "liuzhou_bayi", "loudi_fangpaofa", "penghu", "shaoyang", "yongzhou")
 
 ALL = frozenset({"self", "draw", "discard"})
 DRAWN = frozenset({"self", "draw"})
@@ -78,6 +79,22 @@ EXPECTED = {
     # §2.10: "大冶字牌一般由四个人玩，每次三人"; the Hunan core otherwise [A, G18].
     "daye": (3, 4, 80, 21, 20, 19, 15, DRAWN, frozenset(), DRAWN,
              ("hidden", "one_up", "one_up", "all_up"), "random", 0),
+    # regional-sources §1.1: 3 players, 80 without 王, 21 / 20, wall 19, 10 胡息, wins on any
+    # card and must win on every one (有胡必胡); 碰 → 跑 on a wall draw only; 偎 and 提 one up.
+    "hengyang_honghei": (3, 3, 80, 21, 20, 19, 10, ALL, ALL, DRAWN,
+                         ("one_up", "one_up", "one_up", "all_up"), "random", 0),
+    # §2.1: as 衡阳红黑, but a win may be declined (mustHu false).
+    "leiyang_tilong": (3, 3, 80, 21, 20, 19, 10, ALL, frozenset(), DRAWN,
+                       ("one_up", "one_up", "one_up", "all_up"), "random", 0),
+    # §3.1: 3 players, 80, 21 / 20, wall 19, 9 胡息; own draw and discards (drawn cards are never
+    # offered); 碰 → 跑 by one's own draw or a discard; display unclear (§3.6): the Hunan one.
+    "chenzhou": (3, 3, 80, 21, 20, 19, 9, frozenset({"self", "discard"}), frozenset(),
+                 frozenset({"self", "discard"}), ("hidden", "one_up", "one_up", "all_up"),
+                 "random", 0),
+    # §3.1: the same with 4 王 (84 cards, wall 23).
+    "chenzhou_wang": (3, 3, 84, 21, 20, 23, 9, frozenset({"self", "discard"}), frozenset(),
+                      frozenset({"self", "discard"}), ("hidden", "one_up", "one_up", "all_up"),
+                      "random", 4),
 }
 
 
@@ -137,8 +154,9 @@ def test_key_parameters_match_the_digest(pid):
     assert v.win.sources == sources
     assert v.win.forced_sources == forced
     assert v.claims.pao_on_peng == pao_on_peng
-    # "桌面上碰的牌不能跑任何人手中打出的牌" (000 L49): a discard never upgrades a 碰 (C2)
-    assert "discard" not in v.claims.pao_on_peng
+    # "桌面上碰的牌不能跑任何人手中打出的牌" (000 L49): a discard never upgrades a 碰 (C2); 郴州
+    # differs (regional-sources §3.3: "a 碰 can be 跑'd with a card discarded from a hand")
+    assert ("discard" in v.claims.pao_on_peng) == pid.startswith("chenzhou")
     assert (v.display.wei, v.display.chou_wei, v.display.ti, v.display.pao) == display
     assert v.dealer.first == first
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from zipai_rules.presets import load_preset, preset_ids
-from zipai_rules.variant_docs import _flat, _prefixes, index_page, variant_page
+from zipai_rules.variant_docs import _flat, _prefixes, index_page, page_notes, variant_page
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -19,7 +19,28 @@ def test_comparison_table_up_to_date():
 @pytest.mark.parametrize("pid", preset_ids())
 def test_variant_page_up_to_date(pid):
     page = (DOCS / "variants" / f"{pid}.md").read_text("utf-8")
-    assert variant_page(load_preset(pid)) == page, "run: python -m zipai_rules.variant_docs docs"
+    assert variant_page(load_preset(pid), page_notes(DOCS, pid)) == page, \
+        "run: python -m zipai_rules.variant_docs docs"
+
+
+def test_page_notes_follow_the_generated_rules(tmp_path):
+    """A preset's notes file is appended after its terminology table; without one the page
+    is the generated rules alone."""
+    v = load_preset("hunan")
+    assert page_notes(tmp_path, "hunan") == ""
+    bare = variant_page(v)
+    assert variant_page(v, page_notes(tmp_path, "hunan")) == bare
+    (tmp_path / "variants" / "notes").mkdir(parents=True)
+    (tmp_path / "variants" / "notes" / "hunan.md").write_text("## A note\n\nText.\n", "utf-8")
+    page = variant_page(v, page_notes(tmp_path, "hunan"))
+    assert page == bare + "\n## A note\n\nText.\n"
+    assert page.index("## Terminology") < page.index("## A note")
+
+
+def test_yongzhou_page_carries_the_king_notes():
+    page = (DOCS / "variants" / "yongzhou.md").read_text("utf-8")
+    assert "## 王霸 in play" in page
+    assert "| `deck.king_rules.claims` | peng, pao |" in page
 
 
 @pytest.mark.parametrize("pid", preset_ids())

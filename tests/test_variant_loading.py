@@ -326,9 +326,10 @@ def test_normalise_fills_every_default_and_is_idempotent():
     short = normalise(_defaults_left_out(_full_hunan()))
     assert short == full
     assert full["display"] == {"wei": "hidden", "chou_wei": "one_up", "ti": "one_up",
-                               "pao": "all_up"}
+                               "pao": "all_up", "chi_own_draw": "all_up"}
     assert (full["seats"], full["sitting_out"], full["deck"]["king_rules"]) == (
-        3, "none", {"discardable": False, "holder_wins_only_self": False})
+        3, "none", {"discardable": False, "holder_wins_only_self": False,
+                               "claims": []})
     assert normalise({"players": 4})["seats"] == 4
 
 

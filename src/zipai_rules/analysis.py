@@ -53,7 +53,7 @@ from .cards import (
     token,
 )
 from .errors import HandError, MeldError
-from .melds import QUADS, Meld, MeldKind, parse_meld
+from .melds import QUADS, Meld, MeldKind, parse_meld, stand_in_text
 from .special import fixed_value_win, special_win
 from .variant import Variant, VariantLike, as_variant
 from .vocab import Reason, Source
@@ -86,15 +86,7 @@ class Group:
 
     def describe(self, zh: bool = False) -> str:
         """The cards, each 王 shown with the card it stands for: ``x7 K(x7)``."""
-        stand_ins = list(self.kings)
-        shown = []
-        for c in reversed(self.meld.cards):  # the 王 after the real copies
-            text = format_cards([c], zh=zh)
-            if c in stand_ins:
-                stand_ins.remove(c)
-                text = f"{format_cards([KING], zh=zh)}({text})"
-            shown.append(text)
-        return " ".join(reversed(shown))
+        return stand_in_text(self.meld.cards, self.kings, zh)
 
 
 @attrs.frozen(slots=True)
@@ -382,7 +374,9 @@ def _placed(variant: Variant, table: tuple[Meld, ...], hand: list[int],
             allowed = own or source in variant.claims.pao_on_wei
             new_kind = (own_wei_kind(variant) if own else MeldKind.PAO)
         if allowed:
-            out.append(_Placement(rest + (Meld(new_kind, (card,) * 4),), (), tuple(hand)))
+            kings = table[on_table].kings  # a 王 in the 碰 stays in its 跑
+            out.append(_Placement(rest + (Meld(new_kind, (card,) * 4, kings=kings),), (),
+                                  tuple(hand)))
             if (own and kind != MeldKind.PENG) or not keep_meld:
                 return out  # one's own draw onto a 偎 is always its 提 (or 跑), never free
             if own and kind == MeldKind.PENG and variant.claims.own_peng_pao_first:
@@ -504,7 +498,7 @@ def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     table = read_table(table)
     seen = list(counts)
     for m in table:
-        for i in m.cards:
+        for i in m.physical:
             seen[i] += 1
     if c is not None:
         seen[c] += 1
@@ -638,16 +632,17 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
 
 
 def instant_win(variant: Variant, hand: Sequence[int], table: Sequence[Meld], *,
-                dealer: bool = False, dealt: bool = False) -> Analysis | None:
+                dealer: bool = False, dealt: bool = False, runs: int = 0) -> Analysis | None:
     """The win a seat has at once, with no card to wait for and no choice, or ``None``: one of
     the variant's special wins (``win.special``, :mod:`zipai_rules.special`: checked after
     the deal and after every forced 提/偎 of the seat), and for a freshly ``dealt`` hand the
     forced 天胡 (:func:`tianhu`). ``hand``: the 21 concealed counts; ``dealer``: whether the
-    seat deals (the dealer's 小七对 shape differs)."""
+    seat deals (the dealer's 小七对 shape differs); ``runs``: the seat's runs of 偎 that count as
+    提 (``win.wei_run_as_ti``), which only the engine knows."""
     if variant.win.special:
-        shape = special_win(variant, hand, table, dealer)
+        shape = special_win(variant, hand, table, dealer, runs)
         if shape is not None:
-            groups = tuple([Group(m, variant.meld_huxi(m), "table") for m in table]
+            groups = tuple([Group(m, variant.meld_huxi(m), "table", m.kings) for m in table]
                            + [Group(m, variant.meld_huxi(m)) for m in shape.hand_melds])
             total = sum(g.huxi for g in groups)
             return Analysis(True, None, total,
@@ -761,7 +756,7 @@ def _decomposition(variant: Variant, searcher: _Searcher, table: tuple[Meld, ...
     for c in kings:  # each 王 goes to a concealed group with a copy of its card not yet taken
         k = next(k for k, (m, _) in enumerate(hand) if m.cards.count(c) > stand_ins[k].count(c))
         stand_ins[k].append(c)
-    groups = [Group(m, variant.meld_huxi(m), "table") for m in table]
+    groups = [Group(m, variant.meld_huxi(m), "table", m.kings) for m in table]
     groups += [Group(m, h, kings=tuple(k)) for (m, h), k in zip(hand, stand_ins, strict=True)]
     return Decomposition(tuple(groups), sum(g.huxi for g in groups))
 
@@ -793,7 +788,7 @@ def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     table = read_table(table)
     check_count(variant, len(indices) + sum(len(m.cards) for m in table),
                 sum(1 for m in table if m.kind in QUADS), True)
-    seen = counts_of(indices + [i for m in table for i in m.cards])
+    seen = counts_of(indices + [i for m in table for i in m.physical])
     out = []
     for c in range(20):
         if seen[c] >= variant.deck.copies:
@@ -824,7 +819,7 @@ def tianhu(variant: VariantLike, hand: HandCards, table: Sequence[Meld] = ()) ->
     if not hit:
         return None
     searcher = _searcher(variant)
-    groups = [Group(m, variant.meld_huxi(m), "table") for m in table]
+    groups = [Group(m, variant.meld_huxi(m), "table", m.kings) for m in table]
     for i in kans:
         counts[i] = 0
         m = Meld(MeldKind.KAN, (i,) * 3)

@@ -23,7 +23,7 @@ def kind_counts(state: GameState) -> list[int]:
         for i, k in enumerate(seat.hand):
             n[i] += k
         for m in seat.melds:
-            for i in m.cards:
+            for i in m.physical:
                 n[i] += 1
         for i in seat.discards:
             n[i] += 1

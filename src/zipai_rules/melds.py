@@ -133,14 +133,18 @@ class Meld:
     """A meld: its ``kind``, its ``cards`` (indices, sorted) and, for a 吃 meld on the table,
     the ``claimed`` card index taken from another player or the wall (``None`` otherwise).
 
-    ``bi`` marks a chi-shape meld laid down as 比 together with a 吃. Raises
-    :class:`MeldError` if the cards do not have the kind's shape.
+    ``bi`` marks a chi-shape meld laid down as 比 together with a 吃. ``kings``: the cards of
+    ``cards`` that a 王 stands for on the table (``deck.king_rules.claims``); the meld holds
+    those 王 cards, not the cards they stand for (:attr:`physical`). Raises
+    :class:`MeldError` if the cards do not have the kind's shape or a 王 stands for a card
+    the meld does not hold.
     """
 
     kind: MeldKind = attrs.field(converter=_kind)
     cards: tuple[int, ...] = attrs.field(converter=_sorted_cards)
     claimed: int | None = None
     bi: bool = False
+    kings: tuple[int, ...] = attrs.field(default=(), converter=_sorted_cards)
     big: bool = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -155,6 +159,22 @@ class Meld:
         if self.claimed is not None and self.claimed not in self.cards:
             raise MeldError(f"claimed card {INDEX_CARDS[self.claimed]} is not in "
                             f"{format_cards(self.cards)}")
+        if self.kings and (any(self.kings.count(c) > self.cards.count(c) for c in self.kings)
+                           or len(self.kings) >= len(self.cards)):
+            raise MeldError(f"王 standing for {format_cards(self.kings)} in "
+                            f"{format_cards(self.cards)}: a 王 stands for a card of the meld, "
+                            "and a meld holds at least one real card")
+
+    @property
+    def physical(self) -> tuple[int, ...]:
+        """The cards the meld holds: :attr:`cards` with each card a 王 stands for replaced by
+        the 王 (index 20)."""
+        if not self.kings:
+            return self.cards
+        out = list(self.cards)
+        for c in self.kings:
+            out.remove(c)
+        return tuple(out) + (KING,) * len(self.kings)
 
     @property
     def card_objects(self) -> tuple[Card, ...]:
@@ -176,12 +196,13 @@ class Meld:
         """``Meld(peng d4 d4 d4)``, ``Meld(shun x1 x2 x3, claimed=x2)``, ``Meld(bi jiao x8 d8
         d8)``: the meld in the game's notation."""
         claimed = "" if self.claimed is None else f", claimed={INDEX_CARDS[self.claimed]}"
+        kings = f", kings={format_cards(self.kings)}" if self.kings else ""
         bi = "bi " if self.bi else ""
-        return f"Meld({bi}{self.kind.value} {format_cards(self.cards)}{claimed})"
+        return f"Meld({bi}{self.kind.value} {format_cards(self.cards)}{claimed}{kings})"
 
     def describe(self, zh: bool = False) -> str:
         """``kind(cards)``, with Chinese card names when ``zh``."""
-        text = f"{self.kind.value}({format_cards(self.cards, zh=zh)})"
+        text = f"{self.kind.value}({stand_in_text(self.cards, self.kings, zh)})"
         return "bi:" + text if self.bi else text
 
     def to_json(self) -> dict[str, Any]:
@@ -190,7 +211,23 @@ class Meld:
             out["claimed"] = INDEX_CARDS[self.claimed].__str__()
         if self.bi:
             out["bi"] = True
+        if self.kings:
+            out["kings"] = format_cards(self.kings).split()
         return out
+
+
+def stand_in_text(cards: Sequence[int], kings: Sequence[int], zh: bool = False) -> str:
+    """The cards, each 王 shown with the card it stands for after the real copies:
+    ``x7 x7 K(x7)``."""
+    stand_ins = list(kings)
+    shown = []
+    for c in reversed(cards):
+        text = format_cards([c], zh=zh)
+        if c in stand_ins:
+            stand_ins.remove(c)
+            text = f"{format_cards([KING], zh=zh)}({text})"
+        shown.append(text)
+    return " ".join(reversed(shown))
 
 
 def chi_meld(cards: Sequence[int], claimed: int | None = None, bi: bool = False) -> Meld:
@@ -211,8 +248,10 @@ def parse_meld(text: str) -> Meld:
     """Read a table meld written ``KIND=CARDS``, e.g. ``peng=d4 d4 d4`` or ``chi=x2 x7 x10``.
 
     ``chi`` (and ``bi``) take any chi-type shape and infer it; a chi's claimed card is taken to
-    be its first card. Raises :class:`MeldError` for a missing ``=``, an unknown kind or cards
-    of the wrong shape, and :class:`~zipai_rules.errors.CardError` for bad card tokens.
+    be its first card. In a meld of one card a ``K`` is a 王 standing for that card
+    (``peng=x9 x9 K``: :attr:`Meld.kings`). Raises :class:`MeldError` for a missing ``=``, an
+    unknown kind or cards of the wrong shape, and :class:`~zipai_rules.errors.CardError` for
+    bad card tokens.
     """
     kind_text, sep, cards_text = text.partition("=")
     kind_text = kind_text.strip().lower()
@@ -226,6 +265,10 @@ def parse_meld(text: str) -> Meld:
     if not cards:
         raise MeldError(f"meld {text!r} has no cards", code="malformed_meld")
     kind = _USER_KINDS[kind_text]
+    real = [i for i in cards if i != KING]
+    if kind is not None and len(real) < len(cards) and len(set(real)) == 1:
+        kings = (real[0],) * (len(cards) - len(real))  # each K stands for the meld's card
+        return Meld(kind, real + list(kings), kings=kings)
     if kind is None:
         shape = chi_shape(cards)
         if shape is None:

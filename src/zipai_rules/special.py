@@ -34,7 +34,9 @@ class SpecialShape:
     leftover: tuple[int, ...] = ()
 
 
-SpecialWin = Callable[[Variant, Sequence[int], Sequence[Meld], bool], SpecialShape | None]
+SpecialWin = Callable[[Variant, Sequence[int], Sequence[Meld], bool, int], SpecialShape | None]
+"""A special-win hook: (variant, concealed counts, table melds, whether the seat deals, runs of
+偎 that count as 提: ``win.wei_run_as_ti``) → its shape or ``None``."""
 
 
 def _win(variant: Variant, melds: Sequence[Meld], hand_melds: Sequence[Meld],
@@ -42,18 +44,19 @@ def _win(variant: Variant, melds: Sequence[Meld], hand_melds: Sequence[Meld],
     return SpecialShape(label, tuple(hand_melds), tuple(leftover))
 
 
-def two_ti(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer: bool
-           ) -> SpecialShape | None:
+def two_ti(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer: bool,
+           runs: int = 0) -> SpecialShape | None:
     """碰胡 2 提蛇: two 提 on the table win at once, whatever the other cards
     ("如果摸上来有2双提蛇的牌 … 一定要放在桌面上，并视为胡牌", ``000_cdb63c032605c9a1.txt
-    §碰胡规则``). The other cards are leftovers."""
-    if sum(1 for m in melds if m.kind == MeldKind.TI) < 2:
+    §碰胡规则``). The other cards are leftovers. Each of the seat's ``runs`` (``win.wei_run_as_ti``
+    偎 in a row on its own draws: "摸上来的牌连扫三次也叫提蛇") counts as one more 提."""
+    if sum(1 for m in melds if m.kind == MeldKind.TI) + runs < 2:
         return None
     return _win(variant, melds, (), indices_of(hand), "two_ti")
 
 
-def xiao_qi_dui(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer: bool
-                ) -> SpecialShape | None:
+def xiao_qi_dui(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer: bool,
+                runs: int = 0) -> SpecialShape | None:
     """碰胡 小七对: a concealed hand of 7 pairs (a non-dealer's 14 cards) wins at once; the dealer
     "必须带一个扫": 6 pairs plus one 扫 (偎) or 坎 (``000_cdb63c032605c9a1.txt §碰胡规则``
     "摸到7对牌 … 庄家摸到7对牌，必须带一个扫"; the dealer's shape is the digest's reading [D,
@@ -95,13 +98,14 @@ SPECIAL_WINS: dict[str, SpecialWin] = {name: globals()[name] for name in HOOK_NA
 FIXED_VALUE_WINS: dict[str, FixedValueWin] = {name: globals()[name] for name in FIXED_NAMES}
 
 
-def special_win(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer: bool
-                ) -> SpecialShape | None:
-    """The first of the variant's special wins this seat has, or ``None``."""
+def special_win(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer: bool,
+                runs: int = 0) -> SpecialShape | None:
+    """The first of the variant's special wins this seat has, or ``None``; ``runs``: its runs
+    of 偎 that count as 提 (``win.wei_run_as_ti``)."""
     for name in variant.win.special:
         if name not in SPECIAL_WINS:
             continue  # a fixed-value shape: see fixed_value_win
-        found = SPECIAL_WINS[name](variant, hand, melds, dealer)
+        found = SPECIAL_WINS[name](variant, hand, melds, dealer, runs)
         if found is not None:
             return found
     return None

@@ -106,6 +106,7 @@ class KingRules:
 
     discardable: bool
     holder_wins_only_self: bool
+    claims: tuple[str, ...] = attrs.field(converter=tuple)
 
 
 @attrs.frozen(slots=True)
@@ -125,7 +126,8 @@ class Deck:
 @attrs.frozen(slots=True)
 class Deal:
     """``deal``: hand and wall sizes in cards, the cards set aside unseen each hand
-    (``set_aside``), and the 亮张."""
+    (``set_aside``), the 亮张, and where a dealt 坎 (``dealt_kan``) and a single dealt 提
+    (``single_dealt_ti``) go."""
 
     dealer_hand: int
     other_hand: int
@@ -133,6 +135,8 @@ class Deal:
     lianzhang: bool
     lianzhang_is_draw: bool
     set_aside: int = 0
+    dealt_kan: str = "hand"
+    single_dealt_ti: str = "table"
 
     def hand_size(self, seat: int, dealer: int) -> int:
         """Cards dealt to ``seat`` when ``dealer`` deals."""
@@ -153,7 +157,8 @@ class Tianhu:
 class Win:
     """``win``: threshold in 胡息, sources (``self``/``draw``/``discard``), 将, 臭胡, 天胡,
     地胡, special-win hook names, 举手胡 (``jushou``) and whether a declined win must be
-    beaten (``declined_must_be_beaten``)."""
+    beaten (``declined_must_be_beaten``), and how many 偎 in a row count as a 提 for
+    ``two_ti`` (``wei_run_as_ti``, 0: none)."""
 
     min_huxi: int
     sources: frozenset[str] = attrs.field(converter=frozenset)
@@ -166,6 +171,7 @@ class Win:
     special: tuple[str, ...] = attrs.field(converter=tuple)
     jushou: bool = attrs.field(default=False)
     declined_must_be_beaten: bool = attrs.field(default=False)
+    wei_run_as_ti: int = attrs.field(default=0)
 
 
 @attrs.frozen(slots=True)
@@ -222,12 +228,13 @@ class Dealer:
 @attrs.frozen(slots=True)
 class Display:
     """``display``: how each meld kind is shown to the others (``hidden``, ``one_up``,
-    ``all_up``)."""
+    ``all_up``); ``chi_own_draw``: a 吃 of one's own draw (``hidden`` or ``all_up``)."""
 
     wei: str
     chou_wei: str
     ti: str
     pao: str
+    chi_own_draw: str = "all_up"
 
 
 @attrs.frozen(slots=True)

@@ -67,8 +67,20 @@ def comparison_table() -> str:
     return head + "\n".join(rows) + "\n"
 
 
-def variant_page(v: Variant) -> str:
-    """One preset's page: its rules, values and sources."""
+NOTES = "notes"
+"""The folder, under ``docs/variants/``, of the hand-written notes of the preset pages."""
+
+
+def page_notes(docs_dir: Path, pid: str) -> str:
+    """The hand-written notes of preset ``pid``'s page (``docs/variants/notes/<id>.md``), or
+    ``""`` when it has none."""
+    path = docs_dir / "variants" / NOTES / f"{pid}.md"
+    return path.read_text("utf-8") if path.exists() else ""
+
+
+def variant_page(v: Variant, notes: str = "") -> str:
+    """One preset's page: its rules, values and sources, then its hand-written ``notes``
+    (:func:`page_notes`) when it has any."""
     own = thaw(raw_preset(v.id))
     own_flat = _flat(own)
     parent = own.get("extends")
@@ -97,6 +109,8 @@ def variant_page(v: Variant) -> str:
         lines.append(f"| {kind.value} ({v.term(kind.value)}) | {small} | {big} |")
     lines += ["", "## Terminology", "", "| canonical | this variant |", "|---|---|"]
     lines += [f"| `{k}` | {w} |" for k, w in sorted(v.terminology.items())]
+    if notes.strip():
+        lines += ["", notes.strip()]
     return "\n".join(lines) + "\n"
 
 
@@ -124,7 +138,7 @@ def write(docs_dir: Path) -> list[Path]:
     (docs_dir / "variants").mkdir(exist_ok=True)
     for pid in preset_ids():
         path = docs_dir / "variants" / f"{pid}.md"
-        path.write_text(variant_page(load_preset(pid)), "utf-8")
+        path.write_text(variant_page(load_preset(pid), page_notes(docs_dir, pid)), "utf-8")
         written.append(path)
     return written
 

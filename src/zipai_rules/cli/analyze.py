@@ -20,8 +20,8 @@ def add_parser(sub: Any) -> None:
     an.add_argument("--variant", default="hunan", help=VARIANT_HELP)
     an.add_argument("--hand", required=True, help='concealed cards, e.g. "x1 x2 x3" or "一二三"')
     an.add_argument("--meld", action="append", default=[],
-                    help='a table meld KIND=CARDS, e.g. "peng=d4 d4 d4" or "chi=x2 x7 x10" '
-                    '(repeatable)')
+                    help='a table meld KIND=CARDS, e.g. "peng=d4 d4 d4" or "chi=x2 x7 x10"; '
+                    'a K in a 碰/跑 is a 王 standing for its card, "peng=d4 d4 K" (repeatable)')
     an.add_argument("--card", help="the incoming card (with --from)")
     an.add_argument("--from", dest="source", choices=["self", "draw", "discard"],
                     help="how the incoming card arrives: self = the player draws it (自摸), "
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     verdict = "WIN" if result.win else f"no win ({result.reason})"
     print(f"{variant.name}: {verdict}; best {result.huxi} {variant.term('huxi')}")
     if result.best:
-        for text in columns([(g.meld.kind.value, format_cards(g.meld.cards, zh=zh),
+        for text in columns([(g.meld.kind.value, g.describe(zh),
                               f"{g.huxi:3}", g.place) for g in result.best.groups], "  "):
             print(text)
     if result.best and result.best.leftover:

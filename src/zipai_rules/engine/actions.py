@@ -78,8 +78,8 @@ class Action:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Action:
         """The action of one :meth:`to_json` dict (``kind``, ``seat``, optional ``card`` and
-        ``melds`` with ``kind``/``cards``/``claimed``/``bi``): the one decoder of actions, which
-        game records use too.
+        ``melds`` with ``kind``/``cards``/``claimed``/``bi``/``kings``): the one decoder of
+        actions, which game records use too.
 
         Raises :class:`~zipai_rules.errors.ZipaiError` subclasses for unknown kinds, bad card
         tokens and melds of the wrong shape; :class:`~zipai_rules.errors.RecordError` (code
@@ -114,7 +114,8 @@ def card_from_json(text: str | None) -> int | None:
 def melds_from_json(data: Iterable[Mapping[str, Any]]) -> tuple[Meld, ...]:
     """The melds of a list of :meth:`Meld.to_json` dicts."""
     return tuple(Meld(m["kind"], tuple(parse_indices(" ".join(m["cards"]))),
-                      claimed=card_from_json(m.get("claimed")), bi=bool(m.get("bi", False)))
+                      claimed=card_from_json(m.get("claimed")), bi=bool(m.get("bi", False)),
+                      kings=tuple(parse_indices(" ".join(m.get("kings", ())))))
                  for m in data)
 
 

@@ -201,10 +201,26 @@ def seat_worth(variant: Variant, ctx: WinContext, s: int, seat: SeatState, card:
     return lambda win: win_units(variant, win, s, card, source, labels, ctx)
 
 
+def peng_kings(variant: Variant, hand: tuple[int, ...], card: int) -> int | None:
+    """How many 王 a 碰 of ``card`` from this concealed ``hand`` lays down: 0 with a real pair,
+    1 when a 王 stands for the missing second card (``deck.king_rules.claims`` has ``peng``:
+    "王霸可以代替任何牌进行游戏", ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``); ``None`` when
+    the hand cannot 碰 it. Real cards come first: a 王 fills only what is missing."""
+    if card == KING:
+        return None
+    if hand[card] == 2:
+        return 0
+    if hand[card] == 1 and hand[KING] and "peng" in variant.deck.king_rules.claims:
+        return 1
+    return None
+
+
 def pao_source(variant: Variant, seat: SeatState, card: int, source: str, own: bool
                ) -> PaoTarget | None:
     """If this seat's 坎/偎/碰 takes the card as 跑, where (:class:`PaoTarget`: the concealed
-    坎 or the table position of the 偎/碰 it upgrades); else ``None``."""
+    坎 or the table position of the 偎/碰 it upgrades); else ``None``. Where
+    ``deck.king_rules.claims`` has ``pao``, a concealed pair and a 王 standing for the third
+    card take another player's card as a 跑 the way a 坎 does (``PaoTarget.king``)."""
     if card == KING:
         return None
     if not own and seat.hand[card] == 3 and source in variant.claims.pao_on_kan:
@@ -215,6 +231,9 @@ def pao_source(variant: Variant, seat: SeatState, card: int, source: str, own: b
     k = seat.table_meld(card, PENG_KINDS)
     if k is not None and (Source.SELF if own else source) in variant.claims.pao_on_peng:
         return PaoTarget(k)
+    if not own and seat.hand[card] == 2 and seat.hand[KING] \
+            and "pao" in variant.deck.king_rules.claims and source in variant.claims.pao_on_kan:
+        return PaoTarget(king=True)
     return None
 
 
@@ -257,12 +276,13 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
         # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰了",
         # 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001): ``chou.blocks_on``
         # limits only the 吃 block (digest C8)
-        if ActionKind.PENG in kinds and not own and not seat.dead and not seat.fang_pao \
-                and card != KING \
-                and seat.hand[card] == 2 and source in variant.claims.peng_on \
+        kings = peng_kings(variant, seat.hand, card) if ActionKind.PENG in kinds else None
+        if kings is not None and not own and not seat.dead and not seat.fang_pao \
+                and source in variant.claims.peng_on \
                 and card not in seat.chou_peng_cards:
             after = list(seat.hand)
-            after[card] -= 2
+            after[card] -= 2 - kings
+            after[KING] -= kings
             if not owes_discard(variant, seat, 1) or can_discard(variant, after):
                 opts.append(Action(ActionKind.PENG, s, card))
         if ActionKind.CHI in kinds and not seat.dead and not seat.fang_pao \

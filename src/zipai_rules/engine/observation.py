@@ -4,10 +4,13 @@ the events the rules show it, and its own decisions, never another seat's.
 Meld display follows the variant (``display``): a hidden 偎 shows the others only its kind and
 three face-down cards; ``one_up`` shows one card; a 提 may be hidden, one up, or all up. The
 seat always sees its own melds in full. The same rule redacts events (:class:`Redactor`): the
-others learn that a seat made a face-down 偎, not of which card. A declined option (``pass``,
-a 臭 mark) is told to no other seat, and neither is whose decision the table is waiting for:
-another seat's turn shows as ``phase == "wait"``. What a seat can still infer from the rules
-themselves is listed in ``docs/observations.md``.
+others learn that a seat made a face-down 偎, not of which card. Under
+``display.chi_own_draw: hidden`` a 吃 of one's own draw lies face down (neither kind nor cards);
+under ``deal.single_dealt_ti: hand`` a single dealt 提 is not seen at all, its cards counted
+among the seat's concealed ones, until the seat's next 提 or 跑 lays it down. A declined
+option (``pass``, a 臭 mark) is told to no other seat, and neither is whose decision the
+table is waiting for: another seat's turn shows as ``phase == "wait"``. What a seat can still
+infer from the rules themselves is listed in ``docs/observations.md``.
 """
 
 from __future__ import annotations
@@ -266,11 +269,12 @@ def check_seat(variant: Variant, seat: object) -> int:
 def seen(meld: Meld, display: str) -> SeenMeld:
     """A meld as the other seats see it under a display rule (``hidden``, ``one_up``,
     ``all_up``)."""
+    cards = meld.physical  # a 王 laid in a meld is seen as a 王
     if display == "hidden":
-        return SeenMeld(meld.kind, (), len(meld.cards))
+        return SeenMeld(meld.kind, (), len(cards))
     if display == "one_up":
-        return SeenMeld(meld.kind, meld.cards[:1], len(meld.cards) - 1)
-    return SeenMeld(meld.kind, meld.cards, 0)
+        return SeenMeld(meld.kind, cards[:1], len(cards) - 1)
+    return SeenMeld(meld.kind, cards, 0)
 
 
 class Redactor:
@@ -278,7 +282,9 @@ class Redactor:
     is shown it, or ``None`` if it is not shown at all.
 
     A seat sees its own events whole. Of another seat's events it sees neither a ``pass`` nor
-    a ``chou`` (a declined 胡/碰/吃 would tell that the seat held the cards for it), and a 偎,
+    a ``chou`` (a declined 胡/碰/吃 would tell that the seat held the cards for it), nor a dealt
+    提 kept in the hand (note ``held in hand``); a 吃 of that seat's own shown draw under
+    ``display.chi_own_draw: hidden`` is seen with its card but without its melds; and a 偎,
     臭偎, 提 or 跑 that the variant's ``display`` lays face down (``hidden``) without its card:
     ``Event(kind, seat, None, (), note)``. A 提 or 跑 made on one of the seat's face-down melds
     is seen to take that meld, as at the table: its note says ``on face-down meld N`` (the
@@ -290,12 +296,19 @@ class Redactor:
         self.variant = variant
         self.seat = check_seat(variant, seat)
         self._face_down: dict[int, list[int]] = {}  # per other seat: cards, in table order
+        self._drawn: tuple[int | None, int | None] = (None, None)  # the draw on offer: seat, card
 
     def show(self, event: Event) -> Event | None:
+        if event.kind in (EventKind.DRAW, EventKind.DRAW_HIDDEN, EventKind.DISCARD):
+            self._drawn = (event.seat, event.card) if event.kind != EventKind.DISCARD else (
+                None, None)
         if event.seat is None or event.seat == self.seat:
             return event
-        if event.kind in _PRIVATE_EVENTS:
+        if event.kind in _PRIVATE_EVENTS or event.note.endswith("held in hand"):
             return None
+        if event.kind == EventKind.CHI and self.variant.display.chi_own_draw == "hidden" \
+                and self._drawn == (event.seat, event.card):
+            return attrs.evolve(event, melds=())  # "自己摸到牌不用亮" (004 第四条1)
         if event.kind.value not in _DISPLAYED:
             return event
         face_down = self._face_down.setdefault(event.seat, [])
@@ -328,11 +341,20 @@ def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observ
     v = state.variant
     check_seat(v, seat)
     melds = []
+    hidden_cards = [sum(st.hand) for st in state.seats]
     for s, st in enumerate(state.seats):
         if s == seat:
             melds.append(tuple(SeenMeld(m.kind, m.cards) for m in st.melds))
-        else:
-            melds.append(tuple(seen(m, display(v, m.kind)) for m in st.melds))
+            continue
+        shown = []
+        for k, m in enumerate(st.melds):
+            if m.kind == MeldKind.TI and m.cards[0] == st.held_ti:
+                hidden_cards[s] += len(m.cards)  # a dealt 提 kept in the hand
+            elif k in st.own_chi and v.display.chi_own_draw == "hidden":
+                shown.append(SeenMeld(None, (), len(m.cards)))  # its kind would tell the cards
+            else:
+                shown.append(seen(m, display(v, m.kind)))
+        melds.append(tuple(shown))
     p = state.pending
     if p is not None and p.source == Source.SELF and p.by != seat:
         p = None  # a kept draw is the drawer's secret
@@ -341,7 +363,7 @@ def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observ
     phase = state.phase if mine or state.is_over else WAIT
     return Observation(
         seat, me.hand, tuple(melds), tuple(st.discards for st in state.seats),
-        tuple(sum(st.hand) for st in state.seats), len(state.wall),
+        tuple(hidden_cards), len(state.wall),
         None if p is None else (p.card, p.source, p.by), phase, me.chou_chi_cards,
         me.chou_peng_cards,
         state.options if mine else (), events_for(v, events, seat), state.dealer,

@@ -18,7 +18,7 @@ from ..analysis import Analysis, win_verdict
 from ..cards import KING, token
 from ..vocab import REASON_MEANINGS, Phase, Reason, Source
 from .actions import Action, ActionKind
-from .claims import chi_plans, pao_source, seat_worth, tier_options
+from .claims import chi_plans, pao_source, peng_kings, seat_worth, tier_options
 from .state import GameState, Pending
 
 _ZH = {ActionKind.CHI: "吃", ActionKind.PENG: "碰", ActionKind.PAO: "跑", ActionKind.HU: "胡",
@@ -188,17 +188,21 @@ def _claim(state: GameState, action: Action, p: Pending) -> Refusal | None:
         return _not_beaten(state, s, c, source, p.by, a)
     if kind == ActionKind.PAO:
         if pao_source(v, seat, c, p.source, own) is None:
+            king = (f" (a 王 does not stand in for a claimed card in {v.name})"
+                    if c != KING and seat.hand[c] == 2 and seat.hand[KING] else "")
             return Refusal(code="cannot_claim", message=f"seat {s} has no 坎, 偎 or 碰 of "
-                           f"{token(c)} that takes {from_where} as 跑 in {v.name}")
+                           f"{token(c)} that takes {from_where} as 跑 in {v.name}{king}")
         return None
     if kind == ActionKind.PENG:
         if own or p.source not in v.claims.peng_on:
             allowed = " or ".join(sorted(str(x) for x in v.claims.peng_on)) or "no card"
             return Refusal(code="claim_not_allowed", message=f"a 碰 takes another player's "
                            f"{allowed} in {v.name}, not {from_where}")
-        if c == KING or seat.hand[c] != 2:
+        if peng_kings(v, seat.hand, c) is None:
+            king = (f" (a 王 does not stand in for a claimed card in {v.name})"
+                    if c != KING and seat.hand[c] == 1 and seat.hand[KING] else "")
             return Refusal(code="cannot_claim", message=f"a 碰 needs a pair of {token(c)}; seat "
-                           f"{s} holds {seat.hand[c]}")
+                           f"{s} holds {seat.hand[c]}{king}")
         if c in seat.chou_peng_cards:
             return Refusal(code="chou", message=f"{token(c)} is 臭 for seat {s}: it declined "
                            "to 碰 it before")

@@ -35,7 +35,15 @@ class SeatState:
     * ``fang_pao``: under ``claims.fang_pao_stops_takes``, another seat 跑'd a card it
       discarded from hand onto a table 偎/碰: it may no longer 吃 or 碰 (放跑之后不能再进张);
     * ``lianzhang_offer``: the dealer's 亮张 while it is still to be offered, or on offer, to
-      the others for 地胡 (``win.dihu: lianzhang``), else ``None``.
+      the others for 地胡 (``win.dihu: lianzhang``), else ``None``;
+    * ``held_ti``: the card of its single dealt 提 while it stays in the hand, unseen by the
+      others (``deal.single_dealt_ti: hand``), else ``None``; it lies among ``melds`` all the
+      same and counts as a 提 for every rule;
+    * ``own_chi``: positions in ``melds`` of the melds of its 吃 of its own draws (the 比
+      included), which ``display.chi_own_draw`` may show face down;
+    * ``wei_run``: 偎 made in a row on its own draws, and ``wei_runs``: the runs of
+      ``win.wei_run_as_ti`` 偎 it completed, each counting as a 提 for ``two_ti`` (kept only
+      where that option is set).
     """
 
     hand: tuple[int, ...]
@@ -51,6 +59,10 @@ class SeatState:
     declined_units: int | None = None
     fang_pao: bool = False
     lianzhang_offer: int | None = None
+    held_ti: int | None = None
+    own_chi: tuple[int, ...] = ()
+    wei_run: int = 0
+    wei_runs: int = 0
 
     @property
     def quads(self) -> int:
@@ -99,9 +111,11 @@ class Pending:
 @attrs.frozen(slots=True)
 class PaoTarget:
     """Where a 跑 takes the claimed card: onto the concealed 坎 (``table_index`` ``None``) or onto
-    the 偎/碰 at ``table_index`` among the seat's table melds."""
+    the 偎/碰 at ``table_index`` among the seat's table melds; ``king``: onto a concealed pair
+    with a 王 standing for the third card (``deck.king_rules.claims``)."""
 
     table_index: int | None = None
+    king: bool = False
 
     @property
     def from_hand(self) -> bool:
@@ -155,7 +169,9 @@ class GameState:
     ``hu_check`` (the actor may win with the hand as it stands) or ``over``. ``options`` are
     the actor's legal actions; ``plans`` pairs each offered 胡 and 跑 (the actor's and those of
     the seats queued in ``pending``) with what was decided when it was offered (:data:`Plan`,
-    read with :meth:`plan`)."""
+    read with :meth:`plan`). ``drawn``: in ``hu_check``, the card the actor drew and took in
+    (a forced 偎/提/跑, or a 王 kept), which a win now is won on (偎起胡, 提龙胡: the result's
+    ``card``); else ``None``."""
 
     variant: Variant = attrs.field(eq=False, repr=False)
     dealer: int
@@ -168,6 +184,7 @@ class GameState:
     result: Result | None = None
     turn: int = 0
     plans: tuple[tuple[Action, Plan], ...] = attrs.field(default=(), eq=False, repr=False)
+    drawn: int | None = None
 
     def plan(self, action: Action) -> Plan | None:
         """What the offered ``action`` decided (see ``plans``), or ``None``."""

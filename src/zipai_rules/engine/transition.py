@@ -20,7 +20,7 @@ import attrs
 
 from ..analysis import Analysis, instant_win, own_wei_kind, tianhu
 from ..cards import KING, counts_of, indices_of
-from ..melds import Meld, MeldKind
+from ..melds import QUADS, Meld, MeldKind
 from ..variant import Variant
 from ..vocab import Label, Phase, ResultKind, Source
 from .actions import Action, ActionKind, Event, EventKind
@@ -31,6 +31,7 @@ from .claims import (
     hand_after,
     hu_allowed,
     owes_discard,
+    peng_kings,
     seat_worth,
     table_huxi,
     tier_plans,
@@ -57,6 +58,7 @@ class _Builder:
         self.pending = None if state is None else state.pending
         self.result = None if state is None else state.result
         self.turn = 0 if state is None else state.turn
+        self.drawn: int | None = None  # the own draw taken in this step (GameState.drawn)
         self.events: list[Event] = []
 
     @classmethod
@@ -70,7 +72,8 @@ class _Builder:
     def freeze(self) -> GameState:
         return GameState(self.v, self.dealer, tuple(self.seats), tuple(self.wall), self.phase,
                          self.actor, self.options, self.pending, self.result, self.turn,
-                         tuple(self.plans.items()))
+                         tuple(self.plans.items()),
+                         self.drawn if self.phase == Phase.HU_CHECK else None)
 
     def emit(self, kind: EventKind, seat: int | None = None, card: int | None = None,
              melds: tuple[Meld, ...] = (), note: str = "") -> None:
@@ -147,7 +150,8 @@ def _run(b: _Builder, nxt: _Next) -> None:
 def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int], dealer: int
           ) -> tuple[GameState, list[Event]]:
     """Deal the given hands (card indices per seat; the dealer's last card is the 亮张) and
-    wall, lay down dealt 提, settle a forced 天胡, and stop at the dealer's first decision."""
+    wall, lay down dealt 提 (and 坎 as 偎 under ``deal.dealt_kan: wei``), settle a forced
+    天胡, and stop at the dealer's first decision."""
     b = _Builder(variant, dealer, [SeatState(counts_of(h)) for h in hands], wall)
     for s in range(b.n):
         b.emit(EventKind.DEAL, s, note=f"{len(hands[s])} cards")
@@ -156,12 +160,17 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
     # 起手提: "起手手上有4张牌时,必须在打出第一张牌前“提”" (000 §跑胡子玩牌规则)
     for step in range(b.n):
         s = (dealer + step) % b.n
-        for i in range(20):
-            if b.seats[s].hand[i] == 4:
-                meld = Meld(MeldKind.TI, (i,) * 4)
-                seat = b.seats[s]
-                b.set_seat(s, hand=_hand_minus(seat.hand, i, 4), melds=seat.melds + (meld,))
-                b.emit(EventKind.TI, s, i, (meld,), "dealt, forced")
+        quads = [i for i in range(20) if b.seats[s].hand[i] == 4]
+        # Guilin: "[自已摸到1扫穿不放在桌面；自已摸到2扫穿放在桌面不亮]" (004 第四条6)
+        held = variant.deal.single_dealt_ti == "hand" and len(quads) == 1
+        for i in quads:
+            meld = Meld(MeldKind.TI, (i,) * 4)
+            seat = b.seats[s]
+            b.set_seat(s, hand=_hand_minus(seat.hand, i, 4), melds=seat.melds + (meld,),
+                       held_ti=i if held else None)
+            b.emit(EventKind.TI, s, i, (meld,), "dealt, held in hand" if held else "dealt, forced")
+        if variant.deal.dealt_kan == "wei":
+            _lay_dealt_kan(b, s)
         if variant.discard.dealt_double_quad == "skip_second" and b.seats[s].quads >= 2:
             b.set_seat(s, early_discard=True)  # "起手2提及以上时，需打一张牌" (000 §衡阳六胡抢)
     if variant.win.dihu == "lianzhang" and b.seats[dealer].hand[hands[dealer][-1]]:
@@ -191,6 +200,44 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
     return b.freeze(), b.events
 
 
+def _lay_dealt_kan(b: _Builder, s: int) -> None:
+    """碰胡: seat ``s``'s dealt 坎 go on the table as 偎 (扫):
+    "起手扫牌必须放在桌上，一开始就必须放在桌上，不管有几个扫" (000 §碰胡规则)."""
+    for i in range(20):
+        seat = b.seats[s]
+        if seat.hand[i] == 3:
+            meld = Meld(MeldKind.WEI, (i,) * 3)
+            b.set_seat(s, hand=_hand_minus(seat.hand, i, 3), melds=seat.melds + (meld,))
+            b.emit(EventKind.WEI, s, i, (meld,), "dealt, forced")
+
+
+def _wei_run(b: _Builder, s: int, wei: bool) -> str:
+    """Count seat ``s``'s 偎 in a row on its own draws (``win.wei_run_as_ti``): a 偎 (``wei``)
+    extends the run, any other take or own draw ends it; a run of that many 偎 counts as a 提
+    for ``two_ti`` ("摸上来的牌连扫三次也叫提蛇", 000 §碰胡规则). The note of a completed run."""
+    n = b.v.win.wei_run_as_ti
+    seat = b.seats[s]
+    if not n or not (wei or seat.wei_run):
+        return ""
+    if not wei:
+        b.set_seat(s, wei_run=0)
+        return ""
+    if seat.wei_run + 1 < n:
+        b.set_seat(s, wei_run=seat.wei_run + 1)
+        return ""
+    b.set_seat(s, wei_run=0, wei_runs=seat.wei_runs + 1)
+    return f"{n} in a row: counts as 提"
+
+
+def _lay_held(b: _Builder, s: int) -> str:
+    """Seat ``s`` makes a 提 or 跑: a dealt 提 it kept in the hand goes on the table with it
+    ("自已摸到2扫穿放在桌面不亮", 004 第四条6); the note saying so."""
+    if b.seats[s].held_ti is None:
+        return ""
+    b.set_seat(s, held_ti=None)
+    return "lays down its dealt 提"
+
+
 def _tianhu_labels(b: _Builder, s: int) -> tuple[Label, ...]:
     """A dealer's 天胡 made with the 亮张 is also 自摸 where the 亮张 counts as a draw
     ("如果亮张的牌正好构成第3提或第5坎，则庄家天胡而且自摸", 000 §字牌规则说明)."""
@@ -210,7 +257,7 @@ def _special(b: _Builder, s: int) -> bool:
     if not b.v.win.special:
         return False
     seat = b.seats[s]
-    a = instant_win(b.v, seat.hand, seat.melds, dealer=s == b.dealer)
+    a = instant_win(b.v, seat.hand, seat.melds, dealer=s == b.dealer, runs=seat.wei_runs)
     if a is None:
         return False
     name = a.best.special if a.best else None
@@ -238,7 +285,9 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
     if state.phase == Phase.HU_CHECK:
         s = action.seat
         kept = state.pending  # a kept draw (own_draw kept) waits here, else none
-        card = None if kept is None else kept.card  # stays on offer, as a claimed 胡's card
+        # a kept draw stays on offer, as a claimed 胡's card; a drawn card taken in (偎起胡,
+        # 提龙胡) is the card won on
+        card = state.drawn if kept is None else kept.card
         win = cast(Analysis, state.plan(Action(ActionKind.HU, s)))  # offered with its analysis
         # 天胡 only on the dealt hand: no card drawn from the wall yet (a win checked after a
         # forced 偎/提 on the first draw, when the dealer owed no discard, is a 自摸)
@@ -331,13 +380,19 @@ def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
     b.took(s)
     if action.kind == ActionKind.PAO:  # a 跑 is offered with its target
         return _pao(b, s, c, cast(PaoTarget, plan), discarder=_discarder(p))
+    _wei_run(b, s, wei=False)
     if action.kind == ActionKind.PENG:
-        meld = Meld(MeldKind.PENG, (c,) * 3)
-        b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
+        kings = cast(int, peng_kings(b.v, seat.hand, c))  # offered, so the hand can 碰
+        meld = Meld(MeldKind.PENG, (c,) * 3, kings=(c,) * kings)
+        hand = _hand_minus(_hand_minus(seat.hand, c, 2 - kings), KING, kings)
+        b.set_seat(s, hand=hand, melds=seat.melds + (meld,))
         b.emit(EventKind.PENG, s, c, (meld,))
     else:  # chi
+        own = seat.own_chi
+        if s == p.by and p.source == Source.DRAW:  # "自己摸到牌不用亮" (004 第四条1)
+            own += tuple(range(len(seat.melds), len(seat.melds) + len(action.melds)))
         b.set_seat(s, hand=tuple(hand_after(seat.hand, action.melds, c)),
-                   melds=seat.melds + action.melds)
+                   melds=seat.melds + action.melds, own_chi=own)
         b.emit(EventKind.CHI, s, c, action.melds)
     return (_Chore.AFTER_TAKE, s)
 
@@ -353,15 +408,20 @@ def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False,
     it was (放跑之后不能再进张)."""
     b.took(s)
     seat = b.seats[s]
-    meld = Meld(MeldKind.PAO, (c,) * 4)
     if target.table_index is None:
-        b.set_seat(s, hand=_hand_minus(seat.hand, c, 3), melds=seat.melds + (meld,))
+        kings = (c,) if target.king else ()  # a pair and a 王 standing for the third card
+        meld = Meld(MeldKind.PAO, (c,) * 4, kings=kings)
+        hand = _hand_minus(_hand_minus(seat.hand, c, 3 - len(kings)), KING, len(kings))
+        b.set_seat(s, hand=hand, melds=seat.melds + (meld,))
     else:
         melds = list(seat.melds)
+        meld = Meld(MeldKind.PAO, (c,) * 4, kings=melds[target.table_index].kings)
         melds[target.table_index] = meld
         b.set_seat(s, melds=tuple(melds))
     b.pending = None
+    _wei_run(b, s, wei=False)
     notes = (["forced"] if forced else []) + (["八块"] if b.seats[s].quads > 1 else [])
+    notes += filter(None, [_lay_held(b, s)])
     if (b.v.claims.fang_pao_stops_takes and discarder is not None and discarder != s
             and not target.from_hand and not b.seats[discarder].fang_pao):
         # "放跑之后不能再进张": a discard 跑'd onto a table 偎/碰, not onto a concealed 坎
@@ -461,7 +521,9 @@ def _draw(b: _Builder, s: int) -> _Next:
         hand = list(seat.hand)
         hand[KING] += 1
         seat = b.set_seat(s, hand=tuple(hand))
+        _wei_run(b, s, wei=False)
         b.emit(EventKind.DRAW, s, c, note="kept")
+        b.drawn = c
         return (_Chore.OWN_CARD, s)
     if c < 20 and (seat.hand[c] >= 2 or seat.table_meld(c, WEI_KINDS) is not None):
         # forced 提/偎/臭偎, the card not shown ("摸牌时，除偎牌与提牌外，其它必须首先明示")
@@ -470,6 +532,7 @@ def _draw(b: _Builder, s: int) -> _Next:
         if _special(b, s):
             return None
         return (_Chore.OWN_CARD, s)
+    _wei_run(b, s, wei=False)
     b.emit(EventKind.DRAW, s, c)
     b.pending = Pending(c, Source.DRAW, s, 0)
     return (_Chore.OFFER, s)
@@ -485,7 +548,8 @@ def _lay_forced(b: _Builder, s: int, c: int, k: int | None) -> None:
         seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 3), melds=seat.melds + (meld,))
     elif k is not None:
         on_wei = seat.melds[k].kind in WEI_KINDS
-        meld = Meld(own_wei_kind(b.v) if on_wei else MeldKind.PAO, (c,) * 4)
+        meld = Meld(own_wei_kind(b.v) if on_wei else MeldKind.PAO, (c,) * 4,
+                    kings=seat.melds[k].kings)
         melds = list(seat.melds)
         melds[k] = meld
         seat = b.set_seat(s, melds=tuple(melds))
@@ -494,9 +558,12 @@ def _lay_forced(b: _Builder, s: int, c: int, k: int | None) -> None:
         meld = Meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, (c,) * 3)
         seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
     b.took(s)
+    b.drawn = c
     kind = EventKind(meld.kind.value)
-    eight = ", 八块" if kind in (EventKind.TI, EventKind.PAO) and seat.quads > 1 else ""
-    b.emit(kind, s, c, (meld,), "forced" + eight)
+    notes = ["forced"] + (["八块"] if meld.kind in QUADS and seat.quads > 1 else [])
+    notes += filter(None, [_wei_run(b, s, wei=meld.kind not in QUADS)])
+    notes += filter(None, [_lay_held(b, s)] if meld.kind in QUADS else [])
+    b.emit(kind, s, c, (meld,), ", ".join(notes))
 
 
 def _kept_draw(b: _Builder, s: int) -> _Next:
@@ -526,6 +593,7 @@ def _kept_group(b: _Builder, s: int, declined: bool) -> _Next:
         hand = list(seat.hand)
         hand[c] += 1
         b.set_seat(s, hand=tuple(hand))
+        _wei_run(b, s, wei=False)
         return (_Chore.AFTER_TAKE, s)
     _lay_forced(b, s, c, k)
     if _special(b, s):
@@ -539,7 +607,7 @@ def _after_own_card(b: _Builder, s: int) -> _Next:
     """After a seat took its own draw into hand or a forced meld: it may win (自摸), else on.
     "偎完后可胡就自摸胡牌" (000 §衡阳六胡抢字牌规则介绍)."""
     seat = b.seats[s]
-    worth = seat_worth(b.v, b.ctx(), s, seat, None, Source.SELF, s, fresh=True)
+    worth = seat_worth(b.v, b.ctx(), s, seat, b.drawn, Source.SELF, s, fresh=True)
     win = hu_allowed(b.v, seat, None, Source.SELF, worth)
     if win is not None:
         _ask_self_win(b, s, win)
@@ -573,8 +641,8 @@ def _offer(b: _Builder, by: int) -> _Next:
         if b.v.claims.pao_forced and not any(o.kind == ActionKind.HU for _, opts in cands
                                       for o in opts):
             for s, opts in cands:
-                for o in opts:
-                    if o.kind == ActionKind.PAO:
+                for o in opts:  # a 王 is never forced out of the hand: its 跑 is a choice
+                    if o.kind == ActionKind.PAO and not cast(PaoTarget, plans[o]).king:
                         return _pao(b, s, p.card, cast(PaoTarget, plans[o]), forced=True,
                                     discarder=_discarder(p))
         if cands:

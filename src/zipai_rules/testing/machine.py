@@ -15,7 +15,7 @@ from ..engine.actions import Action, ActionKind, EventKind
 from ..engine.claims import hu_allowed, tier_options
 from ..engine.game import Game, replay
 from ..engine.observation import display, observe
-from ..engine.state import GameState
+from ..engine.state import GameState, PaoTarget
 from ..errors import ERROR_CODES, IllegalActionError
 from ..invariants import game_problem, payments_balance
 from ..variant import Variant
@@ -260,6 +260,16 @@ class ZipaiMachine(RuleBasedStateMachine):
                 assert a.card not in seat.own_chou, f"{a}: a card it discarded itself (臭)"
             if a.kind == ActionKind.PENG:
                 assert a.card not in seat.chou_peng_cards, f"{a}: a declined 碰 (臭)"
+                assert a.card is not None and a.card != KING, f"{a}: a 王 is never claimed"
+                if seat.hand[a.card] != 2:  # a 王 stands for the second card of the pair
+                    assert seat.hand[a.card] == 1 and seat.hand[KING] \
+                        and "peng" in v.deck.king_rules.claims, f"{a}: a 碰 without a pair"
+            target = state.plan(a) if a.kind == ActionKind.PAO else None
+            if isinstance(target, PaoTarget) and target.king:  # a pair and a 王: a choice
+                assert a.card is not None and seat.hand[a.card] == 2 and seat.hand[KING] \
+                    and "pao" in v.deck.king_rules.claims and actor != p.by, f"{a}: 王 跑"
+                assert ActionKind.PASS in {o.kind for o in state.options} \
+                    or state.options[0].kind == ActionKind.HU, f"{a}: a forced 王 跑"
             if a.kind == ActionKind.CHI and p.source in v.chou.blocks_on:
                 assert a.card not in seat.chou_chi_cards, f"{a}: a declined 吃 (臭)"
         # claim order: every seat that can claim in a higher tier, or earlier in this tier,

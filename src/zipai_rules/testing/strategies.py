@@ -729,7 +729,8 @@ def variant_documents(base: VariantLike = "hunan") -> st.SearchStrategy[dict[str
         d["deck"]["kings"] = data(st.sampled_from([doc["deck"]["kings"]] * 3 + [0, 1, 2]))
         if d["deck"]["kings"]:
             d["deck"]["king_rules"] = {"discardable": data(st.booleans()),
-                                       "holder_wins_only_self": data(st.booleans())}
+                                       "holder_wins_only_self": data(st.booleans()),
+                                       "claims": data(subsets(["peng", "pao"]))}
         d["win"]["min_huxi"] = data(st.integers(0, 40))
         d["win"]["sources"] = data(subsets(list(SOURCES)).filter(bool))
         d["win"]["forced_sources"] = data(subsets(d["win"]["sources"]))
