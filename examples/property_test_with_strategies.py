@@ -42,21 +42,21 @@ def from_wire(text: str) -> tuple[list[Meld], list[int]]:
 @settings(max_examples=50)
 @given(situations(HUNAN))
 def test_round_trip(situation):
-    table, hand, _card, _source = situation
+    hand, table, _card, _source = situation
     assert from_wire(to_wire(table, hand)) == (table, hand)
 
 
 @settings(max_examples=50)
 @given(situations(YONGZHOU))
 def test_round_trip_with_kings(situation):
-    table, hand, _card, _source = situation
+    hand, table, _card, _source = situation
     assert from_wire(to_wire(table, hand)) == (table, hand)
 
 
 @settings(max_examples=20)
 @given(winning_hands(HUNAN))
 def test_winning_hands_survive_the_wire(case):
-    table, hand, analysis = case
+    hand, table, analysis = case
     table2, hand2 = from_wire(to_wire(table, hand))
     assert analyze(HUNAN, hand2, table2).huxi == analysis.huxi >= HUNAN.win.min_huxi
 

@@ -135,7 +135,7 @@ def test_melds_are_valid(preset, data):
 # --- situations and winning hands ---------------------------------------------------------------
 
 def check_situation(preset, variant, sit, complete):
-    table, hand, card, source = sit
+    hand, table, card, source = sit
     within_deck(preset, [hand] + [m.cards for m in table] + ([[card]] if card is not None else []))
     assert hand == sorted(hand)
     # a count a game reaches: the resting size (other_hand, plus one card per 提/跑 after the
@@ -174,7 +174,7 @@ def test_situations(preset, data, complete):
     v = load_preset(preset)
     sit = data.draw(situations(v, complete=complete))
     check_situation(preset, v, sit, complete)
-    analyze(v, sit[1], sit[0], sit[2], sit[3])  # a situation the analysis accepts
+    analyze(v, *sit)  # a situation the analysis accepts, in its argument order
 
 
 def test_complete_situations_never_hold_a_concealed_four():
@@ -184,8 +184,9 @@ def test_complete_situations_never_hold_a_concealed_four():
     from hypothesis.errors import NoSuchExample
 
     v = load_preset("hunan")
-    bad = lambda s: (max(Counter(s[1]).values(), default=0) > 3   # noqa: E731
-                     or analyze(v, s[1], s[0]).reason in ("incomplete", "jiang_not_allowed"))
+    bad = lambda s: (max(Counter(s.hand).values(), default=0) > 3   # noqa: E731
+                     or analyze(v, s.hand, s.table).reason in ("incomplete",
+                                                               "jiang_not_allowed"))
     with pytest.raises(NoSuchExample):
         find(situations(v, complete=True), bad, settings=search(200))
 
@@ -197,8 +198,8 @@ def test_winning_hands_win_within_the_range(preset, data):
     v = load_preset(preset)
     low = data.draw(st.sampled_from([None, v.win.min_huxi + 3]), label="min_huxi")
     high = data.draw(st.sampled_from([200, v.win.min_huxi + 12]), label="max_huxi")
-    table, hand, a = data.draw(winning_hands(v, low, high))
-    check_situation(preset, v, (table, hand, None, None), True)
+    hand, table, a = data.draw(winning_hands(v, low, high))
+    check_situation(preset, v, (hand, table, None, None), True)
     best = ref.best_huxi_wild(hand, ref_table(table), pairs_rule(v, table))
     assert best == a.huxi and a.win
     assert (v.win.min_huxi if low is None else low) <= best <= high
@@ -206,9 +207,10 @@ def test_winning_hands_win_within_the_range(preset, data):
 
 def test_yongzhou_situations_use_the_kings():
     v = load_preset("yongzhou")
-    sit = find(situations(v, complete=True), lambda s: s[1].count(K) == 2,
+    sit = find(situations(v, complete=True), lambda s: s.hand.count(K) == 2,
                settings=search(2000))
-    assert ref.best_huxi_wild(sit[1], ref_table(sit[0]), pairs_rule(v, sit[0])) is not None
+    assert ref.best_huxi_wild(sit.hand, ref_table(sit.table), pairs_rule(v, sit.table)) \
+        is not None
 
 
 # --- games and action sequences -----------------------------------------------------------------

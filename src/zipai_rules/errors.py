@@ -171,6 +171,7 @@ ERROR_CODES: dict[str, str] = {
     # records and replay
     "bad_format": "a file that is not a zipai-log/1 game record",
     "bad_action": "a malformed action in a record",
+    "bad_observation": "a malformed observation or table view in JSON",
     "bad_header": "a record header that contradicts its variant (e.g. sitting_out)",
     "variant_changed": "a recorded variant whose rules or content hash changed",
     "record_incomplete": "a record that stops before the hand is over",

@@ -53,7 +53,6 @@ from .inputs import (
     shipped_validator,
 )
 from .loader import build_variant, content_hash, yaml_path
-from .melds import Meld
 from .presets import check_not_impersonating, load_preset, preset_ids, raw_preset
 from .settlement import Settlement, comparable, settle
 from .variant import Variant
@@ -298,31 +297,9 @@ def _load_json(path: str | Path, limits: Limits = RECORD_LIMITS) -> Any:
 
 
 def action_from_json(data: Mapping[str, Any]) -> Action:
-    """The :class:`Action` of one ``Action.to_json()`` dict (``kind``, ``seat``, optional
-    ``card`` and ``melds`` with ``kind``/``cards``/``claimed``/``bi``).
-
-    Raises :class:`~zipai_rules.errors.ZipaiError` subclasses for unknown kinds, bad card
-    tokens and melds of the wrong shape; :class:`RecordError` (code ``bad_action``) for a
-    missing key or a value of the wrong type.
-    """
-    try:
-        melds = tuple(Meld(m["kind"], tuple(parse_indices(" ".join(m["cards"]))),
-                           claimed=_card(m.get("claimed")), bi=bool(m.get("bi", False)),
-                           kings=tuple(parse_indices(" ".join(m.get("kings", ())))))
-                      for m in data.get("melds", ()))
-        return Action(data["kind"], data["seat"], _card(data.get("card")), melds)
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise RecordError(f"malformed action {data!r}: {exc!r}",
-                          code="bad_action") from None
-
-
-def _card(text: str | None) -> int | None:
-    if text is None:
-        return None
-    found = parse_indices(text)
-    if len(found) != 1:
-        raise RecordError(f"expected one card token, got {text!r}", code="bad_action")
-    return found[0]
+    """The :class:`Action` of one ``Action.to_json()`` dict: :meth:`Action.from_json`, the
+    one decoder, kept here under its record name."""
+    return Action.from_json(data)
 
 
 def deal_from_json(data: Mapping[str, Any]) -> Deal:

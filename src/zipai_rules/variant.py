@@ -404,7 +404,9 @@ class Variant:
     and ``content_hash`` the SHA-256 of its :func:`normalise` d canonical JSON, so a game record
     can tell whether the rules changed, and two spellings of the same rules (one writing a
     default out) compare equal. A variant pickles and deep-copies (it is rebuilt from its
-    document).
+    document). A variant is hashable, by ``hash((content_hash, id))``: equal variants have the
+    same content hash and id, so it can be a set member, a dict key or an ``lru_cache``
+    argument.
     """
 
     id: str
@@ -431,6 +433,13 @@ class Variant:
 
     def __repr__(self) -> str:
         return f"Variant(id={self.id!r}, name={self.name!r}, hash={self.content_hash[:12]!r})"
+
+    def __hash__(self) -> int:
+        return hash((self.content_hash, self.id))
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """Pretty printers (IPython, hypothesis' reports) show the short :func:`repr`."""
+        printer.text(repr(self))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Variant.from_doc, (thaw(self.doc),))

@@ -7,13 +7,13 @@ is a record of one step of the game, forced moves (提/偎/跑, 臭 marks) inclu
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
 
-from ..cards import Card, card_index, format_cards, token
-from ..errors import IllegalActionError
+from ..cards import Card, card_index, format_cards, parse_indices, token
+from ..errors import IllegalActionError, RecordError
 from ..melds import Meld
 
 
@@ -75,6 +75,22 @@ class Action:
             text += " " + " ".join(m.describe(zh) for m in self.melds)
         return text
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Action:
+        """The action of one :meth:`to_json` dict (``kind``, ``seat``, optional ``card`` and
+        ``melds`` with ``kind``/``cards``/``claimed``/``bi``/``kings``): the one decoder of
+        actions, which game records use too.
+
+        Raises :class:`~zipai_rules.errors.ZipaiError` subclasses for unknown kinds, bad card
+        tokens and melds of the wrong shape; :class:`~zipai_rules.errors.RecordError` (code
+        ``bad_action``) for a missing key or a value of the wrong type."""
+        try:
+            return cls(data["kind"], data["seat"], card_from_json(data.get("card")),
+                       melds_from_json(data.get("melds", ())))
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise RecordError(f"malformed action {data!r}: {exc!r}",
+                              code="bad_action") from None
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind.value, "seat": self.seat}
         if self.card is not None:
@@ -82,6 +98,25 @@ class Action:
         if self.melds:
             out["melds"] = [m.to_json() for m in self.melds]
         return out
+
+
+def card_from_json(text: str | None) -> int | None:
+    """The card index of one ASCII card token (``None`` for ``None``). Raises
+    :class:`~zipai_rules.errors.RecordError` (``bad_action``) unless ``text`` is one token."""
+    if text is None:
+        return None
+    found = parse_indices(text)
+    if len(found) != 1:
+        raise RecordError(f"expected one card token, got {text!r}", code="bad_action")
+    return found[0]
+
+
+def melds_from_json(data: Iterable[Mapping[str, Any]]) -> tuple[Meld, ...]:
+    """The melds of a list of :meth:`Meld.to_json` dicts."""
+    return tuple(Meld(m["kind"], tuple(parse_indices(" ".join(m["cards"]))),
+                      claimed=card_from_json(m.get("claimed")), bi=bool(m.get("bi", False)),
+                      kings=tuple(parse_indices(" ".join(m.get("kings", ())))))
+                 for m in data)
 
 
 class EventKind(str, enum.Enum):  # noqa: UP042 (str() is 'EventKind.DRAW'; StrEnum's is 'draw')
@@ -136,6 +171,18 @@ class Event:
         if self.note:
             parts.append(f"({self.note})")
         return " ".join(parts)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        """The event of one :meth:`to_json` dict. Raises
+        :class:`~zipai_rules.errors.RecordError` (``bad_action``) for a malformed one."""
+        try:
+            return cls(EventKind(data["kind"]), data.get("seat"),
+                       card_from_json(data.get("card")), melds_from_json(data.get("melds", ())),
+                       str(data.get("note", "")))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise RecordError(f"malformed event {data!r}: {exc!r}",
+                              code="bad_action") from None
 
     def to_json(self) -> dict[str, Any]:
         """``{kind, seat, card, melds, note}`` with the card as its ASCII token; absent

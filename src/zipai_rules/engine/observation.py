@@ -15,18 +15,18 @@ infer from the rules themselves is listed in ``docs/observations.md``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
-from ..cards import format_cards
-from ..errors import SeatError
+from ..cards import format_cards, parse_indices
+from ..errors import RecordError, SeatError
 from ..melds import Meld, MeldKind
 from ..variant import Variant
-from ..vocab import Phase, Source
-from .actions import Action, Event, EventKind
-from .state import GameState
+from ..vocab import Phase, ResultKind, Source
+from .actions import Action, Event, EventKind, card_from_json
+from .state import GameState, Result
 
 # meld kinds (and the events that lay them down, of the same name) whose display the variant
 # chooses (``display.wei`` …); every other meld is shown face up
@@ -50,6 +50,95 @@ class SeenMeld:
         return {"kind": None if self.kind is None else self.kind.value,
                 "cards": format_cards(self.cards).split(), "hidden": self.hidden}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SeenMeld:
+        """The seen meld of one :meth:`to_json` dict."""
+        kind = data["kind"]
+        return cls(None if kind is None else MeldKind(kind), _cards(data["cards"]),
+                   int(data["hidden"]))
+
+
+def _cards(tokens: Iterable[str]) -> tuple[int, ...]:
+    return tuple(parse_indices(" ".join(tokens)))
+
+
+def _tokens(cards: Iterable[int]) -> list[str]:
+    return format_cards(cards).split()
+
+
+@attrs.frozen(slots=True)
+class ShownResult:
+    """How a hand ended, as every seat and spectator is shown it: ``kind`` (``hu``,
+    ``tianhu``, ``huangzhuang``), the ``winner`` seat, the winning ``card`` and its ``source``,
+    the ``huxi`` (胡息), the ``labels`` (``zimo``, ``dihu``, …) and the ``discarder`` (点炮),
+    each ``None``/empty where it does not apply."""
+
+    kind: ResultKind
+    winner: int | None = None
+    card: int | None = None
+    source: Source | None = None
+    huxi: int = 0
+    labels: tuple[str, ...] = ()
+    discarder: int | None = None
+
+    @classmethod
+    def of(cls, result: Result) -> ShownResult:
+        return cls(result.kind, result.winner, result.card, result.source, result.huxi,
+                   tuple(str(x) for x in result.labels), result.discarder)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": str(self.kind), "winner": self.winner,
+                "card": None if self.card is None else _tokens([self.card])[0],
+                "source": None if self.source is None else str(self.source),
+                "huxi": self.huxi, "labels": list(self.labels), "discarder": self.discarder}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ShownResult:
+        source = data["source"]
+        return cls(ResultKind(data["kind"]), data["winner"], card_from_json(data["card"]),
+                   None if source is None else Source(source), int(data["huxi"]),
+                   tuple(data["labels"]), data["discarder"])
+
+
+def _pending_json(pending: tuple[int, Source, int] | None) -> dict[str, Any] | None:
+    if pending is None:
+        return None
+    return {"card": _tokens([pending[0]])[0], "source": str(pending[1]), "by": pending[2]}
+
+
+def _pending(data: Mapping[str, Any] | None) -> tuple[int, Source, int] | None:
+    if data is None:
+        return None
+    card = card_from_json(data["card"])
+    assert card is not None
+    return card, Source(data["source"]), int(data["by"])
+
+
+def _public_json(view: Observation | TableView) -> dict[str, Any]:
+    """The JSON of what every seat sees of the table, shared by both views."""
+    return {"melds": [[m.to_json() for m in ms] for ms in view.melds],
+            "discards": [_tokens(d) for d in view.discards],
+            "hidden_cards": list(view.hidden_cards), "wall": view.wall,
+            "pending": _pending_json(view.pending), "phase": str(view.phase),
+            "history": [e.to_json() for e in view.history],
+            "result": None if view.result is None else view.result.to_json()}
+
+
+def _public(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields :func:`_public_json` wrote, read back."""
+    result = data["result"]
+    return {"melds": tuple(tuple(SeenMeld.from_json(m) for m in ms) for ms in data["melds"]),
+            "discards": tuple(_cards(d) for d in data["discards"]),
+            "hidden_cards": tuple(int(n) for n in data["hidden_cards"]),
+            "wall": int(data["wall"]), "pending": _pending(data["pending"]),
+            "phase": Phase(data["phase"]),
+            "history": tuple(Event.from_json(e) for e in data["history"]),
+            "result": None if result is None else ShownResult.from_json(result)}
+
+
+def _decoding(kind: str) -> RecordError:
+    return RecordError(f"malformed {kind}", code="bad_observation")
+
 
 @attrs.frozen(slots=True)
 class Observation:
@@ -64,7 +153,11 @@ class Observation:
       ``wait`` while any other seat (or nobody the seat may know of) decides, ``over`` at the
       end; ``options``: this seat's legal actions, empty unless it must decide;
     * ``history``: the events this seat was shown so far (:func:`events_for`), empty when the
-      observation was made from a state alone.
+      observation was made from a state alone;
+    * ``dealer``: the dealer's seat; ``result``: at the end, how the hand ended
+      (:class:`ShownResult`), else ``None``.
+
+    :meth:`to_json` and :meth:`from_json` round-trip it losslessly (a server sends it as JSON).
     """
 
     seat: int
@@ -79,6 +172,8 @@ class Observation:
     chou_peng: frozenset[int]
     options: tuple[Action, ...] = ()
     history: tuple[Event, ...] = ()
+    dealer: int | None = None
+    result: ShownResult | None = None
 
     @property
     def to_act(self) -> bool:
@@ -87,19 +182,70 @@ class Observation:
 
     def to_json(self) -> dict[str, Any]:
         """The observation as JSON: cards as ASCII tokens, ``options`` and ``history`` in the
-        record format (``Action.to_json``, ``Event.to_json``)."""
-        return {"seat": self.seat, "hand": format_cards(
-            [i for i, n in enumerate(self.hand) for _ in range(n)]).split(),
-            "melds": [[m.to_json() for m in ms] for ms in self.melds],
-            "discards": [format_cards(d).split() for d in self.discards],
-            "hidden_cards": list(self.hidden_cards), "wall": self.wall,
-            "pending": None if self.pending is None else {
-                "card": format_cards([self.pending[0]]), "source": str(self.pending[1]),
-                "by": self.pending[2]},
-            "phase": str(self.phase), "chou_chi": format_cards(sorted(self.chou_chi)).split(),
-            "chou_peng": format_cards(sorted(self.chou_peng)).split(),
-            "options": [a.to_json() for a in self.options],
-            "history": [e.to_json() for e in self.history]}
+        record format (``Action.to_json``, ``Event.to_json``), the 臭 sets as sorted token
+        lists, ``result`` as :meth:`ShownResult.to_json` (``null`` while the hand goes on)."""
+        return {"seat": self.seat, "dealer": self.dealer,
+                "hand": _tokens(i for i, n in enumerate(self.hand) for _ in range(n)),
+                "chou_chi": _tokens(sorted(self.chou_chi)),
+                "chou_peng": _tokens(sorted(self.chou_peng)),
+                "options": [a.to_json() for a in self.options], **_public_json(self)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Observation:
+        """The observation of one :meth:`to_json` dict: ``Observation.from_json(o.to_json())
+        == o``. Raises :class:`~zipai_rules.errors.RecordError` (``bad_observation``) for a
+        missing key or a value of the wrong type, card and action errors for bad tokens."""
+        try:
+            hand = [0] * 21
+            for i in _cards(data["hand"]):
+                hand[i] += 1
+            return cls(seat=int(data["seat"]), hand=tuple(hand),
+                       chou_chi=frozenset(_cards(data["chou_chi"])),
+                       chou_peng=frozenset(_cards(data["chou_peng"])),
+                       options=tuple(Action.from_json(a) for a in data["options"]),
+                       dealer=data["dealer"], **_public(data))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            if isinstance(exc, RecordError):
+                raise
+            raise _decoding(f"observation: {exc!r}") from None
+
+
+@attrs.frozen(slots=True)
+class TableView:
+    """What anybody at the table sees who holds no cards in this hand: a spectator, or the
+    seat that sits the hand out in a variant with more seats than players (``sitting_out``).
+
+    ``dealer``; ``melds`` per seat as every other seat sees them (:func:`display`);
+    ``discards``; ``hidden_cards`` per seat; ``wall``; the card on offer (``pending``; a draw
+    kept unseen is not shown); ``phase`` (``wait`` while the hand goes on, ``over`` at the
+    end); ``result`` at the end; ``history``: the events shown to a seat that is none of the
+    players (no ``pass`` or ``chou``, face-down melds without their card). :meth:`to_json` and
+    :meth:`from_json` round-trip it."""
+
+    dealer: int
+    melds: tuple[tuple[SeenMeld, ...], ...]
+    discards: tuple[tuple[int, ...], ...]
+    hidden_cards: tuple[int, ...]
+    wall: int
+    pending: tuple[int, Source, int] | None
+    phase: Phase
+    result: ShownResult | None = None
+    history: tuple[Event, ...] = ()
+    sitting_out: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dealer": self.dealer, "sitting_out": self.sitting_out, **_public_json(self)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableView:
+        """The view of one :meth:`to_json` dict; errors as :meth:`Observation.from_json`."""
+        try:
+            return cls(dealer=int(data["dealer"]), sitting_out=bool(data["sitting_out"]),
+                       **_public(data))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            if isinstance(exc, RecordError):
+                raise
+            raise _decoding(f"table view: {exc!r}") from None
 
 
 def display(variant: Variant, kind: MeldKind | EventKind) -> str:
@@ -224,7 +370,46 @@ def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observ
         tuple(hidden_cards), len(state.wall),
         None if p is None else (p.card, p.source, p.by), phase, me.chou_chi_cards,
         me.chou_peng_cards,
-        state.options if mine else (), events_for(v, events, seat))
+        state.options if mine else (), events_for(v, events, seat), state.dealer,
+        None if state.result is None else ShownResult.of(state.result))
+
+
+class _NobodysRedactor(Redactor):
+    """A :class:`Redactor` for a seat that plays no cards: every player is another seat."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.seat = -1
+        self._face_down = {}
+
+
+def spectate(state: GameState, events: Iterable[Event] = ()) -> TableView:
+    """The :class:`TableView` of a spectator in ``state``: every seat's melds as the others
+    see them, no concealed card, no decision and no declined option of anybody; ``events`` is
+    the hand's full event log (``Game.events``), kept redacted as ``history``."""
+    v = state.variant
+    p = state.pending
+    if p is not None and p.source == Source.SELF:
+        p = None  # a kept draw is the drawer's secret
+    redactor = _NobodysRedactor(v)
+    return TableView(
+        state.dealer, tuple(tuple(seen(m, display(v, m.kind)) for m in st.melds)
+                            for st in state.seats),
+        tuple(st.discards for st in state.seats), tuple(sum(st.hand) for st in state.seats),
+        len(state.wall), None if p is None else (p.card, p.source, p.by),
+        state.phase if state.is_over else WAIT,
+        None if state.result is None else ShownResult.of(state.result),
+        tuple(e for e in map(redactor.show, events) if e is not None))
+
+
+def sitting_out_view(state: GameState, events: Iterable[Event] = ()) -> TableView:
+    """The view of the seat that sits this hand out (a variant with ``seats`` > ``players``):
+    the spectator's view (:func:`spectate`), marked ``sitting_out``. Raises
+    :class:`SeatError` for a variant where every seat plays."""
+    v = state.variant
+    if v.seats <= v.players:
+        raise SeatError(f"{v.id}: all {v.seats} seats play, none sits out")
+    return attrs.evolve(spectate(state, events), sitting_out=True)
 
 
 def timeline(states: Sequence[GameState], batches: Sequence[Sequence[Event]], seat: int

@@ -7,9 +7,13 @@ strategies live in :mod:`~zipai_rules.testing.strategies`, the stateful test in
 
 Strategies (each takes the :class:`~zipai_rules.variant.Variant` whose rules it respects):
 
-* :func:`cards`, :func:`hands`, :func:`melds`, :func:`situations`, :func:`winning_hands`;
-* :func:`games` (legal mid-game states reached by seeded play), :func:`action_sequences`;
-* :func:`variant_documents` (schema-valid variant mappings, for fuzzing tooling).
+* :func:`cards`, :func:`hands`, :func:`melds`, :func:`situations`, :func:`winning_hands`,
+  :func:`winning_situations`;
+* :func:`games` (legal mid-game states reached by seeded play), :func:`game_states` (states
+  with a claim, a 胡, a 比 choice or a forced move on offer), :func:`observations`,
+  :func:`action_sequences`;
+* :func:`variants` and :func:`variant_documents` (schema-valid variant mappings, for
+  fuzzing tooling).
 
 :class:`ZipaiMachine` is a ``RuleBasedStateMachine`` over one variant; subclass it and set
 ``variant`` (and optionally override :meth:`ZipaiMachine.check_external` to compare your own
@@ -18,17 +22,35 @@ view of the game, e.g. a server's, after every step), or build one with :func:`m
 
 from __future__ import annotations
 
+try:
+    import hypothesis  # noqa: F401
+except ModuleNotFoundError as exc:  # pragma: no cover - exercised in a subprocess
+    raise ModuleNotFoundError(
+        "zipai_rules.testing needs hypothesis, which zipai_rules does not install: "
+        'pip install "zipai-rules[testing]"', name=exc.name) from exc
+
 from .machine import ZipaiMachine, machine_for
 from .strategies import (
+    OFFERS,
+    DrawnGame,
+    Situation,
+    StrategyArgumentError,
+    WinningHand,
     action_sequences,
     cards,
+    game_states,
     games,
     hands,
     melds,
+    observations,
     situations,
     variant_documents,
+    variants,
     winning_hands,
+    winning_situations,
 )
 
-__all__ = ["ZipaiMachine", "action_sequences", "cards", "games", "hands",
-           "machine_for", "melds", "situations", "variant_documents", "winning_hands"]
+__all__ = ["OFFERS", "DrawnGame", "Situation", "StrategyArgumentError", "WinningHand",
+           "ZipaiMachine", "action_sequences", "cards", "game_states", "games", "hands",
+           "machine_for", "melds", "observations", "situations", "variant_documents",
+           "variants", "winning_hands", "winning_situations"]

@@ -78,7 +78,10 @@ class ZipaiMachine(RuleBasedStateMachine):
     def check_external(self, game: Game) -> None:
         """Called after the deal and after every applied action (``game.state`` is the new
         state, ``game.actions[-1]`` the action, ``game.events`` the history); compare your
-        own view of the game here and raise ``AssertionError`` on a difference."""
+        own view of the game here and raise ``AssertionError`` on a difference. It must be
+        deterministic (no clock, no unseeded randomness, no state kept across hands that the
+        game does not explain): hypothesis replays each failing run and reports
+        ``FlakyStrategyDefinition`` or ``Flaky`` when the same steps pass once and fail once."""
 
     # -- rules ---------------------------------------------------------------------------------
     @precondition(lambda self: self.game is None or self.game.is_over)
@@ -189,7 +192,10 @@ class ZipaiMachine(RuleBasedStateMachine):
             self.check_game(self.game)
 
     def check_game(self, game: Game) -> None:
-        """Every invariant of the current state (see the class docstring)."""
+        """Every invariant of the current state (see the class docstring), for any ``game``:
+        a bot author can call it on a game the bot is playing,
+        ``machine_for(variant)().check_game(game)``. Raises ``AssertionError`` naming the
+        broken invariant."""
         v = game.variant
         state = game.state
         problem = game_problem(game)
@@ -335,12 +341,19 @@ class ZipaiMachine(RuleBasedStateMachine):
         self._ended = len(game.actions)
 
 
-def machine_for(variant: Variant, check: Callable[[Game], None] | None = None
-                ) -> type[ZipaiMachine]:
+def machine_for(variant: Variant, check: Callable[[Game], None] | None = None, *,
+                seed_strategy: st.SearchStrategy[int] | None = None,
+                check_records: bool = True) -> type[ZipaiMachine]:
     """A :class:`ZipaiMachine` subclass bound to ``variant``, with an optional ``check``
-    called as :meth:`ZipaiMachine.check_external`; run it with its ``TestCase`` attribute
-    (pytest or unittest)."""
-    attrs_: dict[str, Any] = {"variant": variant}
+    called as :meth:`ZipaiMachine.check_external` (it must be deterministic: a function of
+    the game alone), the ``seed_strategy`` its deals draw from (default: any seed) and
+    ``check_records`` (default True: the record round trip at the end of each hand); run it
+    with its ``TestCase`` attribute (pytest or unittest)."""
+    if not isinstance(variant, Variant):
+        raise TypeError(f"machine_for takes a Variant, not a {type(variant).__name__}")
+    attrs_: dict[str, Any] = {"variant": variant, "check_records": bool(check_records)}
+    if seed_strategy is not None:
+        attrs_["seed_strategy"] = seed_strategy
     if check is not None:
         attrs_["check_external"] = lambda self, game: check(game)
     return type(f"ZipaiMachine_{variant.id}", (ZipaiMachine,), attrs_)
