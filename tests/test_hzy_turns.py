@@ -144,7 +144,7 @@ def test_lianzhang_needs_a_shown_lianzhang_and_a_discard_win():
         hzy({"dihu": "lianzhang", "sources": ["self", "draw"]},
             scoring={"bonuses": [{"label": "dihu", "multiply_huxi": 2}]})
     except VariantError as exc:
-        assert [p for p, _ in exc.problems] == ["scoring.bonuses[0].label"]
+        assert [p for p, _ in exc.problems] == ["win.dihu", "scoring.bonuses[0].label"]
     else:
         raise AssertionError("accepted a dihu bonus that can never apply")
 

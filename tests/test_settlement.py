@@ -100,3 +100,22 @@ def test_settle_is_a_function_of_the_result():
     with pytest.raises(ZipaiError) as err:
         settle(Game(v, seed=3).state)
     assert err.value.code == "hand_not_over"
+
+
+@pytest.mark.parametrize("change, says", [
+    ({"winner": 7}, "winner 7 is not a seat 0..2"),
+    ({"winner": "0"}, "winner '0' is not a seat"),
+    ({"kind": "bogus"}, "kind 'bogus' is not one of hu, tianhu, huangzhuang"),
+    ({"huxi": -3}, "huxi -3 is not a whole number"),
+    ({"source": "elsewhere"}, "source 'elsewhere' is not one of self, draw, discard"),
+    ({"discarder": 0}, "discarder 0 is not a seat other than the winner"),
+    ({"card": 99}, "card 99 is not a card index 0..20"),
+])
+def test_a_result_no_hand_ends_with_is_refused(change, says):
+    from zipai_rules.engine import Result
+    from zipai_rules.errors import ZipaiError
+
+    fields = {"kind": "hu", "winner": 0, "card": None, "source": "self", "huxi": 15, **change}
+    with pytest.raises(ZipaiError) as info:
+        settle("hunan", Result(**fields))
+    assert info.value.code == "bad_argument" and says in str(info.value)

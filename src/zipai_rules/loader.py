@@ -254,6 +254,9 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     if doc["win"]["dihu"] == "lianzhang" and not deal["lianzhang"]:
         out.append(("win.dihu", "lianzhang offers the dealer's 亮张 for 地胡: it needs "
                     "deal.lianzhang: true"))
+    if doc["win"]["dihu"] == "lianzhang" and "discard" not in doc["win"]["sources"]:
+        out.append(("win.dihu", "lianzhang offers the dealer's 亮张 as a discard: it needs "
+                    "discard in win.sources, else no 地胡 can be won"))
     # the best concealed hand of other_hand + 1 cards: all big 提/坎/一二三-type melds
     best = _max_reachable_huxi(doc)
     if doc["win"]["min_huxi"] > best:

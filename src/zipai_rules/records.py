@@ -428,7 +428,9 @@ def _resume(record: dict[str, Any], variant: Variant) -> Game:
     except ReplayError:
         raise
     except ZipaiError as exc:
-        raise ReplayError(f"bad deal: {exc}", 0, code="bad_deal") from None
+        text = str(exc)
+        raise ReplayError(text if text.startswith("bad deal: ") else f"bad deal: {text}", 0,
+                          code="bad_deal") from None
     if commitment is not None:
         game.commitment = ShuffleCommitment(commitment["digest"], commitment["nonce"])
     for k, data in enumerate(record["actions"], 1):

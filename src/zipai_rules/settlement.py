@@ -171,6 +171,7 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
         raise ZipaiError(f"settle: result must be a Result, got {type(result).__name__} "
                          f"{result!r:.60}", code="bad_argument")
     r = result
+    _check_result(v, r)
     sc = v.scoring
     n = v.players
     unit_word = v.term(sc.unit)
@@ -224,6 +225,32 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
     lines.append(Line("payment", unit_word, f"seat {winner} gains {gain}", gain))
     _ti_payments(v, events, payments, lines)
     return Settlement(v.id, winner, huxi, units, sc.unit, tuple(lines), tuple(payments), sitting)
+
+
+def _check_result(v: Variant, r: Result) -> None:
+    """Refuse (``bad_argument``) a :class:`Result` whose fields no hand of ``v`` can end with:
+    a result built by hand rather than by the engine."""
+    def bad(what: str) -> None:
+        raise ZipaiError(f"settle: result {what}", code="bad_argument")
+
+    def seat(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < v.players
+
+    if not isinstance(r.kind, str) or r.kind not in set(ResultKind):
+        bad(f"kind {r.kind!r} is not one of {', '.join(k.value for k in ResultKind)}")
+    if r.kind == ResultKind.HUANGZHUANG:
+        return
+    if not seat(r.winner):
+        bad(f"winner {r.winner!r} is not a seat 0..{v.players - 1}")
+    if r.card is not None and not (type(r.card) is int and 0 <= r.card <= KING):
+        bad(f"card {r.card!r} is not a card index 0..{KING} (or None)")
+    if r.source is not None and (not isinstance(r.source, str)
+                                 or r.source not in set(Source)):
+        bad(f"source {r.source!r} is not one of {', '.join(x.value for x in Source)}")
+    if type(r.huxi) is not int or r.huxi < 0:
+        bad(f"huxi {r.huxi!r} is not a whole number of 胡息 ≥ 0")
+    if r.discarder is not None and (not seat(r.discarder) or r.discarder == r.winner):
+        bad(f"discarder {r.discarder!r} is not a seat other than the winner")
 
 
 def _xing(v: Variant, r: Result, flipped: int, lines: list[Line]) -> int:
