@@ -196,9 +196,10 @@ def hu_allowed(variant: Variant, seat: SeatState, card: int | None, source: str,
 def seat_worth(variant: Variant, ctx: WinContext, s: int, seat: SeatState, card: int | None,
                source: Source, by: int | None, fresh: bool = False) -> WinWorth:
     """A seat's candidate wins on ``card`` valued in units (:func:`win_units` with the
-    labels :func:`win_labels` gives)."""
-    labels = win_labels(variant, ctx, s, seat, source, by, fresh)
-    return lambda win: win_units(variant, win, s, card, source, labels, ctx)
+    labels :func:`win_labels` gives), worked out only when a win is valued (a seat that
+    declined one under ``win.declined_must_be_beaten``): nothing on the claim path else."""
+    return lambda win: win_units(variant, win, s, card, source,
+                                 win_labels(variant, ctx, s, seat, source, by, fresh), ctx)
 
 
 def peng_kings(variant: Variant, hand: tuple[int, ...], card: int) -> int | None:

@@ -125,7 +125,7 @@ def _own_turn(state: GameState, action: Action) -> Refusal | None:
             a = win_verdict(v, seat.hand, seat.melds, None, None)
             if not a.win and a.reason is not None:
                 return _no_win(s, "the hand as it stands", a.reason)
-            beaten = _not_beaten(state, s, None, Source.SELF, s, a, fresh=True)
+            beaten = _not_beaten(state, s, state.drawn, Source.SELF, s, a, fresh=True)
             if beaten is not None:
                 return beaten
         return Refusal(code="nothing_on_offer", message=f"no card is on offer: seat {s} "

@@ -298,7 +298,8 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
         kind_of = ResultKind.TIANHU if first else ResultKind.HU
         if kind == ActionKind.PASS:
             b.emit(EventKind.PASS, s)
-            _declined(b, s, win_units(b.v, win, s, card, Source.SELF, labels, ctx))
+            if b.v.win.declined_must_be_beaten:
+                _declined(b, s, win_units(b.v, win, s, card, Source.SELF, labels, ctx))
             if kept is not None:
                 _chou_hu(b, s, kept.card)
                 return _kept_group(b, s, declined=True)
@@ -309,7 +310,7 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
     # respond
     p = _pending(state.pending)
     offered = next((o for o in state.options if o.kind == ActionKind.HU), None)
-    if offered is not None and kind != ActionKind.HU:
+    if offered is not None and kind != ActionKind.HU and b.v.win.declined_must_be_beaten:
         s = action.seat
         source = Source.SELF if (s == p.by and p.source == Source.DRAW) else p.source
         ctx = state.win_context()
@@ -332,11 +333,9 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
 
 
 def _declined(b: _Builder, s: int, units: int) -> None:
-    """Seat ``s`` declined a win worth ``units``: under ``win.declined_must_be_beaten`` a later
-    win must be worth more ("耒阳：可以放弃胡", ``duanly/hzy`` ``docs/RULES.md``;
-    ``packages/engine/src/game.ts`` ``declineHu``)."""
-    if not b.v.win.declined_must_be_beaten:
-        return
+    """Seat ``s`` declined a win worth ``units`` (called only under
+    ``win.declined_must_be_beaten``): a later win must be worth more ("耒阳：可以放弃胡",
+    ``duanly/hzy`` ``docs/RULES.md``; ``packages/engine/src/game.ts`` ``declineHu``)."""
     seat = b.seats[s]
     if seat.declined_units is None or units > seat.declined_units:
         b.set_seat(s, declined_units=units)  # no event: its worth would show the hand
