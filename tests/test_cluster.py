@@ -4,6 +4,8 @@ run's summaries and records byte for byte; a worker killed mid-run loses no game
 import json
 import os
 import signal
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -79,3 +81,14 @@ def test_cli_dask_local(capsys):
     assert one == two
     assert main(["simulate", "--games", "2", "--out-on-workers"]) == 2
     assert capsys.readouterr().err == "error: --out-on-workers goes with --dask and --out\n"
+
+
+
+@pytest.mark.parametrize("address", ["", "no-port-here"])
+def test_cli_dask_address_that_cannot_be_read(address):
+    """Run as a user runs it (a process of its own, bounded): a clean error, exit 2."""
+    done = subprocess.run([sys.executable, "-c", "import sys; from zipai_rules.cli import main; "
+                           "sys.exit(main(sys.argv[1:]))", "simulate", "--games", "2",
+                           "--dask", address], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"error: --dask {address!r}: not a scheduler address")

@@ -120,6 +120,9 @@ def dask_executor(address: str, jobs: int) -> Iterator[tuple[Executor, int]]:
             except OSError as exc:
                 raise ZipaiError(f"--dask {address}: cannot reach the scheduler: {exc}",
                                  code="bad_option") from None
+            except (ValueError, TypeError) as exc:  # an address dask cannot parse
+                raise ZipaiError(f"--dask {address!r}: not a scheduler address: {exc}",
+                                 code="bad_option") from None
         threads = sum(client.nthreads().values()) or 1
         yield client.get_executor(), threads
 
