@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("mingtang",),                            # 名堂: facts, conditions, effects
     ("variant",),                             # the frozen rules model the analysis reads
     ("special",),                             # the special-win shapes the analysis judges
+    ("blocks",),                              # the block tables behind the search value
     ("analysis",),
     # the variant's input: loading, presets; "" is the package itself, whose
     # __init__ re-exports the presets and the file loader (imported on first use)

@@ -1,0 +1,228 @@
+"""Block tables: the best 胡息 of a concealed hand by two table reads and a short join.
+
+Once the 坎 are locked, every count of a concealed hand is 0, 1 or 2. The 20 kinds are cut
+into two blocks of ten: ranks 1–5 of both colours (block ``A``) and ranks 6–10 (block ``B``).
+A 绞 keeps to one rank, so to one block; the only melds crossing the cut are the sequences
+starting at rank 4 or 5 and 2-7-10, each of either colour: six meld types, each used 0–2
+times, so the *boundary state* has at most 3^6 = 729 values.
+
+For every block content (3^10 = 59,049 per block) a table holds the reachable
+``(boundary state, pairs)`` with the most 胡息 of the block's own melds (block ``A`` also
+carries the 胡息 of the crossing melds). A hand's best 胡息 with at most ``jiang`` pairs is
+then the best sum over the states both blocks reach with the same boundary and together at
+most ``jiang`` pairs. The tables are built once per 胡息 table (the meld values of the
+variant, :func:`tables_for`) by enumerating every multiset of block melds whose counts stay
+within 2.
+
+The search value is the same as the memoised search of :mod:`zipai_rules.analysis` (its
+``best(x, jiang)[0]``), which builds the decomposition itself when one is asked for; contents
+with a count of 3 or more (an uncounted 坎, a 王's stand-in) are not in the tables:
+:meth:`BlockTables.best` returns :data:`NOT_COVERED` for them.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+
+from .melds import Meld, MeldKind
+
+#: the cards of block A and of block B, in the digit order of a content index
+BLOCK_A = (0, 1, 2, 3, 4, 10, 11, 12, 13, 14)
+BLOCK_B = (5, 6, 7, 8, 9, 15, 16, 17, 18, 19)
+
+_BITS = 3  # the pool layout of zipai_rules.analysis: 3 bits a kind, kind i at bit 3i
+N_CONTENTS = 3 ** 10
+
+#: :meth:`BlockTables.best` of a pool the tables do not cover (a count above 2)
+NOT_COVERED = -2
+
+
+def _crossing() -> list[tuple[MeldKind, tuple[int, ...]]]:
+    """The six meld types crossing the cut, in boundary-digit order."""
+    out: list[tuple[MeldKind, tuple[int, ...]]] = []
+    for base in (0, 10):
+        out.append((MeldKind.SHUN, (base + 3, base + 4, base + 5)))
+        out.append((MeldKind.SHUN, (base + 4, base + 5, base + 6)))
+        out.append((MeldKind.ER_QI_SHI, (base + 1, base + 6, base + 9)))
+    return out
+
+
+def _internal(block: tuple[int, ...]) -> list[tuple[MeldKind, tuple[int, ...]]]:
+    """The melds lying wholly in ``block`` (the 将 apart)."""
+    out: list[tuple[MeldKind, tuple[int, ...]]] = []
+    inside = set(block)
+    for i in block:
+        r = i % 10 + 1
+        if r <= 8 and {i + 1, i + 2} <= inside:
+            out.append((MeldKind.YI_ER_SAN if r == 1 else MeldKind.SHUN, (i, i + 1, i + 2)))
+        if i < 10:
+            out.append((MeldKind.JIAO, (i, i, i + 10)))
+            out.append((MeldKind.JIAO, (i, i + 10, i + 10)))
+    return out
+
+
+def meld_types() -> list[tuple[MeldKind, tuple[int, ...]]]:
+    """Every meld type the tables use, the 将 last: what :func:`huxi_key` values."""
+    pairs = [(MeldKind.JIANG, (i, i)) for i in range(20)]
+    return _internal(BLOCK_A) + _internal(BLOCK_B) + _crossing() + pairs
+
+
+def huxi_key(meld_huxi: Callable[[Meld], int]) -> tuple[int, ...]:
+    """The 胡息 of every meld type (:func:`meld_types`): the tables depend on nothing else."""
+    return tuple(meld_huxi(Meld(k, cs)) for k, cs in meld_types())
+
+
+class BlockTables:
+    """The two block tables for one 胡息 table (``values``: :func:`huxi_key`)."""
+
+    __slots__ = ("a", "b", "pair_huxi", "digits")
+
+    def __init__(self, values: Sequence[int]) -> None:
+        value = dict(zip(meld_types(), values, strict=True))
+        cross = _crossing()
+        self.a = self._build(BLOCK_A, value, [(t, value[t], 3 ** d) for d, t in enumerate(cross)])
+        self.b = self._build(BLOCK_B, value, [(t, 0, 3 ** d) for d, t in enumerate(cross)])
+        self.pair_huxi = [value[(MeldKind.JIANG, (i, i))] for i in range(20)]
+        # five 3-bit pool fields -> their base-3 digits (a field above 2: far out of range)
+        digits = []
+        for f in range(1 << 15):
+            out = 0
+            for d in range(5):
+                c = (f >> (_BITS * d)) & 7
+                out += (c if c <= 2 else 3 ** 12) * 3 ** d
+            digits.append(out)
+        self.digits = digits
+
+    @staticmethod
+    def _build(block: tuple[int, ...], value: dict[tuple[MeldKind, tuple[int, ...]], int],
+               crossing: list[tuple[tuple[MeldKind, tuple[int, ...]], int, int]]
+               ) -> list[dict[int, int] | None]:
+        """Every multiset of the block's melds (crossing ones by their cards in the block),
+        no 将, with counts within 2: content -> {boundary state: best 胡息}."""
+        digit = {c: 3 ** k for k, c in enumerate(block)}
+        types: list[tuple[int, int, int]] = []  # (content delta, state delta, 胡息)
+        for t in _internal(block):
+            types.append((sum(digit[c] for c in t[1]), 0, value[t]))
+        for (_, cards), h, sd in crossing:
+            types.append((sum(digit[c] for c in cards if c in digit), sd, h))
+        # the multisets, type by type: (content, state) -> best 胡息; a content digit above 2
+        # is caught by the digit sum check (each type adds at most 2 to one digit)
+        ds = _digit_sums()
+        reach: dict[tuple[int, int], int] = {(0, 0): 0}
+        for delta, sd, h in types:
+            dd = ds[delta]
+            nxt = dict(reach)
+            frontier = reach
+            for _ in range(2):
+                step: dict[tuple[int, int], int] = {}
+                for (content, state), hx in frontier.items():
+                    c = content + delta
+                    if c >= N_CONTENTS or ds[c] != ds[content] + dd:
+                        continue
+                    k = (c, state + sd)
+                    v = hx + h
+                    if step.get(k, -1) < v:
+                        step[k] = v
+                for k, v in step.items():
+                    if nxt.get(k, -1) < v:
+                        nxt[k] = v
+                frontier = step
+            reach = nxt
+        table: list[dict[int, int] | None] = [None] * N_CONTENTS
+        for (content, state), hx in reach.items():
+            entry = table[content]
+            if entry is None:
+                table[content] = {state: hx}
+            else:
+                entry[state] = hx
+        return table
+
+    def best0(self, ca: int, cb: int) -> int:
+        """The most 胡息 of the block contents ``ca`` and ``cb`` with no 将, or -1."""
+        za, zb = self.a[ca], self.b[cb]
+        if za is None or zb is None:
+            return -1
+        res = -1
+        for s, h in za.items():
+            hb = zb.get(s)
+            if hb is not None and h + hb > res:
+                res = h + hb
+        return res
+
+    def best(self, x: int, jiang: int) -> int:
+        """The most 胡息 of a pool ``x`` (the layout of :func:`zipai_rules.analysis.encode`)
+        split wholly into melds with at most ``jiang`` pairs; -1 if it has no such split,
+        :data:`NOT_COVERED` if a count is above 2."""
+        d = self.digits
+        ca = d[x & 0x7FFF] + 243 * d[(x >> 30) & 0x7FFF]
+        cb = d[(x >> 15) & 0x7FFF] + 243 * d[(x >> 45) & 0x7FFF]
+        if ca >= N_CONTENTS or cb >= N_CONTENTS:
+            return NOT_COVERED
+        za, zb = self.a[ca], self.b[cb]
+        res = -1
+        if za is not None and zb is not None:
+            for s, h in za.items():
+                hb = zb.get(s)
+                if hb is not None and h + hb > res:
+                    res = h + hb
+        if not jiang:
+            return res
+        # each 将 takes both copies of a kind held twice: try every set of them, at most
+        # ``jiang``, that leaves a multiple of three cards
+        twos = [i for i in range(20) if (x >> (_BITS * i)) & 7 == 2]
+        size = sum((x >> (_BITS * i)) & 7 for i in range(20))
+        for n in range(1, min(jiang, len(twos)) + 1):
+            if (size - 2 * n) % 3:
+                continue
+            for chosen in itertools.combinations(twos, n):
+                a, b, h = ca, cb, 0
+                for i in chosen:
+                    h += self.pair_huxi[i]
+                    if i % 10 < 5:
+                        a -= 2 * _DIGIT[i]
+                    else:
+                        b -= 2 * _DIGIT[i]
+                got = self.best0(a, b)
+                if got >= 0 and got + h > res:
+                    res = got + h
+        return res
+
+    def has_split(self, x: int, jiang: int) -> bool:
+        """Whether pool ``x`` (counts within 2) splits wholly into melds with at most ``jiang``
+        pairs."""
+        return self.best(x, jiang) >= 0
+
+
+def _digit_sums() -> list[int]:
+    """The sum of the base-3 digits of every content index: adding a delta keeps every digit
+    within 2 exactly when the digit sums add up (each carry would lose 2)."""
+    out = [0] * N_CONTENTS
+    for n in range(1, N_CONTENTS):
+        out[n] = out[n // 3] + n % 3
+    return out
+
+
+#: the base-3 digit weight of each card within its block
+_DIGIT = [0] * 20
+for _k, _c in enumerate(BLOCK_A):
+    _DIGIT[_c] = 3 ** _k
+for _k, _c in enumerate(BLOCK_B):
+    _DIGIT[_c] = 3 ** _k
+
+
+#: tables per 胡息 table, at most :data:`TABLES_LIMIT` (the oldest dropped first)
+_TABLES: dict[tuple[int, ...], BlockTables] = {}
+TABLES_LIMIT = 4
+
+
+def tables_for(meld_huxi: Callable[[Meld], int]) -> BlockTables:
+    """The block tables for a variant's meld values (built on first use, then cached by the
+    values themselves: variants scoring their melds alike share them)."""
+    key = huxi_key(meld_huxi)
+    t = _TABLES.get(key)
+    if t is None:
+        while len(_TABLES) >= TABLES_LIMIT:
+            del _TABLES[next(iter(_TABLES))]
+        t = _TABLES[key] = BlockTables(key)
+    return t
