@@ -12,22 +12,29 @@ from zipai_rules.bench import random_meld_hand
 from zipai_rules.cli import main
 
 
+def decomposed(variant, hand):
+    """The analysis with its decomposition worked out (the search that fills the memo)."""
+    a = analyze(variant, hand)
+    assert (a.best.huxi if a.best is not None else 0) == a.huxi
+    return a
+
+
 def test_memo_is_emptied_past_its_limit_and_answers_stay_the_same(hunan, monkeypatch):
     rng = random.Random(3)
-    hands = [random_meld_hand(hunan, rng) for _ in range(60)]
+    hands = [random_meld_hand(hunan, rng) for _ in range(200)]
     analysis._SEARCHERS.clear()
-    free = [analyze(hunan, h) for h in hands]
+    free = [decomposed(hunan, h) for h in hands]
     grown = len(analysis._searcher(hunan).memo)
-    assert grown > 400
-    monkeypatch.setattr(analysis, "MEMO_LIMIT", 200)
+    assert grown > 300
+    monkeypatch.setattr(analysis, "MEMO_LIMIT", 100)
     analysis._SEARCHERS.clear()
     sizes = []
     bounded = []
     for h in hands:
-        bounded.append(analyze(hunan, h))
+        bounded.append(decomposed(hunan, h))
         sizes.append(len(analysis._searcher(hunan).memo))
     assert bounded == free
-    assert max(sizes) < 200 + 150 and min(sizes[10:]) < max(sizes)  # emptied, then refilled
+    assert max(sizes) < 100 + 150 and min(sizes[10:]) < max(sizes)  # emptied, then refilled
 
 
 def test_searchers_are_bounded(hunan, monkeypatch):
@@ -37,6 +44,20 @@ def test_searchers_are_bounded(hunan, monkeypatch):
 
     verdict(find_variant("guilin"), "x1 x2 x3")
     assert len(analysis._SEARCHERS) == 1
+
+
+def test_block_tables_are_bounded(monkeypatch):
+    from zipai_rules import blocks
+
+    monkeypatch.setattr(blocks, "_TABLES", {})
+    monkeypatch.setattr(blocks, "TABLES_LIMIT", 2)
+    values = [lambda m, k=k: k for k in range(3)]  # three 胡息 tables: every meld worth k
+    made = [blocks.tables_for(f) for f in values]
+    assert len(blocks._TABLES) == 2
+    assert blocks.tables_for(values[2]) is made[2]  # the newest kept, the oldest dropped
+    assert blocks.tables_for(values[0]) is not made[0]
+    # x1 x2 x3 (one 一二三) is worth 2 胡息 where every meld is worth 2
+    assert made[2].best(analysis.encode([1, 1, 1] + [0] * 17), 0) == 2
 
 
 def test_match_json_keeps_only_rows(capsys, monkeypatch):

@@ -34,11 +34,12 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
 
+from .blocks import N_CONTENTS, NOT_COVERED, BlockTables, tables_for
 from .cards import (
     KING,
     N_KINDS,
@@ -118,7 +119,7 @@ class Decomposition:
         return f"{body} = {self.huxi}"
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, eq=False, repr=False)
 class Analysis:
     """The verdict on one situation.
 
@@ -126,13 +127,39 @@ class Analysis:
     (:class:`~zipai_rules.vocab.Reason`);
     ``huxi`` — the best total 胡息 (0 when the hand is incomplete); ``best`` — the decomposition
     giving it; ``decompositions`` — all of them when asked for, best first.
+
+    The verdict comes from the block tables (:mod:`zipai_rules.blocks`); ``best`` is worked
+    out on first reading (``lazy``: how), by the same exact search as ever.
     """
 
     win: bool
     reason: Reason | None
     huxi: int
-    best: Decomposition | None
+    _best: Decomposition | None
     decompositions: tuple[Decomposition, ...] = ()
+    _lazy: Callable[[], Decomposition] | None = None
+
+    @property
+    def best(self) -> Decomposition | None:
+        if self._best is None and self._lazy is not None:
+            object.__setattr__(self, "_best", self._lazy())
+            object.__setattr__(self, "_lazy", None)
+        return self._best
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.win, self.reason, self.huxi, self.best, self.decompositions)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Analysis:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Analysis(win={self.win!r}, reason={self.reason!r}, huxi={self.huxi!r}, "
+                f"best={self.best!r}, decompositions={self.decompositions!r})")
 
     def to_json(self) -> dict[str, Any]:
         best = {"groups": []} if self.best is None else self.best.to_json()
@@ -202,6 +229,25 @@ class _Searcher:
         self.memo: dict[int, tuple[int, tuple[Meld, ...], tuple[int, ...]] | None] = {}
         # every meld the search can return, the 将 included (a variant may score a pair)
         self.huxi_of = {m: h for cs in self.cands + [self.pairs] for _, h, m in cs}
+        self.tables: BlockTables = tables_for(variant.meld_huxi)
+
+    def value(self, x: int, jiang: int) -> int:
+        """``best(x, jiang)``'s 胡息, -1 for ``None``: from the block tables, the search
+        itself only for a pool they do not cover (a count of 3: an incoming card on a pair
+        kept free, a 王's stand-in)."""
+        h = self.tables.best(x, jiang)
+        if h == NOT_COVERED:
+            found = self.best(x, jiang)
+            return -1 if found is None else found[0]
+        return h
+
+    def splits(self, x: int, jiang: int) -> bool:
+        """Whether ``best(x, jiang)`` finds a split (the tables answer, as in :meth:`value`)."""
+        t = self.tables
+        ca, cb = t.contents(x)
+        if ca >= N_CONTENTS or cb >= N_CONTENTS:
+            return self.best(x, jiang) is not None
+        return t.splits(x, ca, cb, jiang)
 
     def best(self, x: int, jiang: int, partial: bool = False
              ) -> tuple[int, tuple[Meld, ...], tuple[int, ...]] | None:
@@ -620,7 +666,7 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     if reason is not None and (not explain or card == KING):
         return Analysis(False, reason, 0, None)
     found = _best(variant, hand, table, card, source, all_decompositions)
-    if found.reason == Reason.BELOW_MIN_HUXI and found.best is not None and variant.win.special:
+    if variant.win.special and found.reason == Reason.BELOW_MIN_HUXI and found.best is not None:
         b = found.best
         fixed = fixed_value_win(variant, [g.meld for g in b.groups], b.huxi, b.leftover)
         if fixed is not None:  # a fixed-value shape (无胡) wins below the threshold
@@ -688,7 +734,7 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     searcher = _searcher(variant)
     kings = counts[KING]
     results: list[Decomposition] = []
-    best_key: tuple[int, tuple[Meld, ...], tuple[Meld, ...], tuple[Meld, ...],
+    best_key: tuple[int, tuple[Meld, ...], tuple[Meld, ...], int, int,
                     tuple[int, ...]] | None = None
     pair_only = False
     real = list(counts)
@@ -726,15 +772,18 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                     results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds,
                                                   subst))
                 continue
-            found = searcher.best(x, jiang)
-            if found is None:
-                if not pair_only and jiang < 7 and searcher.best(x, 7) is not None:
+            found = searcher.value(x, jiang)
+            if found < 0:
+                if not pair_only and jiang < 7 and searcher.splits(x, 7):
                     pair_only = True
                 continue
-            if best_key is None or base + found[0] > best_key[0]:
-                best_key = (base + found[0], pl.table, hand_fixed, found[1], subst)
-    if best_key is not None:
-        results.append(_decomposition(variant, searcher, *best_key[1:]))
+            if best_key is None or base + found > best_key[0]:
+                best_key = (base + found, pl.table, hand_fixed, x, jiang, subst)
+    if best_key is not None and not want_all:
+        total = best_key[0]
+        reason = Reason.BELOW_MIN_HUXI if total < variant.win.min_huxi else None
+        return Analysis(reason is None, reason, total, None,
+                        lazy=functools.partial(_searched, variant, *best_key[1:]))
     if not results:
         failed = Reason.JIANG_NOT_ALLOWED if pair_only else Reason.INCOMPLETE
         return Analysis(False, failed, 0, None)
@@ -743,6 +792,17 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     reason = Reason.BELOW_MIN_HUXI if best.huxi < variant.win.min_huxi else None
     return Analysis(reason is None, reason, best.huxi, best,
                     tuple(_unique(results)) if want_all else ())
+
+
+def _searched(variant: Variant, table: tuple[Meld, ...], fixed: tuple[Meld, ...], x: int,
+              jiang: int, kings: tuple[int, ...]) -> Decomposition:
+    """The best decomposition of the table melds, the ``fixed`` hand melds and pool ``x``
+    searched with at most ``jiang`` pairs (the first found among equals, as ever)."""
+    searcher = _searcher(variant)
+    found = searcher.best(x, jiang)
+    if found is None:  # cannot happen: the tables found a split of this pool
+        raise RuntimeError("the block tables and the search disagree")
+    return _decomposition(variant, searcher, table, fixed, found[1], kings)
 
 
 def _decomposition(variant: Variant, searcher: _Searcher, table: tuple[Meld, ...],

@@ -101,7 +101,7 @@ class BlockTables:
         """Every multiset of the block's melds (crossing ones by their cards in the block),
         no 将, with counts within 2: content -> {boundary state: best 胡息}."""
         digit = {c: 3 ** k for k, c in enumerate(block)}
-        types: list[tuple[int, int, int]] = []  # (content delta, state delta, 胡息)
+        types: list[tuple[int, int, int]] = []  # (content delta, state delta, value)
         for t in _internal(block):
             types.append((sum(digit[c] for c in t[1]), 0, value[t]))
         for (_, cards), h, sd in crossing:
@@ -109,33 +109,34 @@ class BlockTables:
         # the multisets, type by type: (content, state) -> best 胡息; a content digit above 2
         # is caught by the digit sum check (each type adds at most 2 to one digit)
         ds = _digit_sums()
-        reach: dict[tuple[int, int], int] = {(0, 0): 0}
+        reach: dict[int, int] = {0: 0}  # content << 10 | state -> best value
         for delta, sd, h in types:
             dd = ds[delta]
+            step_key = delta << 10 | sd
             nxt = dict(reach)
             frontier = reach
             for _ in range(2):
-                step: dict[tuple[int, int], int] = {}
-                for (content, state), hx in frontier.items():
-                    c = content + delta
-                    if c >= N_CONTENTS or ds[c] != ds[content] + dd:
+                step: dict[int, int] = {}
+                for key, hx in frontier.items():
+                    c = (key >> 10) + delta
+                    if c >= N_CONTENTS or ds[c] != ds[key >> 10] + dd:
                         continue
-                    k = (c, state + sd)
+                    k = key + step_key
                     v = hx + h
-                    if step.get(k, -1) < v:
+                    if step.get(k, -99) < v:
                         step[k] = v
                 for k, v in step.items():
-                    if nxt.get(k, -1) < v:
+                    if nxt.get(k, -99) < v:
                         nxt[k] = v
                 frontier = step
             reach = nxt
         table: list[dict[int, int] | None] = [None] * N_CONTENTS
-        for (content, state), hx in reach.items():
-            entry = table[content]
+        for key, hx in reach.items():
+            entry = table[key >> 10]
             if entry is None:
-                table[content] = {state: hx}
+                table[key >> 10] = {key & 1023: hx}
             else:
-                entry[state] = hx
+                entry[key & 1023] = hx
         return table
 
     def best0(self, ca: int, cb: int) -> int:
@@ -168,6 +169,8 @@ class BlockTables:
                     res = h + hb
         if not jiang:
             return res
+        if res < 0 and not self.splits(x, ca, cb, jiang):
+            return -1
         # each 将 takes both copies of a kind held twice: try every set of them, at most
         # ``jiang``, that leaves a multiple of three cards
         twos = [i for i in range(20) if (x >> (_BITS * i)) & 7 == 2]
@@ -188,10 +191,44 @@ class BlockTables:
                     res = got + h
         return res
 
+    def contents(self, x: int) -> tuple[int, int]:
+        """The content indices of blocks A and B of pool ``x`` (``N_CONTENTS`` or more for a
+        block holding a count above 2)."""
+        d = self.digits
+        return (d[x & 0x7FFF] + 243 * d[(x >> 30) & 0x7FFF],
+                d[(x >> 15) & 0x7FFF] + 243 * d[(x >> 45) & 0x7FFF])
+
+    def splits(self, x: int, ca: int, cb: int, jiang: int) -> bool:
+        """Whether pool ``x``, of block contents ``ca`` and ``cb`` (:meth:`contents`), splits
+        wholly into melds with at most ``jiang`` pairs. Each block is tried with every set of
+        its kinds held twice taken out as 将, keeping the fewest 将 per boundary state."""
+        fewest: list[dict[int, int]] = []
+        for block, c, table in ((BLOCK_A, ca, self.a), (BLOCK_B, cb, self.b)):
+            subsets = [(c, 0)]  # (content left, pairs taken), fewest pairs first per content
+            for i in block:
+                if (x >> (_BITS * i)) & 7 == 2:
+                    off = _DIGIT2[i]
+                    subsets += [(r - off, n + 1) for r, n in subsets if n < jiang]
+            seen: dict[int, int] = {}
+            for r, n in subsets:
+                t = table[r]
+                if t is not None:
+                    for s in t:
+                        if seen.get(s, 99) > n:
+                            seen[s] = n
+            if not seen:
+                return False
+            fewest.append(seen)
+        a, b = fewest
+        return any(s in b and n + b[s] <= jiang for s, n in a.items())
+
     def has_split(self, x: int, jiang: int) -> bool:
         """Whether pool ``x`` (counts within 2) splits wholly into melds with at most ``jiang``
-        pairs."""
-        return self.best(x, jiang) >= 0
+        pairs; :meth:`best` gives its 胡息."""
+        ca, cb = self.contents(x)
+        if ca >= N_CONTENTS or cb >= N_CONTENTS:
+            raise ValueError("a count above 2 is not in the block tables")
+        return self.splits(x, ca, cb, jiang)
 
 
 def _digit_sums() -> list[int]:
@@ -209,6 +246,7 @@ for _k, _c in enumerate(BLOCK_A):
     _DIGIT[_c] = 3 ** _k
 for _k, _c in enumerate(BLOCK_B):
     _DIGIT[_c] = 3 ** _k
+_DIGIT2 = [2 * d for d in _DIGIT]
 
 
 #: tables per 胡息 table, at most :data:`TABLES_LIMIT` (the oldest dropped first)
