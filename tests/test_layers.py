@@ -146,7 +146,8 @@ def loaded_by(module: str) -> list[str]:
 
 def test_the_analysis_loads_no_engine_cli_or_io_module():
     loaded = loaded_by("zipai_rules.analysis")
-    assert loaded == ["zipai_rules", "zipai_rules.analysis", "zipai_rules.cards",
+    assert loaded == ["zipai_rules", "zipai_rules.analysis", "zipai_rules.blocks",
+                      "zipai_rules.cards",
                       "zipai_rules.errors", "zipai_rules.frozen", "zipai_rules.hooks",
                       "zipai_rules.melds", "zipai_rules.mingtang", "zipai_rules.schemas",
                       "zipai_rules.special", "zipai_rules.variant", "zipai_rules.vocab"]
