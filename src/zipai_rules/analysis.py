@@ -39,7 +39,7 @@ from typing import Any
 
 import attrs
 
-from .blocks import N_CONTENTS, NOT_COVERED, BlockTables, tables_for
+from .blocks import N_CONTENTS, NOT_COVERED, BlockTables, contents_of, tables_for
 from .cards import (
     KING,
     N_KINDS,
@@ -230,6 +230,11 @@ class _Searcher:
         # every meld the search can return, the 将 included (a variant may score a pair)
         self.huxi_of = {m: h for cs in self.cands + [self.pairs] for _, h, m in cs}
         self.tables: BlockTables = tables_for(variant.meld_huxi)
+        # for :func:`verdict`'s plain hands: the 坎 values, the 将 allowed with no 提/跑
+        self.kan_huxi = [variant.meld_huxi(Meld(MeldKind.KAN, (i,) * 3)) for i in range(20)]
+        self.plain_jiang = 0 if variant.win.jiang_requires_quad else variant.win.max_jiang
+        self.plain = not variant.win.special
+        self.min_huxi = variant.win.min_huxi
 
     def value(self, x: int, jiang: int) -> int:
         """``best(x, jiang)``'s 胡息, -1 for ``None``: from the block tables, the search
@@ -607,6 +612,57 @@ def check_count(variant: Variant, held: int, quads: int, incoming: bool) -> None
     raise HandError(f"{held} cards in hand and table (a 提/跑 counts 4) {when}; a player of "
                     f"{variant.id}{quad_note} holds {expected} then: no game reaches this "
                     "situation", code="impossible_count")
+
+
+def verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...] = (),
+            card: int | None = None, source: str | None = None, *,
+            chou_hu: Iterable[tuple[int, int]] = ()) -> tuple[bool, Reason | None, int]:
+    """``(win, reason, huxi)`` of :func:`win_verdict` (``explain`` on), without building any
+    decomposition: the fast entry for bots and simulations that need the verdict only.
+
+    ``hand``: the 21 concealed counts (index 20 the 王), trusted as in :func:`win_verdict`
+    (:func:`analyze` checks user input). A hand judged as it stands, with no table melds, no 王
+    and no special wins in the variant, is answered straight from the block tables; every
+    other situation goes through :func:`win_verdict`, whose verdict it is either way.
+    """
+    if card is None and not table and source is None:
+        s = _searcher(variant)
+        if s.plain:
+            counts = bytes(hand)
+            if len(counts) == N_KINDS and not counts[KING] and \
+                    not counts.translate(None, b"\x00\x01\x02\x03"):  # counts within 3
+                base = 0
+                if 3 in counts:
+                    kan = s.kan_huxi
+                    i = counts.find(3)
+                    while i >= 0:
+                        base += kan[i]
+                        i = counts.find(3, i + 1)
+                    counts = counts.replace(b"\x03", b"\x00")
+                ca, cb = contents_of(counts)
+                tables = s.tables
+                jiang = s.plain_jiang
+                found = -1
+                if jiang:
+                    found = tables.best(encode(counts), jiang)
+                else:
+                    za, zb = tables.a[ca], tables.b[cb]
+                    if za is not None and zb is not None:
+                        for st, h in za.items():
+                            hb = zb.get(st)
+                            if hb is not None and h + hb > found:
+                                found = h + hb
+                if found >= 0:
+                    total = base + found
+                    if total < s.min_huxi:
+                        return False, Reason.BELOW_MIN_HUXI, total
+                    return True, None, total
+                if jiang < 7 and tables.ma[ca] & tables.mb[cb] and \
+                        tables.splits(encode(counts), ca, cb, 7):
+                    return False, Reason.JIANG_NOT_ALLOWED, 0
+                return False, Reason.INCOMPLETE, 0
+    a = win_verdict(variant, hand, table, card, source, chou_hu=chou_hu)
+    return a.win, a.reason, a.huxi
 
 
 def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],

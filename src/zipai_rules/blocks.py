@@ -76,7 +76,7 @@ def huxi_key(meld_huxi: Callable[[Meld], int]) -> tuple[int, ...]:
 class BlockTables:
     """The two block tables for one 胡息 table (``values``: :func:`huxi_key`)."""
 
-    __slots__ = ("a", "b", "pair_huxi", "digits")
+    __slots__ = ("a", "b", "ma", "mb", "pair_huxi", "digits")
 
     def __init__(self, values: Sequence[int]) -> None:
         value = dict(zip(meld_types(), values, strict=True))
@@ -84,6 +84,9 @@ class BlockTables:
         self.a = self._build(BLOCK_A, value, [(t, value[t], 3 ** d) for d, t in enumerate(cross)])
         self.b = self._build(BLOCK_B, value, [(t, 0, 3 ** d) for d, t in enumerate(cross)])
         self.pair_huxi = [value[(MeldKind.JIANG, (i, i))] for i in range(20)]
+        # content -> the boundary states it reaches with any number of 将, as a bit mask
+        self.ma = self._any_pairs(self.a)
+        self.mb = self._any_pairs(self.b)
         # five 3-bit pool fields -> their base-3 digits (a field above 2: far out of range)
         digits = []
         for f in range(1 << 15):
@@ -138,6 +141,19 @@ class BlockTables:
             else:
                 entry[key & 1023] = hx
         return table
+
+    @staticmethod
+    def _any_pairs(table: list[dict[int, int] | None]) -> list[int]:
+        """For each content, the bit mask of the boundary states some split of it with any
+        number of 将 reaches: the pair-free states of every content left when a set of its
+        kinds held twice is taken out as 将 (one kind at a time, every subset in the end)."""
+        masks = [0 if t is None else sum(1 << s for s in t) for t in table]
+        for k in range(10):
+            unit = 3 ** k
+            for top in range(0, N_CONTENTS, 3 * unit):  # the contents whose digit k is 2
+                for c in range(top + 2 * unit, top + 3 * unit):
+                    masks[c] |= masks[c - 2 * unit]
+        return masks
 
     def best0(self, ca: int, cb: int) -> int:
         """The most 胡息 of the block contents ``ca`` and ``cb`` with no 将, or -1."""
@@ -202,6 +218,8 @@ class BlockTables:
         """Whether pool ``x``, of block contents ``ca`` and ``cb`` (:meth:`contents`), splits
         wholly into melds with at most ``jiang`` pairs. Each block is tried with every set of
         its kinds held twice taken out as 将, keeping the fewest 将 per boundary state."""
+        if not self.ma[ca] & self.mb[cb]:
+            return False  # no split at all, whatever the 将
         fewest: list[dict[int, int]] = []
         for block, c, table in ((BLOCK_A, ca, self.a), (BLOCK_B, cb, self.b)):
             subsets = [(c, 0)]  # (content left, pairs taken), fewest pairs first per content
@@ -247,6 +265,17 @@ for _k, _c in enumerate(BLOCK_A):
 for _k, _c in enumerate(BLOCK_B):
     _DIGIT[_c] = 3 ** _k
 _DIGIT2 = [2 * d for d in _DIGIT]
+
+#: five counts (0–2) as bytes -> their base-3 value, for :func:`contents_of`
+_FIVE = {bytes(cs): sum(c * 3 ** k for k, c in enumerate(cs))
+         for cs in itertools.product(range(3), repeat=5)}
+
+
+def contents_of(counts: bytes) -> tuple[int, int]:
+    """The block content indices of the first 20 ``counts`` (each 0–2; a larger count raises
+    ``KeyError``)."""
+    f = _FIVE
+    return (f[counts[0:5]] + 243 * f[counts[10:15]], f[counts[5:10]] + 243 * f[counts[15:20]])
 
 
 #: tables per 胡息 table, at most :data:`TABLES_LIMIT` (the oldest dropped first)
