@@ -37,7 +37,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine", "play"),
     ("settlement", "invariants", "match"),
     ("records",),
-    ("bots", "simulate", "bench", "testing", "variant_docs", "rl"),
+    ("bots", "simulate", "bench", "reference", "testing", "variant_docs", "rl"),
     ("cli",),
 )
 
