@@ -1,25 +1,37 @@
-"""Benchmarks behind ``zipai bench`` (which prints them): hand analyses per second and full
-games per second.
+"""Benchmarks behind ``zipai bench`` (which prints them): hand analyses per second beside the
+naive reference decomposer, waits per second, full games per second per preset, and the peak
+memory.
 
-Hands are random 21-card concealed hands built from valid melds (chi-type triples and 坎, no
-pair), drawn from one deck each so no card exceeds its copies. Analyses are timed twice:
-``cold`` with an empty memo (every hand new to the search) and ``warm`` (the same hands again,
-answered from the memo).
+Hands are random concealed hands built from valid melds (chi-type triples and 坎, no pair),
+drawn from one deck each so no card exceeds its copies. Each analysis rate is measured on the
+same hands, in one run, so that their ratios hold on a shared machine where the absolute
+figures do not:
+
+* ``analyze``: the full :func:`~zipai_rules.analysis.analyze` (input checks, the verdict;
+  the decomposition is not read), with an empty memo (*cold*);
+* ``verdict``: :func:`~zipai_rules.analysis.verdict` on the hands' counts (the fast entry);
+* ``decomposed``: ``analyze`` with its best decomposition read (the search runs), cold;
+* ``reference``: :func:`zipai_rules.reference.best_huxi`, the brute-force oracle of the
+  tests, on the first hands (it is slow).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import resource
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
+from typing import Any
 
-from .analysis import analyze, clear_searchers
-from .bots import RandomBot
-from .engine.game import Game
+from . import reference
+from .analysis import analyze, clear_searchers, searcher, verdict, waits
+from .cards import KING
 from .melds import chi_shapes_with
-from .play import play_out
+from .presets import load_preset, preset_ids
+from .simulate import default_bots, play_game
 from .variant import Variant
 
 
@@ -47,32 +59,92 @@ def random_meld_hand(variant: Variant, rng: random.Random, size: int = 21) -> li
             return hand
 
 
-def bench_analysis(variant: Variant, hands: int, seed: int) -> tuple[float, float, int]:
-    """(cold analyses/s, warm analyses/s, wins) over ``hands`` random meld-built hands."""
+def _rate(n: int, seconds: float) -> float:
+    return n / seconds if seconds > 0 else float("inf")
+
+
+def bench_analysis(variant: Variant, hands: int, seed: int,
+                   reference_hands: int = 300) -> dict[str, Any]:
+    """Analyses per second of ``hands`` random meld-built hands, each way listed in the module
+    docstring, with the number of wins and the seconds the block tables took to build."""
     rng = random.Random(seed)
     size = variant.deal.dealer_hand // 3 * 3  # 21 for the 80-card games, 15 for the 14/15 ones
     sample = [random_meld_hand(variant, rng, size) for _ in range(hands)]
+    counts = [[h.count(i) for i in range(KING + 1)] for h in sample]
     clear_searchers()
     t0 = time.perf_counter()
+    searcher(variant)  # builds (or finds) the block tables
+    tables = time.perf_counter() - t0
+    clear_searchers()
+    searcher(variant)
+    t0 = time.perf_counter()
     wins = sum(analyze(variant, h).win for h in sample)
-    cold = hands / (time.perf_counter() - t0)
+    cold = _rate(hands, time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    for c in counts:
+        verdict(variant, c)
+    fast = _rate(hands, time.perf_counter() - t0)
+    clear_searchers()
+    searcher(variant)
     t0 = time.perf_counter()
     for h in sample:
-        analyze(variant, h)
-    warm = hands / (time.perf_counter() - t0)
-    return cold, warm, wins
+        analyze(variant, h).best  # noqa: B018  (reading it runs the search)
+    decomposed = _rate(hands, time.perf_counter() - t0)
+    few = sample[:reference_hands]
+    t0 = time.perf_counter()
+    for h in few:
+        reference.best_huxi(h)
+    ref = _rate(len(few), time.perf_counter() - t0)
+    return {"variant": variant.id, "hands": hands, "size": size, "wins": wins,
+            "tables_seconds": tables, "analyze": cold, "verdict": fast,
+            "decomposed": decomposed, "reference_hands": len(few), "reference": ref,
+            "analyze_vs_reference": cold / ref, "verdict_vs_reference": fast / ref}
 
 
-def bench_games(variant: Variant, games: int, seed: int) -> tuple[float, dict[str, int]]:
-    """(games/s, result counts) of ``games`` full games with random bots."""
+def bench_waits(variant: Variant, hands: int, seed: int) -> dict[str, Any]:
+    """:func:`~zipai_rules.analysis.waits` per second on ``hands`` random hands of the size a
+    player holds before a card (a meld-built hand with one card taken out)."""
+    rng = random.Random(seed + 1)
+    size = variant.deal.dealer_hand // 3 * 3
+    sample = []
+    for _ in range(hands):
+        h = random_meld_hand(variant, rng, size)
+        h.pop(rng.randrange(len(h)))
+        sample.append(h)
+    clear_searchers()
+    searcher(variant)
+    t0 = time.perf_counter()
+    found = sum(len(waits(variant, h)) for h in sample)
+    return {"hands": hands, "waits": _rate(hands, time.perf_counter() - t0), "found": found}
+
+
+def bench_games(variant: Variant, games: int, seed: int,
+                bots: Sequence[str] | None = None) -> tuple[float, dict[str, int]]:
+    """(games/s, result counts) of ``games`` full games as ``zipai simulate`` plays them (its
+    default bots unless ``bots`` are named, settlement included, no records)."""
+    names = list(bots) if bots is not None else list(default_bots(variant.players))
     counts: dict[str, int] = {}
     t0 = time.perf_counter()
     for k in range(games):
-        g = play_out(Game(variant, seed=seed + k),
-                     [RandomBot(seed * 7 + k * 3 + s) for s in range(variant.players)])
-        kind = g.state.final_result.kind
+        kind = play_game(variant, k, seed + k, names).kind
         counts[kind] = counts.get(kind, 0) + 1
-    return games / (time.perf_counter() - t0), counts
+    return _rate(games, time.perf_counter() - t0), counts
+
+
+def bench_presets(games: int, seed: int, ids: Sequence[str] | None = None
+                  ) -> list[dict[str, Any]]:
+    """:func:`bench_games` for every preset (or those ``ids``), each as
+    ``{variant, games, games_per_s, results}``."""
+    out = []
+    for pid in ids if ids is not None else preset_ids():
+        rate, counts = bench_games(load_preset(pid), games, seed)
+        out.append({"variant": pid, "games": games, "games_per_s": rate, "results": counts})
+    return out
+
+
+def peak_rss() -> int:
+    """This process's peak resident memory in bytes (``ru_maxrss``, KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 # --- memory of `zipai simulate` ---------------------------------------------------------------

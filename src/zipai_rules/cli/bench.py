@@ -1,28 +1,37 @@
-"""``zipai bench``: analyses per second and games per second, or the peak memory of
-``zipai simulate``."""
+"""``zipai bench``: analyses per second beside the naive reference, waits per second, games per
+second per preset and the peak memory; or the peak memory of ``zipai simulate``."""
 
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..bench import bench_analysis, bench_games, simulate_peak_rss
+from ..bench import bench_analysis, bench_presets, bench_waits, peak_rss, simulate_peak_rss
 from ..errors import ZipaiError
-from ..simulate import max_jobs
+from ..presets import preset_ids
+from ..simulate import default_bots, max_jobs
 from ..variant import Variant
 from .common import VARIANT_HELP, count, count_list, variant_arg
 
 
 def add_parser(sub: Any) -> None:
     """Register ``zipai bench`` on an argparse subparsers object."""
-    be = sub.add_parser("bench", help="measure analyses per second and games per second")
-    be.add_argument("--variant", default="hunan", help=VARIANT_HELP)
+    be = sub.add_parser("bench", help="measure analyses, waits and games per second")
+    be.add_argument("--variant", default=None,
+                    help=VARIANT_HELP.replace("%(default)s", "hunan") + "; the analyses use "
+                    "it, and when it is given the games are played in it alone instead of in "
+                    "every preset")
     be.add_argument("--hands", type=count(1), default=20_000,
                     help="random hands to analyse (default 20000)")
-    be.add_argument("--games", type=count(1), default=300,
-                    help="full games with random bots (default 300)")
+    be.add_argument("--waits", type=count(0), default=1000,
+                    help="random hands whose waits are listed (default 1000)")
+    be.add_argument("--games", type=count(0), default=80,
+                    help="full games per preset, with zipai simulate's default bots "
+                    "(default 80)")
     be.add_argument("--seed", type=count(0), default=1, help="seed (default 1)")
+    be.add_argument("--json", action="store_true", help="print the figures as JSON")
     be.add_argument("--memory", type=count_list, metavar="N,N,...",
                     help="instead: peak memory of `zipai simulate` for these numbers of games "
                     "(Linux)")
@@ -36,26 +45,62 @@ def run(args: argparse.Namespace) -> int:
         if max(args.memory_jobs) > max_jobs():
             raise ZipaiError(f"--memory-jobs {max(args.memory_jobs)} is above the number of "
                              f"CPUs ({max_jobs()})", code="bad_option")
-        variant_arg(args.variant, args)  # refuse an unknown variant before starting
-        run_memory_bench(args.variant, args.memory, args.memory_jobs)
+        name = args.variant or "hunan"
+        variant_arg(name, args)  # refuse an unknown variant before starting
+        run_memory_bench(name, args.memory, args.memory_jobs)
         return 0
-    run_bench(variant_arg(args.variant, args), hands=args.hands, games=args.games,
-              seed=args.seed)
+    variant = variant_arg(args.variant or "hunan", args)
+    figures = measure(variant, hands=args.hands, waits=args.waits, games=args.games,
+                      seed=args.seed, every_preset=args.variant is None)
+    if args.json:
+        print(json.dumps(figures, ensure_ascii=False, indent=2))
+    else:
+        print_figures(figures)
     return 0
 
 
-def run_bench(variant: Variant, hands: int, games: int, seed: int) -> None:
-    """Print both measurements for one variant."""
-    cold, warm, wins = bench_analysis(variant, hands, seed)
-    size = variant.deal.dealer_hand // 3 * 3
-    print(f"analysis  {variant.id}: {hands} random {size}-card meld hands")
-    print(f"  cold memo {cold:12,.0f} analyses/s")
-    print(f"  warm memo {warm:12,.0f} analyses/s   "
-          f"({wins} of them reach {variant.win.min_huxi} 胡息)")
-    rate, counts = bench_games(variant, games, seed)
-    print(f"games     {variant.id}: {games} full games, random bots")
-    print(f"  {rate:12,.1f} games/s   results: "
-          + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+def measure(variant: Variant, hands: int, waits: int, games: int, seed: int,
+            every_preset: bool) -> dict[str, Any]:
+    """Every figure of one run, as ``--json`` prints them."""
+    out: dict[str, Any] = {"analysis": bench_analysis(variant, hands, seed)}
+    if waits:
+        out["waits"] = bench_waits(variant, waits, seed)
+    if games:
+        if every_preset:
+            out["games"] = bench_presets(games, seed, preset_ids())
+        else:
+            from ..bench import bench_games
+
+            rate, counts = bench_games(variant, games, seed)
+            out["games"] = [{"variant": variant.id, "games": games, "games_per_s": rate,
+                             "results": counts}]
+        out["bots"] = "zipai simulate's default bots: " + ", ".join(default_bots(4))
+    out["peak_rss_mib"] = round(peak_rss() / 2**20, 1)
+    return out
+
+
+def print_figures(f: dict[str, Any]) -> None:
+    """The figures of :func:`measure` as text."""
+    a = f["analysis"]
+    print(f"analysis  {a['variant']}: {a['hands']} random {a['size']}-card meld hands "
+          f"({a['wins']} of them win; block tables built in {a['tables_seconds']:.2f} s)")
+    print(f"  analyze, cold       {a['analyze']:12,.0f} hands/s   "
+          f"{a['analyze_vs_reference']:8.1f} x reference")
+    print(f"  verdict (counts)    {a['verdict']:12,.0f} hands/s   "
+          f"{a['verdict_vs_reference']:8.1f} x reference")
+    print(f"  with decomposition  {a['decomposed']:12,.0f} hands/s")
+    print(f"  naive reference     {a['reference']:12,.0f} hands/s   "
+          f"(zipai_rules.reference, first {a['reference_hands']} hands)")
+    if "waits" in f:
+        w = f["waits"]
+        print(f"waits     {w['hands']} hands: {w['waits']:,.0f} hands/s "
+              f"({w['found']} waits found)")
+    if "games" in f:
+        for g in f["games"]:
+            print(f"games     {g['variant']}: {g['games']} full games "
+                  f"{g['games_per_s']:9,.1f} games/s   results: "
+                  + ", ".join(f"{k} {v}" for k, v in sorted(g["results"].items())))
+    print(f"peak RSS  {f['peak_rss_mib']:.1f} MiB")
 
 
 def run_memory_bench(variant: str, games: Sequence[int], jobs: Sequence[int]) -> None:
