@@ -905,14 +905,55 @@ def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     check_count(variant, len(indices) + sum(len(m.cards) for m in table),
                 sum(1 for m in table if m.kind in QUADS), True)
     seen = counts_of(indices + [i for m in table for i in m.physical])
+    counts = counts_of(indices)
     out = []
+    checked = False
     for c in range(20):
         if seen[c] >= variant.deck.copies:
             continue
-        a = analyze(variant, indices, table, c, source)
+        if not checked:  # the situation checked once, as analyze checks it
+            a = analyze(variant, indices, table, c, source)
+            checked = True
+        elif counts[c] <= 1 and not table and not counts[KING] and \
+                source in variant.win.sources:
+            found = _plain_with(variant, counts, c)
+            if found is not None:
+                if found >= 0:
+                    out.append(Wait(c, found))
+                continue
+            a = win_verdict(variant, counts, table, c, source)
+        else:
+            a = win_verdict(variant, counts, table, c, source)
         if a.win:
             out.append(Wait(c, a.huxi))
     return out
+
+
+def _plain_with(variant: Variant, counts: Sequence[int], card: int) -> int | None:
+    """The win verdict of a hand with no table melds and no 王 on an allowed ``card`` it
+    holds at most once, which can only join the concealed cards: its 胡息 if it wins, -1 if
+    not; ``None`` when :func:`win_verdict` must judge (a special-win variant below the
+    threshold, or a count the block tables do not cover)."""
+    s = _searcher(variant)
+    hand = bytearray(counts[:20])
+    hand[card] += 1
+    base = 0
+    if 3 in hand:
+        kan = s.kan_huxi
+        i = hand.find(3)
+        while i >= 0:
+            base += kan[i]
+            hand[i] = 0
+            i = hand.find(3, i + 1)
+    found = s.tables.best(encode(hand), s.plain_jiang)
+    if found == NOT_COVERED:
+        return None
+    if found < 0:
+        return -1
+    total = base + found
+    if total >= s.min_huxi:
+        return total
+    return -1 if s.plain else None
 
 
 def tianhu(variant: VariantLike, hand: HandCards, table: Sequence[Meld] = ()) -> Analysis | None:
