@@ -251,7 +251,8 @@ class _Searcher:
         t = self.tables
         ca, cb = t.contents(x)
         if ca >= N_CONTENTS or cb >= N_CONTENTS:
-            return self.best(x, jiang) is not None
+            h = t.best(x, jiang)
+            return self.best(x, jiang) is not None if h == NOT_COVERED else h >= 0
         return t.splits(x, ca, cb, jiang)
 
     def best(self, x: int, jiang: int, partial: bool = False

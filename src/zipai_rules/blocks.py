@@ -16,8 +16,9 @@ within 2.
 
 The search value is the same as the memoised search of :mod:`zipai_rules.analysis` (its
 ``best(x, jiang)[0]``), which builds the decomposition itself when one is asked for; contents
-with a count of 3 or more (an uncounted 坎, a 王's stand-in) are not in the tables:
-:meth:`BlockTables.best` returns :data:`NOT_COVERED` for them.
+with a count of 3 (a card onto a pair kept free, a 王's stand-in) are not in the tables:
+:meth:`BlockTables.best` takes out, one after the other, each meld holding a card held three
+times, and returns :data:`NOT_COVERED` only for a count above 3.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def huxi_key(meld_huxi: Callable[[Meld], int]) -> tuple[int, ...]:
 class BlockTables:
     """The two block tables for one 胡息 table (``values``: :func:`huxi_key`)."""
 
-    __slots__ = ("a", "b", "ma", "mb", "pair_huxi", "digits")
+    __slots__ = ("a", "b", "ma", "mb", "pair_huxi", "digits", "melds_with")
 
     def __init__(self, values: Sequence[int]) -> None:
         value = dict(zip(meld_types(), values, strict=True))
@@ -84,6 +85,12 @@ class BlockTables:
         self.a = self._build(BLOCK_A, value, [(t, value[t], 3 ** d) for d, t in enumerate(cross)])
         self.b = self._build(BLOCK_B, value, [(t, 0, 3 ** d) for d, t in enumerate(cross)])
         self.pair_huxi = [value[(MeldKind.JIANG, (i, i))] for i in range(20)]
+        # for a count of 3: every meld holding the card, as (pool delta, 胡息, pairs)
+        self.melds_with: list[list[tuple[int, int, int]]] = [[] for _ in range(20)]
+        for (kind, cards), h in value.items():
+            delta = sum(1 << (_BITS * c) for c in cards)
+            for c in set(cards):
+                self.melds_with[c].append((delta, h, 1 if kind == MeldKind.JIANG else 0))
         # content -> the boundary states it reaches with any number of 将, as a bit mask
         self.ma = self._any_pairs(self.a)
         self.mb = self._any_pairs(self.b)
@@ -170,12 +177,12 @@ class BlockTables:
     def best(self, x: int, jiang: int) -> int:
         """The most 胡息 of a pool ``x`` (the layout of :func:`zipai_rules.analysis.encode`)
         split wholly into melds with at most ``jiang`` pairs; -1 if it has no such split,
-        :data:`NOT_COVERED` if a count is above 2."""
+        :data:`NOT_COVERED` if a count is above 3."""
         d = self.digits
         ca = d[x & 0x7FFF] + 243 * d[(x >> 30) & 0x7FFF]
         cb = d[(x >> 15) & 0x7FFF] + 243 * d[(x >> 45) & 0x7FFF]
         if ca >= N_CONTENTS or cb >= N_CONTENTS:
-            return NOT_COVERED
+            return self._beyond(x, jiang)
         za, zb = self.a[ca], self.b[cb]
         res = -1
         if za is not None and zb is not None:
@@ -205,6 +212,27 @@ class BlockTables:
                 got = self.best0(a, b)
                 if got >= 0 and got + h > res:
                     res = got + h
+        return res
+
+    def _beyond(self, x: int, jiang: int) -> int:
+        """:meth:`best` of a pool holding a kind three times (which no table covers): some
+        meld holds that card in every split, so the best over each such meld taken out
+        first. :data:`NOT_COVERED` for a count above 3."""
+        if x & _GUARD:
+            return NOT_COVERED  # a count of 4 or more
+        i = next(k for k in range(20) if (x >> (_BITS * k)) & 7 == 3)
+        res = -1
+        for delta, h, pair in self.melds_with[i]:
+            if pair > jiang:
+                continue
+            y = (x | _GUARD) - delta
+            if y & _GUARD != _GUARD:
+                continue  # a card of the meld is missing
+            got = self.best(y ^ _GUARD, jiang - pair)
+            if got == NOT_COVERED:
+                return NOT_COVERED
+            if got >= 0 and got + h > res:
+                res = got + h
         return res
 
     def contents(self, x: int) -> tuple[int, int]:
@@ -265,6 +293,7 @@ for _k, _c in enumerate(BLOCK_A):
 for _k, _c in enumerate(BLOCK_B):
     _DIGIT[_c] = 3 ** _k
 _DIGIT2 = [2 * d for d in _DIGIT]
+_GUARD = sum(4 << (_BITS * i) for i in range(20))  # bit 2 of every field (counts 0–3)
 
 #: five counts (0–2) as bytes -> their base-3 value, for :func:`contents_of`
 _FIVE = {bytes(cs): sum(c * 3 ** k for k, c in enumerate(cs))
