@@ -39,6 +39,7 @@ from typing import Any
 
 import attrs
 
+from . import blocks
 from .blocks import N_CONTENTS, NOT_COVERED, BlockTables, contents_of, tables_for
 from .cards import (
     KING,
@@ -193,12 +194,8 @@ _FIELD = 7
 _GUARD = sum(4 << (_BITS * i) for i in range(20))
 
 
-def encode(counts: Sequence[int]) -> int:
-    """Pack the counts of the 20 ordinary kinds into a search pool."""
-    x = 0
-    for i in range(20):
-        x |= counts[i] << (_BITS * i)
-    return x
+encode = blocks.encode
+"""Pack the counts of the 20 ordinary kinds into a search pool."""
 
 
 def _delta(cards: Sequence[int]) -> int:
@@ -532,6 +529,16 @@ def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     holds; :class:`~zipai_rules.errors.MeldError` for a bad table meld.
     """
     variant = as_variant(variant)
+    counts, table, c = _checked(variant, hand, table, card, source, dealer, dealt)
+    return win_verdict(variant, counts, table, c, source, all_decompositions=all_decompositions,
+                       dealer=dealer, dealt=dealt)
+
+
+def _checked(variant: Variant, hand: HandCards, table: TableMelds,
+             card: Card | int | str | None, source: str | None, dealer: bool, dealt: bool
+             ) -> tuple[list[int], tuple[Meld, ...], int | None]:
+    """:func:`analyze`'s checks of a situation: ``(counts, table melds, card index)``, or
+    the error it raises."""
     indices, counts = read_hand(hand)
     c = None if card is None else card_index(card)
     if c is not None and source not in SOURCES:
@@ -547,9 +554,9 @@ def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     if dealt and c is not None:
         raise HandError("a dealt hand is judged as dealt: give no incoming card",
                         code="bad_source")
-    table = read_table(table)
+    melds = read_table(table)
     seen = list(counts)
-    for m in table:
+    for m in melds:
         for i in m.physical:
             seen[i] += 1
     if c is not None:
@@ -560,16 +567,15 @@ def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
         i = counts.index(4)
         raise HandError(f"four {token(i)} in the concealed hand must be laid down as 提 "
                         "(a table meld)", code="concealed_quad")
-    held = sum(counts) + sum(len(m.cards) for m in table)
+    held = sum(counts) + sum(len(m.cards) for m in melds)
     if dealt:
         size = variant.deal.dealer_hand if dealer else variant.deal.other_hand
         if held != size:
             raise HandError(f"{held} cards in hand and table; a {'dealer' if dealer else 'player'}"
                             f" of {variant.id} is dealt {size}", code="impossible_count")
     else:
-        check_count(variant, held, sum(1 for m in table if m.kind in QUADS), c is not None)
-    return win_verdict(variant, counts, table, c, source, all_decompositions=all_decompositions,
-                       dealer=dealer, dealt=dealt)
+        check_count(variant, held, sum(1 for m in melds if m.kind in QUADS), c is not None)
+    return counts, melds, c
 
 
 def at_rest(variant: VariantLike, hand: HandCards, table: TableMelds = ()) -> bool:
@@ -907,54 +913,71 @@ def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),
                 sum(1 for m in table if m.kind in QUADS), True)
     seen = counts_of(indices + [i for m in table for i in m.physical])
     counts = counts_of(indices)
+    cards = [c for c in range(20) if seen[c] < variant.deck.copies]
+    if not cards:
+        return []
+    _checked(variant, indices, table, cards[0], source, False, False)  # checked once
+    if not table and not counts[KING] and source in variant.win.sources and \
+            _searcher(variant).plain:
+        return _plain_waits(variant, counts, cards, source)
     out = []
-    checked = False
-    for c in range(20):
-        if seen[c] >= variant.deck.copies:
-            continue
-        if not checked:  # the situation checked once, as analyze checks it
-            a = analyze(variant, indices, table, c, source)
-            checked = True
-        elif counts[c] <= 1 and not table and not counts[KING] and \
-                source in variant.win.sources:
-            found = _plain_with(variant, counts, c)
-            if found is not None:
-                if found >= 0:
-                    out.append(Wait(c, found))
-                continue
-            a = win_verdict(variant, counts, table, c, source)
-        else:
-            a = win_verdict(variant, counts, table, c, source)
+    for c in cards:
+        a = win_verdict(variant, counts, table, c, source)
         if a.win:
             out.append(Wait(c, a.huxi))
     return out
 
 
-def _plain_with(variant: Variant, counts: Sequence[int], card: int) -> int | None:
-    """The win verdict of a hand with no table melds and no 王 on an allowed ``card`` it
-    holds at most once, which can only join the concealed cards: its 胡息 if it wins, -1 if
-    not; ``None`` when :func:`win_verdict` must judge (a special-win variant below the
-    threshold, or a count the block tables do not cover)."""
+def _plain_waits(variant: Variant, counts: Sequence[int], cards: Sequence[int], source: str
+                 ) -> list[Wait]:
+    """:func:`waits` of a hand with no table melds and no 王 in a variant with no special
+    wins, from an allowed ``source``: each card joins the concealed cards (with one copy
+    held or none, only that); held twice it may also make the 碰 (the 坎 under
+    ``huxi.won_triple: kan``) or, one's own draw, is the forced 偎 (:func:`_placed`; under
+    ``claims.own_draw: kept`` also free, a 坎 with the pair). A card held three times goes to
+    :func:`win_verdict`."""
     s = _searcher(variant)
-    hand = bytearray(counts[:20])
-    hand[card] += 1
+    tables = s.tables
+    kan = s.kan_huxi
+    jiang = s.plain_jiang
+    low = s.min_huxi
+    own = source == Source.SELF
+    free_pair = not own or variant.claims.kept
+    pair_kind = MeldKind.WEI if own else (
+        MeldKind.KAN if variant.won_triple == "kan" else MeldKind.PENG)
+    pool = bytearray(counts[:20])
     base = 0
-    if 3 in hand:
-        kan = s.kan_huxi
-        i = hand.find(3)
-        while i >= 0:
+    for i in range(20):
+        if pool[i] == 3:
             base += kan[i]
-            hand[i] = 0
-            i = hand.find(3, i + 1)
-    found = s.tables.best(encode(hand), s.plain_jiang)
-    if found == NOT_COVERED:
-        return None
-    if found < 0:
-        return -1
-    total = base + found
-    if total >= s.min_huxi:
-        return total
-    return -1 if s.plain else None
+            pool[i] = 0
+    x = encode(pool)
+    out = []
+    for c in cards:
+        n = counts[c]
+        one = 1 << (3 * c)
+        if n == 3:
+            a = win_verdict(variant, counts, (), c, source)
+            if a.win:
+                out.append(Wait(c, a.huxi))
+            continue
+        if n <= 1:
+            found = tables.best(x + one, jiang)
+            total = base + found if found >= 0 else -1
+        else:
+            found = tables.best(x - 2 * one, jiang)
+            meld = variant.meld_huxi(same_meld(pair_kind, c))
+            total = base + meld + found if found >= 0 else -1
+            if free_pair:
+                if own:  # kept: the pair and the draw make a 坎
+                    h = base + kan[c] + found if found >= 0 else -1
+                else:  # the card joins the pair, free
+                    f = tables.best(x + one, jiang)
+                    h = base + f if f >= 0 else -1
+                total = max(total, h)
+        if total >= low:
+            out.append(Wait(c, total))
+    return out
 
 
 def tianhu(variant: VariantLike, hand: HandCards, table: Sequence[Meld] = ()) -> Analysis | None:

@@ -214,6 +214,14 @@ class BlockTables:
                     res = got + h
         return res
 
+    def best_counts(self, counts: bytes, jiang: int) -> int:
+        """:meth:`best` of the pool of the 20 ``counts`` (0–3 each)."""
+        if jiang or 3 in counts:
+            return self.best(encode(counts), jiang)
+        f = _FIVE
+        return self.best0(f[counts[0:5]] + 243 * f[counts[10:15]],
+                          f[counts[5:10]] + 243 * f[counts[15:20]])
+
     def _beyond(self, x: int, jiang: int) -> int:
         """:meth:`best` of a pool holding a kind three times (which no table covers): some
         meld holds that card in every split, so the best over each such meld taken out
@@ -298,6 +306,15 @@ _GUARD = sum(4 << (_BITS * i) for i in range(20))  # bit 2 of every field (count
 #: five counts (0–2) as bytes -> their base-3 value, for :func:`contents_of`
 _FIVE = {bytes(cs): sum(c * 3 ** k for k, c in enumerate(cs))
          for cs in itertools.product(range(3), repeat=5)}
+
+
+def encode(counts: Sequence[int]) -> int:
+    """The pool of the 20 ``counts``: 3 bits a kind, kind ``i`` at bit ``3i`` (the layout of
+    :func:`zipai_rules.analysis.encode`)."""
+    x = 0
+    for i in range(20):
+        x |= counts[i] << (_BITS * i)
+    return x
 
 
 def contents_of(counts: bytes) -> tuple[int, int]:
