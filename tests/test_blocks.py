@@ -1,0 +1,119 @@
+"""The block tables (zipai_rules.blocks) against the naive reference decomposer and against
+hand-worked values; the verdict without a decomposition, and the decomposition on demand.
+
+The reference check runs over a seeded sample of block contents here; with ``ZIPAI_DEV=1`` (or
+``HYPOTHESIS_PROFILE=dev``) it runs over every one of the 3^10 contents of both blocks."""
+
+import itertools
+import os
+import random
+
+import pytest
+
+import reference as ref
+from zipai_rules import analysis, blocks
+from zipai_rules.analysis import analyze, encode, verdict, win_verdict
+
+DEV = os.environ.get("ZIPAI_DEV") == "1" or os.environ.get("HYPOTHESIS_PROFILE") == "dev"
+
+
+def tables(variant):
+    return blocks.tables_for(variant.meld_huxi)
+
+
+def pool(cards):
+    counts = [0] * 20
+    for c in cards:
+        counts[c] += 1
+    return encode(counts)
+
+
+def cards_of(block, digits):
+    return [c for c, n in zip(block, digits, strict=True) for _ in range(n)]
+
+
+def contents():
+    every = list(itertools.product(range(3), repeat=10))
+    return every if DEV else random.Random(14).sample(every, 1500)
+
+
+@pytest.mark.parametrize("block, other", [(blocks.BLOCK_A, blocks.BLOCK_B),
+                                          (blocks.BLOCK_B, blocks.BLOCK_A)])
+def test_every_block_content_agrees_with_the_reference(hunan, block, other):
+    """Each content alone (its melds inside the block, with and without a 将), and joined
+    with a random content of the other block (the melds crossing the cut)."""
+    t = tables(hunan)
+    rng = random.Random(5)
+    checked = 0
+    for digits in contents():
+        hand = cards_of(block, digits)
+        for pairs in (0, 1):
+            want = ref.best_huxi(hand, pairs_allowed=pairs)
+            assert t.best(pool(hand), pairs) == (-1 if want is None else want), (hand, pairs)
+        joined = hand + cards_of(other, [rng.choice((0, 0, 1, 1, 2)) for _ in range(10)])
+        want = ref.best_huxi(joined, pairs_allowed=0)
+        assert t.best(pool(joined), 0) == (-1 if want is None else want), joined
+        checked += 1
+    assert checked == (3 ** 10 if DEV else 1500)
+
+
+@pytest.mark.parametrize("text, pairs, huxi", [
+    ("x1 x2 x3", 0, 3),                      # 一二三, small
+    ("d2 d7 d10", 0, 6),                     # 二七十, big
+    ("x4 x5 x6", 0, 0),                      # a sequence across the cut
+    ("x4 x5 x6 d1 d2 d3", 0, 6),             # across the cut, beside a big 一二三
+    ("x2 x7 x10 x5 x6 x7", 0, 3),            # 二七十 and a sequence share the cut
+    ("x1 x1", 0, -1),                        # a pair with no 将 allowed
+    ("x1 x1", 1, 0),
+    ("x1 x1 d1 d1", 1, -1),                  # two pairs, one 将
+    ("x1 x1 d1 d1 x2 x3", 1, 3),             # no 将 needed: 绞 x1 d1 d1 and 一二三 (3)
+    ("x1 x1 d1 d1 d2 d3", 0, 6),             # no 将 either: 绞 x1 x1 d1 and big 一二三 (6)
+    ("x1 x1 x5 x6 x7", 1, 0),                # 将 x1 x1 and a sequence
+    ("x1 x1 x5 x6 x7", 0, -1),
+    ("x1 x2 x3 d2 d7 d10 x9 x9", 1, 9),      # 将 x9 x9, 一二三 (3), big 二七十 (6)
+    ("x5 x5 x5 d5 d5 d5", 0, 0),             # a free three: two 绞 (x5 x5 d5, x5 d5 d5)
+    ("x5 x5 x5", 0, -1),                     # three alike, not a 坎 here: no meld
+    ("x1 x2 x3 x1 x2 x3 x1 x2 x3", 0, 9),    # three 一二三 (a count of 3 each)
+])
+def test_worked_values(hunan, text, pairs, huxi):
+    from zipai_rules.cards import parse_indices
+
+    assert tables(hunan).best(pool(parse_indices(text)), pairs) == huxi
+
+
+def test_four_alike_are_not_covered(hunan):
+    assert tables(hunan).best(pool([0, 0, 0, 0, 1, 2]), 0) == blocks.NOT_COVERED
+
+
+def test_the_decomposition_is_searched_only_when_read(hunan):
+    hand = "x1 x2 x3 d2 d7 d10 x10 x10 x10 d4 d5 d6 x4 x5 x6 d8 d9 d10 x7 x8 x9"
+    analysis.clear_searchers()
+    a = analyze(hunan, hand)
+    # 一二三 3 + big 二七十 6 + 坎 x10 3 = 12: complete, under Hunan's 15
+    assert (a.win, a.reason, a.huxi) == (False, "below_min_huxi", 12)
+    assert analysis._searcher(hunan).memo == {}  # no search yet
+    assert a.best is not None and a.best.huxi == 12
+    assert analysis._searcher(hunan).memo  # reading it ran the search
+    # the 坎, then the search's melds lowest card first: x1, x4, x7, d2, d4, d8
+    assert [(g.meld.kind.value, g.huxi) for g in a.best.groups] == [
+        ("kan", 3), ("yi_er_san", 3), ("shun", 0), ("shun", 0), ("er_qi_shi", 6), ("shun", 0),
+        ("shun", 0)]
+    assert a == analyze(hunan, hand)  # a lazy analysis equals one already read
+
+
+def test_verdict_is_win_verdicts_without_the_decomposition(hunan):
+    from zipai_rules.cards import counts_of, parse_indices
+
+    win = list(counts_of(parse_indices(
+        "x1 x2 x3 d1 d2 d3 d2 d7 d10 x10 x10 x10 d4 d5 d6 x4 x5 x6 x7 x8 x9")))
+    # small 一二三 3 + big 一二三 6 + big 二七十 6 + 坎 x10 3 = 18
+    assert verdict(hunan, win) == (True, None, 18)
+    broken = list(win)
+    broken[0], broken[9] = 0, 2  # x1 gone, a second x10 beside the 坎: no split
+    assert verdict(hunan, broken) == (False, "incomplete", 0)
+    pairs = list(counts_of(parse_indices("x1 x1 x2 x2 x3 x3 d1 d1 d2 d2 d3 d3 d5 d5 d5 x9 x9 x9")))
+    pairs[4] = 2  # and x5 x5: a 将 would make it whole, and Hunan allows none without 提/跑
+    assert verdict(hunan, pairs) == (False, "jiang_not_allowed", 0)
+    for counts in (win, broken, pairs):
+        a = win_verdict(hunan, counts, (), None, None)
+        assert verdict(hunan, counts) == (a.win, a.reason, a.huxi)
