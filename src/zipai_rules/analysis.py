@@ -462,6 +462,9 @@ TableMelds = Sequence[Meld | str]
 strings."""
 
 
+_INT_ONLY = {int}  # card indices exactly (a bool is no card)
+
+
 def read_hand(hand: HandCards, argument: str = "hand") -> tuple[list[int], list[int]]:
     """``(indices, counts)`` of a hand given as card indices, :class:`Card` values, tokens, or
     one string (``"x1 x2 x3"``). Raises :class:`~zipai_rules.errors.HandError` (``bad_hand``)
@@ -477,8 +480,8 @@ def read_hand(hand: HandCards, argument: str = "hand") -> tuple[list[int], list[
                         "of cards nor a string of card tokens", code="bad_hand")
     else:
         given: list[Any] = list(hand)  # probed: any mix of the accepted forms
-        if all(type(i) is int for i in given) and (
-                not given or (min(given) >= 0 and max(given) < N_KINDS)):
+        if not given or (set(map(type, given)) == _INT_ONLY and min(given) >= 0 and
+                         max(given) < N_KINDS):
             counts = [0] * N_KINDS  # fast path: card indices
             for i in given:
                 counts[i] += 1
