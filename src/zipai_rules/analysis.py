@@ -39,8 +39,8 @@ from typing import Any
 
 import attrs
 
-from . import blocks
 from .blocks import N_CONTENTS, NOT_COVERED, BlockTables, contents_of, tables_for
+from .blocks import encode as encode  # the search pool layout, re-exported
 from .cards import (
     KING,
     N_KINDS,
@@ -194,8 +194,6 @@ _FIELD = 7
 _GUARD = sum(4 << (_BITS * i) for i in range(20))
 
 
-encode = blocks.encode
-"""Pack the counts of the 20 ordinary kinds into a search pool."""
 
 
 def _delta(cards: Sequence[int]) -> int:
