@@ -636,41 +636,56 @@ def verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...] = (),
     if card is None and not table and source is None:
         s = _searcher(variant)
         if s.plain:
-            counts = bytes(hand)
-            if len(counts) == N_KINDS and not counts[KING] and \
-                    not counts.translate(None, b"\x00\x01\x02\x03"):  # counts within 3
-                base = 0
-                if 3 in counts:
-                    kan = s.kan_huxi
-                    i = counts.find(3)
-                    while i >= 0:
-                        base += kan[i]
-                        i = counts.find(3, i + 1)
-                    counts = counts.replace(b"\x03", b"\x00")
-                ca, cb = contents_of(counts)
-                tables = s.tables
-                jiang = s.plain_jiang
-                found = -1
-                if jiang:
-                    found = tables.best(encode(counts), jiang)
-                else:
-                    za, zb = tables.a[ca], tables.b[cb]
-                    if za is not None and zb is not None:
-                        for st, h in za.items():
-                            hb = zb.get(st)
-                            if hb is not None and h + hb > found:
-                                found = h + hb
-                if found >= 0:
-                    total = base + found
+            found = _plain(s, hand)
+            if found is not None:
+                total = found[0]
+                if total >= 0:
                     if total < s.min_huxi:
                         return False, Reason.BELOW_MIN_HUXI, total
                     return True, None, total
-                if jiang < 7 and tables.ma[ca] & tables.mb[cb] and \
-                        tables.splits(encode(counts), ca, cb, 7):
-                    return False, Reason.JIANG_NOT_ALLOWED, 0
-                return False, Reason.INCOMPLETE, 0
+                return False, _FAILED[total], 0
     a = win_verdict(variant, hand, table, card, source, chou_hu=chou_hu)
     return a.win, a.reason, a.huxi
+
+
+_FAILED = {-1: Reason.INCOMPLETE, -3: Reason.JIANG_NOT_ALLOWED}
+
+
+def _plain(s: _Searcher, hand: Sequence[int]) -> tuple[int, bytes] | None:
+    """The best total 胡息 of a hand judged as it stands with no table melds and no 王 (its 坎
+    locked), -1 for ``incomplete``, -3 for ``jiang_not_allowed``, with the counts left once
+    the 坎 are locked; ``None`` for a hand of other counts (not 21 of them, a 王, a four)."""
+    counts = bytes(hand)
+    if len(counts) != N_KINDS or counts[KING] or \
+            counts.translate(None, b"\x00\x01\x02\x03"):  # counts within 3
+        return None
+    base = 0
+    if 3 in counts:
+        kan = s.kan_huxi
+        i = counts.find(3)
+        while i >= 0:
+            base += kan[i]
+            i = counts.find(3, i + 1)
+        counts = counts.replace(b"\x03", b"\x00")
+    ca, cb = contents_of(counts)
+    tables = s.tables
+    jiang = s.plain_jiang
+    found = -1
+    if jiang:
+        found = tables.best(encode(counts), jiang)
+    else:
+        za, zb = tables.a[ca], tables.b[cb]
+        if za is not None and zb is not None:
+            for st, h in za.items():
+                hb = zb.get(st)
+                if hb is not None and h + hb > found:
+                    found = h + hb
+    if found >= 0:
+        return base + found, counts
+    if jiang < 7 and tables.ma[ca] & tables.mb[cb] and \
+            tables.splits(encode(counts), ca, cb, 7):
+        return -3, counts
+    return -1, counts
 
 
 def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
@@ -708,6 +723,19 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     wins (碰胡 2 提蛇, 小七对: ``dealer`` says whether the seat deals), and with ``dealt`` (a
     freshly dealt hand) for the forced 天胡 too.
     """
+    if card is None and source is None and not table and not dealt and not all_decompositions:
+        s = _searcher(variant)
+        plain = _plain(s, hand) if s.plain else None
+        if plain is not None:  # the hand as it stands, from the block tables
+            total, rest = plain
+            if total < 0:
+                return Analysis(False, _FAILED[total], 0, None)
+            kans = tuple(same_meld(MeldKind.KAN, i) for i in range(20) if hand[i] == 3)
+            lazy = functools.partial(_searched, variant, (), kans, encode(rest), s.plain_jiang,
+                                     ())
+            if total < s.min_huxi:
+                return Analysis(False, Reason.BELOW_MIN_HUXI, total, None, lazy=lazy)
+            return Analysis(True, None, total, None, lazy=lazy)
     if dealt:
         source = Source.SELF  # the dealer's optional 天胡 is a win on its own cards
     if variant.win.special or dealt:
