@@ -36,7 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine", "play"),
     ("settlement", "invariants", "match"),
     ("records",),
-    ("bots", "simulate", "bench", "testing", "variant_docs", "rl"),
+    ("bots", "simulate", "bench", "testing", "variant_docs", "rl", "replay_html"),
     ("cli",),
 )
 
@@ -47,7 +47,7 @@ LATE_BOUND = {("zipai_rules.variant", "zipai_rules.variant_file")}
 
 #: modules that read or write files, or talk to a terminal: the hand analysis loads none
 IO_MODULES = ("inputs", "loader", "presets", "variant_file", "records", "simulate", "bench",
-              "variant_docs", "terminal")
+              "variant_docs", "terminal", "replay_html")
 
 
 def module_name(path: Path) -> str:
