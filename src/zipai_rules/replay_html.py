@@ -177,30 +177,30 @@ def view_record(record: str | Path, out: str | Path, limits: Limits = RECORD_LIM
 
 
 class ReplayIndex:
-    """The replays of a simulation run: :meth:`add` writes ``DIR/game-NNNNN.html`` from the
-    record ``DIR/game-NNNNN.json`` of a finished game; :meth:`write` writes
-    ``DIR/index.html``, a table of the games added (number, seed, result, winner, 胡息,
-    units, actions), in game order, linking to each replay."""
+    """The replays of a simulation run in the records folder ``out``: :meth:`add` keeps the
+    row of a finished game (a ``GameSummary``); :meth:`write` writes each kept game's replay
+    ``out/game-NNNNN.html`` from its record ``out/game-NNNNN.json`` (replayed strictly, as
+    :func:`view_record`), then ``out/index.html``: a table of the games in game order
+    (number, seed, result, winner, 胡息, units, actions), each linking to its replay."""
 
     def __init__(self, out: str | Path, title: str) -> None:
         self.out, self.title = Path(out), title
         self.rows: list[tuple[int, int, str, int | None, int, int, int]] = []
 
     def add(self, summary: Any) -> None:
-        """Write the replay of the game a ``GameSummary`` describes (its record must be in
-        the folder) and keep its row for the index."""
-        source = record_path(self.out, summary.number)
-        view_record(source, source.with_suffix(".html"), back="index.html")
-        self.rows.append((summary.number, summary.seed, summary.kind, summary.winner,
+        """Keep the row of the game a ``GameSummary`` describes."""
+        self.rows.append((summary.number, summary.seed, str(summary.kind), summary.winner,
                           summary.huxi, summary.units, summary.actions))
 
     def write(self) -> Path:
-        """Write ``index.html``; returns its path."""
+        """Write the replays of the games added and ``index.html``; returns the index's
+        path. Raises what :func:`view_record` raises."""
         rows = []
         for number, seed, kind, winner, huxi, units, actions in sorted(self.rows):
-            name = f"game-{number:05d}.html"
+            source = record_path(self.out, number)
+            view_record(source, source.with_suffix(".html"), back="index.html")
             rows.append(
-                f'<tr data-game="{number}"><td><a href="{name}">{number}</a></td>'
+                f'<tr data-game="{number}"><td><a href="{source.stem}.html">{number}</a></td>'
                 f"<td>{seed}</td><td>{html.escape(kind)}</td>"
                 f"<td>{'—' if winner is None else winner}</td><td>{huxi}</td>"
                 f"<td>{units}</td><td>{actions}</td></tr>")
