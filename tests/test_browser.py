@@ -18,11 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from helpers import record_states
 from zipai_rules.cards import format_cards, indices_of
 from zipai_rules.cli import main
-from zipai_rules.engine.game import Game
 from zipai_rules.engine.observation import observe
-from zipai_rules.records import read_record, replay_record
 
 OUTPUT = Path(__file__).parent / "output"
 
@@ -119,12 +118,7 @@ def test_replay_in_a_browser(browser, tmp_path, capsys):
     record, page = tmp_path / "seven.json", tmp_path / "seven.html"
     assert main(["play", "--variant", "hunan", "--seed", "7", "--record", str(record)]) == 0
     assert main(["view", str(record), "-o", str(page)]) == 0
-    game, _ = replay_record(read_record(record))
-    again = Game(game.variant, deal=game.deal)
-    states = [again.state]
-    for action in game.actions:
-        again.apply(action)
-        states.append(again.state)
+    _, states = record_states(record)
     last = len(states) - 1
     assert last == 15
 

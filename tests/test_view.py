@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from helpers import record_states
 from zipai_rules.cards import format_cards
 from zipai_rules.cli import main
-from zipai_rules.engine.game import Game
 from zipai_rules.engine.observation import observe
-from zipai_rules.records import read_record, replay_record
-from zipai_rules.replay_html import script_json
+from zipai_rules.presets import load_preset, preset_ids
+from zipai_rules.replay_html import script_json, view_record
+from zipai_rules.simulate import default_bots, play_game, record_path
 
 # tokens of the dealer's 21 dealt cards of `zipai play --variant hunan --seed 7`, in order
 SEVEN_SEAT0 = "d7 x1 d1 x8 d10 d6 x8 x10 x5 d3 x7 d6 x9 d6 d9 x10 x6 d9 x3 x4 x8"
@@ -88,17 +89,6 @@ def seven_page(seven) -> str:
     return out.read_text(encoding="utf-8")
 
 
-def engine_states(record_file: Path):
-    """The game of a record replayed in Python, and its state at each step (0: the deal)."""
-    game, _ = replay_record(read_record(record_file))
-    again = Game(game.variant, deal=game.deal)
-    states = [again.state]
-    for action in game.actions:
-        again.apply(action)
-        states.append(again.state)
-    return game, states
-
-
 def test_view_writes_one_page_without_network(seven_page, capsys):
     page = parse(seven_page)
     assert page.title == "zipai replay: 湖南跑胡子 (hunan), seed 7"
@@ -116,7 +106,7 @@ def test_view_writes_one_page_without_network(seven_page, capsys):
 
 
 def test_view_snapshots_are_the_engines(seven, seven_page):
-    game, states = engine_states(seven)
+    game, states = record_states(seven)
     data = embedded(seven_page)
     steps = data["steps"]
     assert len(steps) == 16 and len(game.actions) == 15
@@ -254,3 +244,44 @@ def test_simulate_html_needs_out(capsys):
     assert main(["simulate", "--games", "1", "--html"]) == 2
     assert capsys.readouterr().err == \
         "error: --html goes with --out (and not --out-on-workers)\n"
+
+
+@pytest.mark.parametrize("preset", preset_ids())
+def test_every_preset_snapshot_is_the_engines(preset, tmp_path):
+    """One seeded game of every preset (王 in melds, face-down 偎 and 提, a 吃 of one's own
+    draw laid face down, a dealt 提 kept in the hand): the page's seat views are the engine's
+    observations, step by step, and each seat is shown the engine's redacted events."""
+    variant = load_preset(preset)
+    play_game(variant, 1, 11, default_bots(variant.players), tmp_path)
+    source = record_path(tmp_path, 1)
+    view_record(source, tmp_path / "game.html")
+    data = embedded((tmp_path / "game.html").read_text(encoding="utf-8"))
+    game, states = record_states(source)
+    assert len(data["steps"]) == len(states) == len(game.actions) + 1
+    shown = [[] for _ in range(variant.players)]
+    for step, state in zip(data["steps"], states, strict=True):
+        for s in range(variant.players):
+            expected = observe(state, s).to_json()
+            del expected["history"]
+            got = dict(step["seats"][s])
+            shown[s].extend(e for e in got.pop("events"))
+            assert got == expected
+    for s in range(variant.players):
+        assert [{k: v for k, v in e.items() if k not in ("text", "text_zh")}
+                for e in shown[s]] == [e.to_json() for e in game.events_for(s)]
+
+
+def test_a_king_in_a_meld(tmp_path, capsys):
+    """永州 seed 1: seat 0 碰s d2 with a 王 standing for the third d2. All open, the meld is
+    d2 d2 d2 with the 王 named (`kings`, drawn as 王贰); its owner sees d2 d2 d2, the others
+    see the 王 as K (deck.king_rules.claims)."""
+    record = tmp_path / "yz.json"
+    assert main(["play", "--variant", "yongzhou", "--seed", "1", "--record", str(record)]) == 0
+    assert main(["view", str(record), "-o", str(tmp_path / "yz.html")]) == 0
+    end = embedded((tmp_path / "yz.html").read_text(encoding="utf-8"))["steps"][-1]
+    assert end["open"]["melds"][0] == [{"kind": "peng", "cards": ["d2", "d2", "d2"],
+                                        "hidden": 0, "kings": ["d2"]}]
+    assert [v["melds"][0] for v in end["seats"]] == [
+        [{"kind": "peng", "cards": ["d2", "d2", "d2"], "hidden": 0}],
+        [{"kind": "peng", "cards": ["d2", "d2", "K"], "hidden": 0}],
+        [{"kind": "peng", "cards": ["d2", "d2", "K"], "hidden": 0}]]

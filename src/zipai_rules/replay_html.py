@@ -237,7 +237,7 @@ border-radius:3px;background:#fff;font-size:1.05em;line-height:1.3}
 .card.red{color:#c00}
 .card.back{background:repeating-linear-gradient(45deg,#6b8e5a,#6b8e5a 3px,#557a46 3px,#557a46 6px);
 color:transparent}
-.card.king{color:#a0a}
+.card.king,.card.stand-in{color:#a0a}
 #centre{margin:6px 0}
 #events{font-size:.9em;color:#333;min-height:1.2em}
 #settlement{margin-top:10px;border-collapse:collapse}
@@ -362,8 +362,17 @@ function render() {
       md.setAttribute("data-meld", i);
       md.setAttribute("data-kind", m.kind === null ? "hidden" : m.kind);
       md.appendChild(el("span", "kind", m.kind === null ? "?" : term(m.kind)));
-      var cs = el("span", "cards");
-      m.cards.forEach(function (t) { cs.appendChild(card(t)); });
+      var cs = el("span", "cards"), kings = (m.kings || []).slice();
+      m.cards.forEach(function (t) {
+        var c = card(t), j = kings.indexOf(t);
+        if (j >= 0) {  // a 王 standing for this card (all-open view)
+          kings.splice(j, 1);
+          c.classList.add("stand-in");
+          c.textContent = face("K") + face(t);
+          c.title = "K as " + t;
+        }
+        cs.appendChild(c);
+      });
       for (var k = 0; k < m.hidden; k++) cs.appendChild(card("hidden"));
       md.appendChild(cs);
       melds.appendChild(md);
