@@ -213,7 +213,10 @@ def test_view_unwritable_output_is_an_error(seven, tmp_path, capsys):
     for where in (tmp_path / "no" / "such" / "folder.html", tmp_path):
         assert main(["view", str(seven), "-o", str(where)]) == 2
         err = capsys.readouterr().err
-        assert err.startswith(f"error: {where}: cannot write") and "Traceback" not in err
+        assert err.startswith(f"error: {where}: cannot write the replay there: it ")
+    assert main(["view", str(seven), "-o", str(seven)]) == 2
+    assert capsys.readouterr().err == f"error: {seven}: the replay would overwrite its record\n"
+    assert json.loads(seven.read_text(encoding="utf-8"))["format"] == "zipai-log/1"
 
 
 def test_simulate_html_writes_an_index(tmp_path, capsys):

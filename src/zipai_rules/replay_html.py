@@ -29,6 +29,7 @@ from .engine.actions import Event
 from .engine.game import Game
 from .engine.observation import Redactor, observe
 from .engine.state import GameState
+from .errors import RecordError
 from .inputs import RECORD_LIMITS, Limits
 from .melds import Meld
 from .records import (
@@ -166,9 +167,16 @@ def view_record(record: str | Path, out: str | Path, limits: Limits = RECORD_LIM
     """Read the record file ``record`` (bounded and validated, :func:`read_record`), replay
     it strictly (:func:`replay_record`) and write its replay page to ``out``; returns the
     replayed game. Raises :class:`~zipai_rules.errors.RecordError` (a bad or unreadable
-    record; ``unwritable`` for ``out``, checked before the replay) and
+    record; ``unwritable`` for an ``out`` that cannot be written or is the record itself,
+    checked before the replay) and
     :class:`~zipai_rules.errors.ReplayError`."""
-    check_writable(out)
+    try:
+        check_writable(out)
+    except RecordError as exc:
+        raise RecordError(str(exc).replace("the record", "the replay", 1),
+                          code=exc.code) from None
+    if Path(out).resolve() == Path(record).resolve():
+        raise RecordError(f"{out}: the replay would overwrite its record", code="unwritable")
     data = read_record(record, limits)
     game, settlement = replay_record(data)
     bots = data.get("bots")
