@@ -41,7 +41,7 @@ from .records import (
     write_text_atomic,
 )
 from .settlement import Settlement
-from .simulate import record_path
+from .simulate import GameSummary, record_path
 
 __all__ = ["ReplayIndex", "replay_data", "replay_html", "replay_snapshots", "script_json",
            "view_record"]
@@ -186,17 +186,18 @@ def view_record(record: str | Path, out: str | Path, limits: Limits = RECORD_LIM
 
 class ReplayIndex:
     """The replays of a simulation run in the records folder ``out``: :meth:`add` keeps the
-    row of a finished game (a ``GameSummary``); :meth:`write` writes each kept game's replay
-    ``out/game-NNNNN.html`` from its record ``out/game-NNNNN.json`` (replayed strictly, as
-    :func:`view_record`), then ``out/index.html``: a table of the games in game order
-    (number, seed, result, winner, 胡息, units, actions), each linking to its replay."""
+    row of a finished game (a :class:`~zipai_rules.simulate.GameSummary`); :meth:`write`
+    writes each kept game's replay ``out/game-NNNNN.html`` from its record
+    ``out/game-NNNNN.json`` (replayed strictly, as :func:`view_record`), then
+    ``out/index.html``: a table of the games in game order (number, seed, result, winner,
+    胡息, units, actions), each linking to its replay."""
 
     def __init__(self, out: str | Path, title: str) -> None:
         self.out, self.title = Path(out), title
         self.rows: list[tuple[int, int, str, int | None, int, int, int]] = []
 
-    def add(self, summary: Any) -> None:
-        """Keep the row of the game a ``GameSummary`` describes."""
+    def add(self, summary: GameSummary) -> None:
+        """Keep the row of the game ``summary`` describes."""
         self.rows.append((summary.number, summary.seed, str(summary.kind), summary.winner,
                           summary.huxi, summary.units, summary.actions))
 
