@@ -51,7 +51,7 @@ def options(g):
 
 
 def test_preset_lets_a_king_complete_peng_and_pao():
-    assert yongzhou().deck.king_rules.claims == ("peng", "pao")
+    assert yongzhou().deck.king_rules.claims == ("peng", "pao", "chi")
     assert load_preset("hunan").deck.king_rules.claims == ()
 
 

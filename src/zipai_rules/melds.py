@@ -230,15 +230,16 @@ def stand_in_text(cards: Sequence[int], kings: Sequence[int], zh: bool = False) 
     return " ".join(reversed(shown))
 
 
-def chi_meld(cards: Sequence[int], claimed: int | None = None, bi: bool = False) -> Meld:
+def chi_meld(cards: Sequence[int], claimed: int | None = None, bi: bool = False,
+             kings: Sequence[int] = ()) -> Meld:
     """The chi-type meld of three card indices, its kind given by :func:`chi_shape`, with
-    ``claimed`` and ``bi`` as in :class:`Meld`. Raises :class:`MeldError` if the cards form no
-    chi-type shape."""
+    ``claimed``, ``bi`` and ``kings`` as in :class:`Meld`. Raises :class:`MeldError` if the
+    cards form no chi-type shape."""
     kind = chi_shape(cards)
     if kind is None:
         raise MeldError(f"{format_cards(cards)} is not a chi-type meld "
                         "(shun, yi_er_san, er_qi_shi or jiao)")
-    return Meld(kind, cards, claimed=claimed, bi=bi)
+    return Meld(kind, cards, claimed=claimed, bi=bi, kings=tuple(kings))
 
 
 _USER_KINDS = {k.value: k for k in MeldKind} | {"chi": None, "bi": None}
