@@ -206,3 +206,46 @@ def test_machine_over_a_broad_king_variant():
     machine = machine_for(BROAD[1])
     machine.TestCase.settings = settings(max_examples=6, stateful_step_count=60, deadline=None)
     machine.TestCase().runTest()
+
+
+def test_a_table_chi_with_a_king_is_written_and_analyzed():
+    """``chi=x1 K(x2) x3`` is the 吃 of x1 with a K for x2 (``describe`` writes it so), and
+    ``analyze`` reads it as in the win above, with d7 d8 d9 (0) added for a full hand:
+    3 + 9 + 3 = 15 胡息."""
+    from zipai_rules import analyze
+    from zipai_rules.errors import MeldError
+    from zipai_rules.melds import parse_meld
+
+    meld = parse_meld("chi=x1 K(x2) x3")
+    assert meld == shun("x1 x2 x3", "x2", c("x1"))
+    assert meld.describe() == "yi_er_san(x1 K(x2) x3)"
+    assert parse_meld("bi=x5 K(d5) K(d5)") == Meld(MeldKind.JIAO, (X5, D5, D5), bi=True,
+                                                    kings=(D5, D5))
+    assert parse_meld("peng=x9 x9 K(x9)") == parse_meld("peng=x9 x9 K")
+    for bad in ("chi=K(x2) K(x2) K(x2)", "peng=x9 x9 K(x8)", "chi=x1 x3 K(x4)"):
+        try:
+            parse_meld(bad)
+        except MeldError:
+            continue
+        raise AssertionError(bad)
+    a = analyze(yongzhou(), "x2 x7 x10 d4 d5 d6 d7 d8 d9 x8 x9 x5 x5",
+                ["chi=x1 K(x2) x3", "pao=d2 d2 d2 d2"], "x7", "self")
+    assert (a.win, a.huxi) == (True, 15)
+
+
+def test_a_king_is_never_a_fifth_copy_of_the_players_cards():
+    """x4 and a K on x5, as above, but with a 跑 of x3 on the player's table: the K may not be
+    a fifth x3, so only x4 x5 x6 with K(x6) is left. A 坎 of x6 in the hand (3 copies) leaves
+    room for one K as x6: both plans, the 坎 untouched."""
+    from zipai_rules.engine.claims import chi_plans
+
+    v = yongzhou()
+    hand = [0] * 21
+    hand[X4], hand[KING] = 1, 1
+    pao = (Meld(MeldKind.PAO, (X3,) * 4),)
+    assert chi_plans(v, tuple(hand), X5, pao) == [(shun("x4 x5 x6", "x6", X5),)]
+    hand[X6] = 3
+    assert chi_plans(v, tuple(hand), X5) == [(shun("x3 x4 x5", "x3", X5),),
+                                             (shun("x4 x5 x6", "x6", X5),)]
+    hand[X6] = 0
+    assert chi_plans(yongzhou(claims=["peng"]), tuple(hand), X5) == []
