@@ -249,3 +249,21 @@ def test_a_king_is_never_a_fifth_copy_of_the_players_cards():
                                              (shun("x4 x5 x6", "x6", X5),)]
     hand[X6] = 0
     assert chi_plans(yongzhou(claims=["peng"]), tuple(hand), X5) == []
+
+
+def test_one_king_in_each_of_two_bi():
+    """x3 x4 x5 x5 x6 x6 and two K on x5 (bi_kings, chi_kings 1): the real 吃 x3 x4 x5 leaves
+    x5 x5 x6 x6, laid as two 比 x5 x6 x7, each with one K for x7 (two K in the plan, one per
+    meld). Without bi_kings that 吃 has no 比 and is not offered."""
+    from zipai_rules.engine.claims import chi_plans
+
+    hand = [0] * 21
+    for card in "x3 x4 x5 x5 x6 x6".split():
+        hand[c(card)] += 1
+    hand[KING] = 2
+    bi = shun("x5 x6 x7", "x7", bi=True)
+    plan = (shun("x3 x4 x5", claimed=X5), bi, bi)
+    assert plan in chi_plans(yongzhou(claims=["chi"], bi_kings=True), tuple(hand), X5)
+    assert not any(p[0] == plan[0] for p in chi_plans(yongzhou(), tuple(hand), X5))
+    action = Action(A.CHI, 1, X5, plan)
+    assert decode_action(encode_action(action), 1) == action

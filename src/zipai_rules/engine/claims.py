@@ -71,8 +71,8 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
         if stand is None:
             continue
         chi = chi_meld(shape, claimed=card, kings=stand)
-        bi_kings = min(per_meld, kings - len(stand)) if rules.bi_kings else 0
-        for bis in _bi(rest, card, bi_kings):
+        left = kings - len(stand) if rules.bi_kings else 0
+        for bis in _bi(rest, card, per_meld, left):
             plans.add((chi,) + tuple(sorted(bis, key=lambda m: (m.cards, m.kings))))
     return sorted(plans, key=lambda p: [(m.cards, m.kings) for m in p])
 
@@ -97,9 +97,10 @@ def _take_or_stand(counts: list[int], cards: list[int], kings: int) -> tuple[int
     return tuple(stand) if len(stand) <= kings else None
 
 
-def _bi(rest: list[int], card: int, kings: int = 0) -> Iterator[tuple[Meld, ...]]:
-    """The 比 melds laying down every copy of ``card`` left in ``rest``, at most ``kings`` 王
-    standing in them in all (never for ``card``: the 比 lays real copies)."""
+def _bi(rest: list[int], card: int, per_meld: int = 0, kings: int = 0
+        ) -> Iterator[tuple[Meld, ...]]:
+    """The 比 melds laying down every copy of ``card`` left in ``rest``, at most ``per_meld``
+    王 standing in one and ``kings`` in all (never for ``card``: the 比 lays real copies)."""
     if rest[card] == 0:
         yield ()
         return
@@ -112,11 +113,11 @@ def _bi(rest: list[int], card: int, kings: int = 0) -> Iterator[tuple[Meld, ...]
         r2[card] -= len(need) - len(others)
         if r2[card] < 0:
             continue
-        stand = _take_or_stand(r2, others, kings)
+        stand = _take_or_stand(r2, others, min(per_meld, kings))
         if stand is None:
             continue
         meld = chi_meld(shape, bi=True, kings=stand)
-        for more in _bi(r2, card, kings - len(stand)):
+        for more in _bi(r2, card, per_meld, kings - len(stand)):
             yield (meld,) + more
 
 
