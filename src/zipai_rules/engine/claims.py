@@ -34,7 +34,8 @@ def locked(variant: Variant, hand: tuple[int, ...] | list[int]) -> set[int]:
     return out
 
 
-def chi_plans(variant: Variant, hand: tuple[int, ...], card: int) -> list[tuple[Meld, ...]]:
+def chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
+              table: tuple[Meld, ...] = ()) -> list[tuple[Meld, ...]]:
     """Every complete 吃 plan for ``card`` from a concealed ``hand`` (21 counts).
 
     A plan is the 吃 meld (``claimed=card``) followed by the 比 melds that lay down every
@@ -42,49 +43,90 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int) -> list[tuple[
     ``000_cdb63c032605c9a1.txt §跑胡子玩牌规则``). When the 比 cannot be completed there is no plan
     ("如果玩家符合吃牌的条件但达不到比牌的条件 … 则不允许吃牌", ``003_5cd7634dfd57d897.txt``).
     Cards of a 坎 are never used.
+
+    With ``chi`` in ``deck.king_rules.claims`` a 王 may stand for a hand card of the 吃 meld
+    that the hand lacks ("王霸可以代替任何牌进行游戏", ``000_cdb63c032605c9a1.txt
+    §永州双王扯胡子规则``): at most ``chi_kings`` in one meld, at most two in a plan; with
+    ``bi_kings`` also in a 比 meld, for a card other than ``card``. Real cards come first: a
+    王 fills only a card the hand does not hold, and the 比 counts real copies only. A 王 is
+    never a fifth copy of a card among the player's own cards (``hand``, its ``table`` melds
+    and the claimed card).
     """
+    rules = variant.deck.king_rules
+    kings = min(hand[KING], MAX_PLAN_KINGS) if "chi" in rules.claims else 0
+    per_meld = min(kings, rules.chi_kings)
     avail = list(hand)
     for i in locked(variant, hand):
         avail[i] = 0
+    room = [variant.deck.copies - hand[i] - (i == card) for i in range(20)]
+    for m in table:
+        for i in m.cards:
+            room[i] -= 1
     plans: set[tuple[Meld, ...]] = set()
     for shape in chi_shapes_with(card):
         need = list(shape)
         need.remove(card)
-        rest = list(avail)
-        if not _take(rest, need):
+        rest = list(avail) + room
+        stand = _take_or_stand(rest, need, per_meld)
+        if stand is None:
             continue
-        chi = chi_meld(shape, claimed=card)
-        for bis in _bi(rest, card):
-            plans.add((chi,) + tuple(sorted(bis, key=lambda m: m.cards)))
-    return sorted(plans, key=lambda p: [m.cards for m in p])
+        chi = chi_meld(shape, claimed=card, kings=stand)
+        left = kings - len(stand) if rules.bi_kings else 0
+        for bis in _bi(rest, card, per_meld, left):
+            plans.add((chi,) + tuple(sorted(bis, key=lambda m: (m.cards, m.kings))))
+    return sorted(plans, key=lambda p: [(m.cards, m.kings) for m in p])
 
 
-def _take(counts: list[int], cards: list[int]) -> bool:
+MAX_PLAN_KINGS = 2
+"""The most 王 one 吃 plan lays down (the action codes hold no more)."""
+
+
+def _take_or_stand(counts: list[int], cards: list[int], kings: int) -> tuple[int, ...] | None:
+    """Takes ``cards`` from ``counts`` (the free cards of the hand, then from index 21 on the
+    room each kind has for a 王), a 王 standing for each card missing, at most ``kings`` of
+    them: the cards the 王 stand for, or ``None`` when more are missing."""
+    stand: list[int] = []
     for i in cards:
-        counts[i] -= 1
-    if any(counts[i] < 0 for i in cards):
-        return False
-    return True
+        if counts[i] > 0:
+            counts[i] -= 1
+        elif counts[KING + 1 + i] > 0:
+            counts[KING + 1 + i] -= 1
+            stand.append(i)
+        else:
+            return None
+    return tuple(stand) if len(stand) <= kings else None
 
 
-def _bi(rest: list[int], card: int) -> Iterator[tuple[Meld, ...]]:
+def _bi(rest: list[int], card: int, per_meld: int = 0, kings: int = 0
+        ) -> Iterator[tuple[Meld, ...]]:
+    """The 比 melds laying down every copy of ``card`` left in ``rest``, at most ``per_meld``
+    王 standing in one and ``kings`` in all (never for ``card``: the 比 lays real copies)."""
     if rest[card] == 0:
         yield ()
         return
     for shape in chi_shapes_with(card):
         r2 = list(rest)
-        if not _take(r2, list(shape)):
+        r2[card] -= 1  # the real copy the 比 lays down
+        need = list(shape)
+        need.remove(card)
+        others = [i for i in need if i != card]
+        r2[card] -= len(need) - len(others)
+        if r2[card] < 0:
             continue
-        meld = chi_meld(shape, bi=True)
-        for more in _bi(r2, card):
+        stand = _take_or_stand(r2, others, min(per_meld, kings))
+        if stand is None:
+            continue
+        meld = chi_meld(shape, bi=True, kings=stand)
+        for more in _bi(r2, card, per_meld, kings - len(stand)):
             yield (meld,) + more
 
 
 def hand_after(hand: tuple[int, ...], melds: tuple[Meld, ...], card: int) -> list[int]:
     """The concealed counts after laying down ``melds`` (a 吃 plan: the 吃 meld and its 比
-    melds) that contain the claimed ``card``: the one home of the removal of a plan."""
+    melds) that contain the claimed ``card``: the one home of the removal of a plan. A 王
+    standing in a meld leaves the hand as a 王."""
     out = list(hand)
-    used = [i for m in melds for i in m.cards]
+    used = [i for m in melds for i in m.physical]
     used.remove(card)
     for i in used:
         out[i] -= 1
@@ -291,7 +333,7 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
                 and not (chou_applies and card in seat.chou_chi_cards) and (
                 (own and Source.SELF in variant.claims.chi_by)
                 or (s == (by + 1) % n and "next" in variant.claims.chi_by)):
-            for plan in chi_plans(variant, seat.hand, card):
+            for plan in chi_plans(variant, seat.hand, card, seat.melds):
                 after = hand_after(seat.hand, plan, card)
                 if not owes_discard(variant, seat, 1) or can_discard(variant, after):
                     opts.append(Action(ActionKind.CHI, s, card, plan))
