@@ -166,14 +166,23 @@ def test_win_counts_a_table_chi_with_a_king():
 
 def test_king_chi_codes_are_appended():
     """The codes of the plain actions keep their values (0..1979); a 吃 with a K gets a code
-    after them. The first: x1's first shape x1 x1 d1 with no K, then one 比; 比 x1 x1 d1
-    with K(d1) would hold a fourth real x1 beside the claimed one and the hand's two (never:
-    the hand holds at most two outside a 坎), so the first is 比 x1 x2 x3 with K(x2)."""
-    assert num_distinct_actions() > 1980
-    first = Action(A.CHI, 0, c("x1"), (shun("x1 x1 d1", claimed=c("x1")),
-                                        shun("x1 x2 x3", "x2", bi=True)))
+    after them, in tiers: one K in the 吃 meld, two K in it, a K in a 比 meld. The first:
+    x1's first shape x1 x1 d1 with its hand x1 a K (the stand-ins of a shape's hand cards
+    in order: none, x1, d1, both; none holds no K)."""
+    assert num_distinct_actions() == 17278
+    first = Action(A.CHI, 0, c("x1"), (shun("x1 x1 d1", "x1", claimed=c("x1")),))
     assert encode_action(first) == 1980
     assert decode_action(1980, 0) == first
+    one_k, two_k, bi_k = decode_action(4369, 0), decode_action(4370, 0), decode_action(5812, 0)
+    assert len(one_k.melds[0].kings) == 1 and not any(m.kings for m in one_k.melds[1:])
+    assert len(two_k.melds[0].kings) == 2 and not any(m.kings for m in two_k.melds[1:])
+    assert any(m.kings for m in bi_k.melds[1:])
+    assert not any(m.kings for m in decode_action(5811, 0).melds[1:])
+    # a variant's actions use a prefix of the table: the tiers its king_rules allow
+    assert num_distinct_actions(yongzhou()) == 4370
+    assert num_distinct_actions(yongzhou(claims=["peng", "pao", "chi"], chi_kings=2)) == 5812
+    assert num_distinct_actions(BROAD[1]) == 17278
+    assert num_distinct_actions(load_preset("hunan")) == 1980
     plain = Action(A.CHI, 0, c("x1"), (shun("x1 x1 d1", claimed=c("x1")),))
     assert encode_action(plain) == 84
     mine = Action(A.CHI, 1, X5, (shun("x3 x4 x5", "x3", X5),))

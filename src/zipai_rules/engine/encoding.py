@@ -13,10 +13,15 @@ codes       action
 84..1979    ``chi``: one code per (card, 吃 shape, multiset of 比 shapes), in a fixed order
 1980..      ``chi`` with 王 (``deck.king_rules.claims`` ``chi``): one code per (card, 吃 shape
             and the cards its 王 stand for, multiset of 比 shapes each with the cards its 王
-            stand for) with one or two 王 in all, in a fixed order
+            stand for) with one or two 王 in all, in a fixed order, in three tiers: one 王
+            in the 吃 meld only (1980..4369), two 王 in the 吃 meld only (``chi_kings`` 2:
+            4370..5811), a 王 in a 比 meld (``bi_kings``: 5812..17277)
 ==========  =====================================================================
 
-The seat is not encoded: only the actor has legal actions.
+The seat is not encoded: only the actor has legal actions. The layout is one for every
+variant, and a variant uses a prefix of it: ``num_distinct_actions(variant)`` is 1980 where a
+王 never joins a 吃, and ends after the last tier the variant's ``deck.king_rules`` allows, so
+a policy for a variant without 王 in 比 melds needs 4370 or 5812 outputs, not 17278.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from functools import cache
 
 from ..errors import IllegalActionError
 from ..melds import Meld, chi_meld, chi_shapes_with
+from ..variant import Variant
 from .actions import Action, ActionKind
 
 PENG0, PAO0, HU0, HU_NONE, PASS, CHI0 = 21, 41, 61, 82, 83, 84
@@ -81,13 +87,42 @@ def _king_chi_table() -> tuple[tuple[_KingKey, ...], dict[_KingKey, int]]:
                     if 1 <= len(chi[1]) + sum(len(k) for _, k in bi) <= 2 \
                             and _real(card, chi) + sum(_real(card, b) for b in bi) <= 3:
                         keys.append((card, chi, tuple(sorted(bi))))
+    keys.sort(key=_tier)  # stable: the order above within each tier
     start = CHI0 + len(_chi_table()[0])
     return tuple(keys), {k: start + i for i, k in enumerate(keys)}
 
 
-def num_distinct_actions() -> int:
-    """Size of the action code space."""
-    return CHI0 + len(_chi_table()[0]) + len(_king_chi_table()[0])
+def _tier(key: _KingKey) -> int:
+    """0: one 王, in the 吃 meld; 1: two 王, both in the 吃 meld; 2: a 王 in a 比 meld."""
+    _, (_, kings), bis = key
+    return 2 if any(k for _, k in bis) else len(kings) - 1
+
+
+@cache
+def _tier_ends() -> tuple[int, int, int]:
+    """The code after the last of each tier of :func:`_king_chi_table`."""
+    keys, codes = _king_chi_table()
+    start = CHI0 + len(_chi_table()[0])
+    ends = [start, start, start]
+    for key in keys:
+        ends[_tier(key)] = codes[key] + 1
+    return ends[0], max(ends[0], ends[1]), max(ends[0], ends[1], ends[2])
+
+
+def num_distinct_actions(variant: Variant | None = None) -> int:
+    """Size of the action code space (17278), or with a ``variant`` the prefix of it that the
+    variant's actions use: 1980 where a 王 never joins a 吃 (``deck.king_rules.claims``
+    without ``chi``), else the end of the last tier its ``chi_kings`` and ``bi_kings``
+    allow (4370, 5812 or 17278)."""
+    one, two, every = _tier_ends()
+    if variant is None:
+        return every
+    rules = variant.deck.king_rules
+    if "chi" not in rules.claims:
+        return CHI0 + len(_chi_table()[0])
+    if rules.bi_kings:
+        return every
+    return two if rules.chi_kings >= 2 else one
 
 
 def encode_action(action: Action) -> int:
@@ -155,9 +190,10 @@ def _shape(meld: Meld) -> _Shape:
     return meld.cards, meld.kings
 
 
-def legal_mask(options: Sequence[Action]) -> list[bool]:
-    """A ``num_distinct_actions()``-long mask, True at the codes of ``options``."""
-    mask = [False] * num_distinct_actions()
+def legal_mask(options: Sequence[Action], variant: Variant | None = None) -> list[bool]:
+    """A ``num_distinct_actions(variant)``-long mask, True at the codes of ``options`` (the
+    legal actions of a game of ``variant``, whose codes all lie in that prefix)."""
+    mask = [False] * num_distinct_actions(variant)
     for a in options:
         mask[encode_action(a)] = True
     return mask
