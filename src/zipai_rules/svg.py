@@ -447,7 +447,7 @@ def render_analysis(analysis: Analysis, *, ascii: bool = False,
 
 def settlement_html(settlement: Settlement) -> str:
     """The settlement as an HTML table: one row per explained line (item, the variant's term,
-    the text, the value), then the payments per seat; every text escaped."""
+    the text, the value), the payments among them; every text escaped."""
     e = html.escape
     winner = "no winner" if settlement.winner is None else f"seat {settlement.winner} wins"
     rows = [f"<caption>{e(settlement.variant_id)}: {e(winner)}, {settlement.huxi} 胡息, "
@@ -456,11 +456,5 @@ def settlement_html(settlement: Settlement) -> str:
             "<tbody>"]
     rows += [f'<tr class="line" data-item="{e(x.item)}"><td>{e(x.item)}</td><td>{e(x.term)}'
              f"</td><td>{e(x.text)}</td><td>{x.value}</td></tr>" for x in settlement.lines]
-    rows.append("</tbody><tfoot>")
-    rows += [f'<tr class="payment" data-seat="{s}"><td>payment</td><td></td>'
-             f"<td>seat {s}</td><td>{p:+d}</td></tr>" for s, p in enumerate(settlement.payments)]
-    if settlement.sitting_out:
-        rows.append(f'<tr class="payment" data-seat="out"><td>payment</td><td></td>'
-                    f"<td>seat sitting out</td><td>{settlement.sitting_out:+d}</td></tr>")
-    rows.append("</tfoot>")
+    rows.append("</tbody>")
     return '<table class="zipai-settlement">' + "".join(rows) + "</table>"
