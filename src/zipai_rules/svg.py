@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import html
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import attrs
 
-from .analysis import Analysis, Group
+from .analysis import Analysis, Decomposition, Group
 from .cards import KING, RED_RANKS, indices_of, is_big, rank_of, token, token_zh
 from .engine.game import Game
 from .engine.observation import Observation, ShownResult, TableView, display, observe
@@ -66,6 +66,15 @@ _STYLE = (
 )
 
 
+def text_width(words: str) -> int:
+    """About how wide ``words`` are in 12px labels: a Chinese character 13px, others 7px."""
+    return sum(13 if ord(ch) >= 0x2E80 else 7 for ch in words)
+
+
+def _column_height(n: int) -> int:
+    return CARD_H + STACK * max(n - 1, 0)
+
+
 def _card_text(card: int, ascii: bool) -> str:
     return token(card) if ascii else token_zh(card)
 
@@ -84,7 +93,7 @@ class _Canvas:
              ) -> ET.Element:
         t = ET.SubElement(parent, "text", {"x": f"{x:g}", "y": f"{y:g}", "class": cls})
         t.text = words
-        self.width = max(self.width, int(x + 7 * len(words)) + GAP)
+        self.width = max(self.width, int(x + text_width(words)) + GAP)
         return t
 
     def card(self, parent: ET.Element, card: int | None, x: float, y: float,
@@ -117,7 +126,7 @@ class _Canvas:
         """Cards stacked in a column as a player holds them; the column's height."""
         for k, c in enumerate(cards):
             self.card(parent, c, x, y + k * STACK)
-        return CARD_H + STACK * max(len(cards) - 1, 0)
+        return _column_height(len(cards))
 
     def svg(self) -> str:
         height = self.y + GAP
@@ -259,12 +268,15 @@ def _kind_name(kind: MeldKind | None, variant: Variant | None, ascii: bool) -> s
     return variant.term(kind.value) if variant is not None else KIND_ZH[kind.value]
 
 
-def _result_text(result: Result | ShownResult, ascii: bool) -> str:
+def _result_text(result: Result | ShownResult, variant: Variant | None, ascii: bool) -> str:
+    kind = str(result.kind)
+    if not ascii:
+        kind = variant.term(kind) if variant is not None else KIND_ZH.get(kind, kind)
     if result.kind == ResultKind.HUANGZHUANG:
-        return "huangzhuang (no winner)" if ascii else "荒庄"
+        return "huangzhuang (no winner)" if ascii else kind
     card = "" if result.card is None else " " + _card_text(result.card, ascii)
     word = "huxi" if ascii else "胡息"
-    return f"seat {result.winner} wins {result.kind}{card}: {result.huxi} {word}"
+    return f"seat {result.winner} wins: {kind}{card}, {result.huxi} {word}"
 
 
 def _draw_table(t: _Table, ascii: bool) -> str:
@@ -284,7 +296,7 @@ def _draw_table(t: _Table, ascii: bool) -> str:
     wall.set("data-wall", str(t.wall))
     actor, phase = t.turn
     if t.result is not None:
-        status = _result_text(t.result, ascii)
+        status = _result_text(t.result, t.variant, ascii)
     elif actor is not None:
         status = f"seat {actor} to act: {phase}"
     else:
@@ -338,6 +350,8 @@ def _draw_seat(c: _Canvas, t: _Table, s: int, seat: _Seat, actor: int | None) ->
             c.card(hand, None, x + k * 10, top)
         x += 10 * max(seat.hidden - 1, 0) + CARD_W
     x += 3 * GAP
+    below = top + max((_column_height(len(m.cards) + m.hidden) for m in seat.melds),
+                      default=0) + 13
     for m in seat.melds:
         attributes = {"class": "meld facedown" if m.facedown else "meld", "data-seat": str(s),
                       "data-kind": "" if m.kind is None else m.kind.value}
@@ -345,13 +359,13 @@ def _draw_seat(c: _Canvas, t: _Table, s: int, seat: _Seat, actor: int | None) ->
             attributes["data-huxi"] = str(m.huxi)
         mg = ET.SubElement(g, "g", attributes)
         cards: list[int | None] = [*m.cards, *([None] * m.hidden)]
-        height = c.column(mg, cards, x, top)
+        c.column(mg, cards, x, top)
         label = _kind_name(m.kind, t.variant, c.ascii)
         if m.huxi is not None:
             label += f" {m.huxi}"
-        c.text(mg, x, top + height + 13, label)
-        tallest = max(tallest, height + 16)
-        x += max(CARD_W, 7 * len(label)) + 4
+        c.text(mg, x, below, label)
+        tallest = max(tallest, below - top + 3)
+        x += max(CARD_W, text_width(label)) + 4
     c.y = top + tallest + 6
     discards = ET.SubElement(g, "g", {"class": "discards", "data-seat": str(s)})
     if seat.discards:
@@ -362,7 +376,7 @@ def _draw_seat(c: _Canvas, t: _Table, s: int, seat: _Seat, actor: int | None) ->
     c.y += GAP
 
 
-def render(table: Game | GameState | Observation | TableView | Analysis, *,
+def render(table: Game | GameState | Observation | TableView | Analysis | Decomposition, *,
            seat: int | None = None, ascii: bool = False, variant: Variant | None = None
            ) -> str:
     """The SVG text of a table.
@@ -371,13 +385,15 @@ def render(table: Game | GameState | Observation | TableView | Analysis, *,
     :class:`~zipai_rules.engine.state.GameState` (every card open, or with ``seat`` the view
     ``observe(state, seat)``), an :class:`~zipai_rules.engine.observation.Observation` (that
     seat's view), a :class:`~zipai_rules.engine.observation.TableView` (a spectator's), or an
-    :class:`~zipai_rules.analysis.Analysis` (:func:`render_analysis`). ``ascii`` writes cards as
-    tokens (``x1``, ``d10``, ``K``) and meld kinds in pinyin instead of Chinese. ``variant``
-    names the meld kinds and gives the 胡息 of a view's melds (a view does not carry its
-    variant; a game or state does). Raises :class:`~zipai_rules.errors.SeatError` for a bad
-    ``seat``, :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for anything else
-    or a ``seat`` that does not apply."""
-    if isinstance(table, Analysis):
+    :class:`~zipai_rules.analysis.Analysis` or a win's
+    :class:`~zipai_rules.analysis.Decomposition` (:func:`render_analysis`). ``ascii``
+    writes cards as tokens (``x1``, ``d10``, ``K``) and meld kinds in pinyin instead of
+    Chinese. ``variant`` names the meld kinds and gives the 胡息 of a view's melds (a view
+    does not carry its variant; a game or state does). Raises
+    :class:`~zipai_rules.errors.SeatError` for a bad ``seat``,
+    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for anything else or a
+    ``seat`` that does not apply."""
+    if isinstance(table, Analysis | Decomposition):
         if seat is not None:
             raise ZipaiError("an analysis has no seats to view", code="bad_argument")
         return render_analysis(table, ascii=ascii, variant=variant)
@@ -393,7 +409,7 @@ def render(table: Game | GameState | Observation | TableView | Analysis, *,
                              "or state with seat=", code="bad_argument")
         return _draw_table(_view_table(table, variant), ascii)
     raise ZipaiError(f"cannot draw a {type(table).__name__}: a Game, GameState, Observation, "
-                     "TableView or Analysis", code="bad_argument")
+                     "TableView, Analysis or Decomposition", code="bad_argument")
 
 
 def _group_cards(group: Group) -> list[int]:
@@ -406,11 +422,15 @@ def _group_cards(group: Group) -> list[int]:
     return cards
 
 
-def render_analysis(analysis: Analysis, *, ascii: bool = False,
+def render_analysis(analysis: Analysis | Decomposition, *, ascii: bool = False,
                     variant: Variant | None = None) -> str:
     """The SVG of an analysis: the verdict and total 胡息, then the best decomposition group
     by group (kind, 胡息, ``table`` or ``hand``; a 王 labelled with the card it stands for),
-    and any leftover cards. ``variant`` only names the kinds in its own words."""
+    and any leftover cards. A :class:`~zipai_rules.analysis.Decomposition` (a win's
+    ``Result.decomposition``) is drawn as a win. ``variant`` only names the kinds in its own
+    words."""
+    if isinstance(analysis, Decomposition):
+        analysis = Analysis(True, None, analysis.huxi, analysis)
     c = _Canvas(ascii, **{"class": "zipai-analysis", "data-win": str(analysis.win).lower(),
                           "data-huxi": str(analysis.huxi)})
     word = "huxi" if ascii else "胡息"
@@ -418,24 +438,24 @@ def render_analysis(analysis: Analysis, *, ascii: bool = False,
     c.text(c.root, GAP, c.y + 14, f"{verdict}: {analysis.huxi} {word}", "title")
     c.y += 26
     best = analysis.best
-    x, tallest = GAP, CARD_H
-    groups: Iterable[Group] = () if best is None else best.groups
+    groups: Sequence[Group] = () if best is None else best.groups
+    x, below = GAP, c.y + max((_column_height(len(g.meld.cards)) for g in groups),
+                              default=CARD_H) + 13
     for group in groups:
         g = ET.SubElement(c.root, "g", {"class": "meld", "data-kind": group.meld.kind.value,
                                         "data-huxi": str(group.huxi),
                                         "data-place": group.place})
-        height = c.column(g, _group_cards(group), x, c.y)
+        c.column(g, _group_cards(group), x, c.y)
         label = f"{_kind_name(group.meld.kind, variant, ascii)} {group.huxi}"
-        c.text(g, x, c.y + height + 13, label)
-        place = c.text(g, x, c.y + height + 27, group.place if ascii else
+        c.text(g, x, below, label)
+        place = c.text(g, x, below + 14, group.place if ascii else
                        {"table": "桌面", "hand": "手牌"}.get(group.place, group.place))
         place.set("class", "label place")
         if group.kings:
-            c.text(g, x, c.y + height + 41, "K=" + " ".join(
+            c.text(g, x, below + 28, "K=" + " ".join(
                 _card_text(k, ascii) for k in group.kings))
-        tallest = max(tallest, height + 44)
-        x += max(CARD_W, 7 * len(label)) + 6
-    c.y += tallest
+        x += max(CARD_W, text_width(label)) + 6
+    c.y = below + 34
     if best is not None and best.leftover:
         g = ET.SubElement(c.root, "g", {"class": "leftover"})
         c.text(g, GAP, c.y + 14, "leftover" if ascii else "散牌")
