@@ -3,16 +3,20 @@ state's cards, a seat's picture holds no card hidden from that seat, and names a
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zipai_rules import analyze, find_variant
+from zipai_rules.bots import make_bots, play_out
 from zipai_rules.cards import format_cards, indices_of, parse_indices
 from zipai_rules.engine import Game, Result
+from zipai_rules.engine.observation import spectate
 from zipai_rules.errors import SeatError, ZipaiError
 from zipai_rules.loader import build_variant
 from zipai_rules.presets import preset_ids, raw_preset
@@ -323,3 +327,38 @@ def test_pictures_of_random_observations(pid, obs):
     assert len([c for c in cards_in(root) if c == "hidden"]) == sum(
         n for s, n in enumerate(obs.hidden_cards) if s != obs.seat) + sum(
         m.hidden for ms in obs.melds for m in ms)
+
+
+# --- the spectator, the docs ------------------------------------------------------------------
+
+def test_a_spectator_sees_no_concealed_card():
+    v = find_variant("hunan")
+    game = play_first_options(v, 0, 21)
+    view = spectate(game.state, game.events)
+    root = ET.fromstring(view._repr_svg_())
+    assert root.get("data-mode") == "spectator" and root.get("data-seat") is None
+    for s in range(3):
+        assert cards_in(parts(root, "hand", s)[0]) == ["hidden"] * view.hidden_cards[s]
+    assert cards_in(parts(root, "meld", 0)[3]) == ["hidden"] * 3  # the 偎 of d2
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def test_the_pictures_page_runs():
+    text = (DOCS / "pictures.md").read_text("utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```$", text, re.S | re.M)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs/pictures.md", "exec"), {"__name__": "pictures"})  # noqa: S102
+
+
+def test_the_pictures_page_image_is_current():
+    """docs/img/seat1-view.svg is seat 1's fifth view of Hunan seed 2 with greedy bots, as
+    examples/draw_the_table.py draws it."""
+    v = find_variant("hunan")
+    game = play_out(Game(v, seed=2), make_bots(["greedy"], 2, v.players))
+    views = game.views(1)
+    assert len(views) == 9
+    drawn = render(views[4], variant=v)
+    assert (DOCS / "img" / "seat1-view.svg").read_text("utf-8") == drawn
