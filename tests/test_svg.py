@@ -222,6 +222,19 @@ def test_a_hostile_variant_name_and_terms_are_escaped():
     assert not [e for e in root.iter() if e.tag.endswith(("script", "b"))]
 
 
+def test_characters_xml_cannot_hold_are_replaced():
+    """The schema refuses control characters in names, but a Variant built in code is not
+    checked: the picture still parses, each such character drawn as U+FFFD."""
+    import attrs
+
+    v = attrs.evolve(find_variant("hunan"), name="a\x01b\x1b[31m")
+    root = ET.fromstring(render(Game(v, seed=0)))
+    assert next(t for t in root.iter(f"{NS}text") if "title" in classes(t)).text == \
+        "a\ufffdb\ufffd[31m"
+    s = Settlement("v\x00", None, 0, 0, "u", (), (0, 0, 0))
+    assert ET.fromstring(settlement_html(s)).find("caption").text.startswith("v\ufffd:")
+
+
 def test_a_hostile_settlement_is_escaped():
     s = Settlement(EVIL, 0, 20, 3, "</td><script>", (Line("bonus", "<i>", EVIL, 1),),
                    (2, -1, -1))

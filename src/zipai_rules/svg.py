@@ -24,6 +24,7 @@ with its ``data-seat``; so a program (or a test) reads the cards back from the p
 from __future__ import annotations
 
 import html
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
@@ -35,7 +36,7 @@ from .engine.game import Game
 from .engine.observation import Observation, ShownResult, TableView, display, observe
 from .engine.state import GameState, Result
 from .errors import ZipaiError
-from .melds import CHI_SHAPES, Meld, MeldKind
+from .melds import Meld, MeldKind
 from .settlement import Settlement
 from .variant import Variant
 from .vocab import Phase, ResultKind, Source
@@ -66,6 +67,16 @@ _STYLE = (
 )
 
 
+#: characters XML 1.0 cannot hold, even escaped (the variant schema refuses control characters
+#: in names and words, but a Variant built in code is not checked)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(words: str) -> str:
+    """``words`` with every character XML cannot hold replaced by U+FFFD."""
+    return _NOT_XML.sub("\ufffd", words)
+
+
 def text_width(words: str) -> int:
     """About how wide ``words`` are in 12px labels: a Chinese character 13px, others 7px."""
     return sum(13 if ord(ch) >= 0x2E80 else 7 for ch in words)
@@ -92,7 +103,7 @@ class _Canvas:
     def text(self, parent: ET.Element, x: float, y: float, words: str, cls: str = "label"
              ) -> ET.Element:
         t = ET.SubElement(parent, "text", {"x": f"{x:g}", "y": f"{y:g}", "class": cls})
-        t.text = words
+        t.text = xml_text(words)
         self.width = max(self.width, int(x + text_width(words)) + GAP)
         return t
 
@@ -216,7 +227,7 @@ def _seen_huxi(variant: Variant | None, kind: MeldKind | None, cards: Sequence[i
     if variant is None or kind is None or kind not in variant.huxi_table:
         return None
     real = [c for c in cards if c != KING]
-    if hidden == 0 and len(real) == len(cards) and kind in CHI_SHAPES | _SAME_CARD:
+    if hidden == 0 and len(real) == len(cards):
         return variant.meld_huxi(Meld(kind, real))
     if kind in _SAME_CARD and real:
         return variant.huxi(kind, is_big(real[0]))
@@ -468,7 +479,9 @@ def render_analysis(analysis: Analysis | Decomposition, *, ascii: bool = False,
 def settlement_html(settlement: Settlement) -> str:
     """The settlement as an HTML table: one row per explained line (item, the variant's term,
     the text, the value), the payments among them; every text escaped."""
-    e = html.escape
+    def e(words: str) -> str:
+        return html.escape(xml_text(words))
+
     winner = "no winner" if settlement.winner is None else f"seat {settlement.winner} wins"
     rows = [f"<caption>{e(settlement.variant_id)}: {e(winner)}, {settlement.huxi} 胡息, "
             f"{settlement.units} {e(settlement.unit)}</caption>",
