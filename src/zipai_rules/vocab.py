@@ -9,7 +9,6 @@ hashes as) its string: ``Source.SELF == "self"``, and ``Source.SELF in ("self", 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
 
 
 class Source(enum.StrEnum):
@@ -125,9 +124,7 @@ ZH_WORDS: dict[str, str] = {
 }
 
 
-def zh_word(terminology: Mapping[str, str] | None, canonical: str) -> str:
-    """The Chinese word for ``canonical``: the variant's own (``terminology``), else
-    :data:`ZH_WORDS`'s, else the canonical id itself."""
-    if terminology and canonical in terminology:
-        return terminology[canonical]
-    return ZH_WORDS.get(canonical, canonical)
+def zh_word(canonical: str, own: str | None = None) -> str:
+    """The Chinese word for ``canonical``: ``own`` (the variant's, from its ``terminology``)
+    if given, else :data:`ZH_WORDS`'s, else the canonical id itself."""
+    return own if own is not None else ZH_WORDS.get(canonical, canonical)

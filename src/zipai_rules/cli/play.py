@@ -1,4 +1,6 @@
-"""``zipai play``: one hand (or a match of several) with built-in bots, printed as a log."""
+"""``zipai play``: one hand (or a match of several) with built-in bots, printed as a log; with
+``--human`` some seats played at the terminal (:mod:`.human`), with ``--zh`` in the variant's
+Chinese words (:mod:`.words`)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,6 @@ from ..records import check_writable, write_record
 from ..settlement import Settlement, settle
 from ..terminal import columns, pad
 from ..variant import Variant
-from ..vocab import zh_word
 from .common import VARIANT_HELP, bot_names, count, variant_arg
 from .words import Words
 
@@ -219,7 +220,7 @@ def _table_dealer(variant: Variant, dealer: int, zh: bool = False) -> tuple[int,
     if zh:
         listed = "，".join(f"桌位 {t} 为 {g}号位" for g, t in enumerate(playing))
         return playing.index(dealer), (f"庄家 桌位 {dealer}，桌位 {out} 轮空"
-                                       f"（{zh_word(variant.terminology, 'sit_out')}）；{listed}")
+                                       f"（{Words(variant, True).word('sit_out')}）；{listed}")
     listed = ", ".join(f"table seat {t} as seat {g}" for g, t in enumerate(playing))
     return playing.index(dealer), (f"dealer table seat {dealer}, table seat {out} sits out "
                                    f"({variant.term('sit_out')}); {listed}")
@@ -245,11 +246,13 @@ def print_settlement(settlement: Settlement, words: Words) -> None:
 def _play_match(args: argparse.Namespace, variant: Variant) -> int:
     match = Match(variant, seed=args.seed, keep_hands=0)  # rows keep what the output needs
     bots = make_bots(bot_names(args, variant.seats), args.seed, variant.seats)
-    unit = variant.term(variant.scoring.unit)
     rows = []
-    if not args.json:
-        print(f"{variant.name} ({variant.id}), match of {args.hands} hands, seed {args.seed}; "
-              f"scores in {unit}")
+    zh, say = args.zh, (lambda *a: None) if args.json else print
+    word = Words(variant, True).word if zh else variant.term
+    unit = word(variant.scoring.unit)
+    say(f"{variant.name} ({variant.id})，{args.hands} 手比赛，种子 {args.seed}；计分单位 {unit}"
+        if zh else f"{variant.name} ({variant.id}), match of {args.hands} hands, seed "
+        f"{args.seed}; scores in {unit}")
     for _ in range(args.hands):
         h = match.play_hand(bots)
         r = h.game.state.final_result
@@ -257,15 +260,23 @@ def _play_match(args: argparse.Namespace, variant: Variant) -> int:
         rows.append({"hand": h.number, "dealer": h.dealer, "sitting_out": h.sitting_out,
                      "result": r.kind, "winner": None if r.winner is None else h.seats[r.winner],
                      "huxi": r.huxi, "payments": pays, "scores": list(match.scores)})
-        if not args.json:
+        if zh:
+            who = (word("huangzhuang") if r.winner is None
+                   else f"{h.seats[r.winner]}号位 胡 {r.huxi} {word('huxi')}")
+            out = "" if h.sitting_out is None else f"，{h.sitting_out}号位轮空"
+            say(f"  第 {h.number:3} 手：庄家 {h.dealer}号位{out}：{pad(who, 22)}"
+                f"输赢 {pays}  累计 {match.scores}")
+        else:
             who = (variant.term("huangzhuang") if r.winner is None
                    else f"seat {h.seats[r.winner]} wins {r.huxi} {variant.term('huxi')}")
             out = "" if h.sitting_out is None else f", seat {h.sitting_out} out"
-            print(f"  hand {h.number:3}: dealer seat {h.dealer}{out}: {pad(who, 22)}"
-                  f"payments {pays}  scores {match.scores}")
+            say(f"  hand {h.number:3}: dealer seat {h.dealer}{out}: {pad(who, 22)}"
+                f"payments {pays}  scores {match.scores}")
     if args.json:
         print(json.dumps({"variant": variant.id, "seed": args.seed, "hands": rows,
                           "scores": match.scores}, ensure_ascii=False, indent=2))
+    elif zh:
+        print("最终得分：" + "，".join(f"{t}号位 {p:+d}" for t, p in enumerate(match.scores)))
     else:
         print("final scores: " + ", ".join(f"seat {t} {p:+d}" for t, p in enumerate(match.scores)))
     return 0

@@ -41,7 +41,7 @@ _SETTLEMENT_ZH = (
     (re.compile(r"^seat (\d+) pays (-?\d+)$"), r"\1号位 付 \2"),
     (re.compile(r"^seat (\d+) pays (-?\d+) for all losers$"), r"\1号位 替各输家付 \2"),
     (re.compile(r"^seat (\d+) pays (-?\d+) alone, (.*)$"), r"\1号位 独付 \2（\3）"),
-    (re.compile(r"^seat (\d+) holds (\d+) (\S+): pays seat (\d+) (-?\d+)$"),
+    (re.compile(r"^seat (\d+) holds (\d+) (.+): pays seat (\d+) (-?\d+)$"),
      r"\1号位 持 \2 张 \3：付 \4号位 \5"),
     (re.compile(r"^seat (\d+) (\S+) (\S+): each other player pays (-?\d+)$"),
      r"\1号位 \2 \3：其他各家付 \4"),
@@ -67,7 +67,7 @@ class Words:
 
     def word(self, canonical: str) -> str:
         """The Chinese word for a canonical term (:func:`~zipai_rules.vocab.zh_word`)."""
-        return zh_word(self.variant.terminology, canonical)
+        return zh_word(canonical, self.variant.terminology.get(canonical))
 
     def seat(self, seat: int | None) -> str:
         """``seat 2``, or ``2号位``."""
@@ -118,16 +118,11 @@ class Words:
         """``seat 1 wei x9 wei(x9 x9 x9) (forced)``, or ``1号位 偎 九 偎(九九九) (强制)``."""
         if not self.zh:
             return event.describe()
-        parts = [self.word(event.kind.value)]
-        if event.seat is not None:
-            parts.insert(0, self.seat(event.seat))
-        if event.card is not None:
-            parts.append(format_cards([event.card], zh=True))
-        if event.melds:
-            parts.append(" ".join(self.meld(m) for m in event.melds))
-        if event.note:
-            parts.append(f"({self.note(event.note, event.kind)})")
-        return " ".join(parts)
+        who = [] if event.seat is None else [self.seat(event.seat)]
+        card = [] if event.card is None else [format_cards([event.card], zh=True)]
+        melds = [" ".join(map(self.meld, event.melds))] if event.melds else []
+        note = [f"({self.note(event.note, event.kind)})"] if event.note else []
+        return " ".join([*who, self.word(event.kind.value), *card, *melds, *note])
 
     def note(self, note: str, kind: EventKind | None = None) -> str:
         """An event's note in Chinese: each comma-separated part put into Chinese where the
