@@ -14,7 +14,8 @@ from zipai_rules.cli import main
 from zipai_rules.cli.human import LEFT, Console, group_hand
 from zipai_rules.cli.words import Words
 from zipai_rules.engine import Action, Game
-from zipai_rules.presets import load_preset
+from zipai_rules.presets import load_preset, preset_ids
+from zipai_rules.records import read_record
 from zipai_rules.settlement import settle
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect (the test extra) drives the terminal")
@@ -70,18 +71,20 @@ def at_decision(seed: int, k: int) -> tuple[Game, list]:
             game.apply(bots[st.acting_seat](st, st.options))
 
 
-def test_a_hand_played_to_its_end_through_a_terminal():
+def test_a_hand_played_to_its_end_through_a_terminal(tmp_path):
     """Seed 10, always option 1: seat 0 is asked 9 times and wins with 24 胡息; the screen
-    ends with the same result and payments as a direct replay of those choices."""
+    ends with the same result and payments as a direct replay of those choices, and the
+    record holds those very actions."""
     game, asked = first_option_game(10)
     r = game.state.final_result
     assert (asked, r.kind, r.winner, r.huxi) == (9, "hu", 0, 24)
     pays = settle(HUNAN, r, events=game.events).payments
-    child = spawn("--human", "0", "--seed", "10")
+    child = spawn("--human", "0", "--seed", "10", "--record", str(tmp_path / "hand.json"))
     prompts = 0
     while child.expect([PROMPT, "settlement:"]) == 0:
         prompts += 1
         child.sendline("1")
+    result = screen_of(child)  # the moves after the last decision, and the result
     child.expect(pexpect.EOF)
     child.close()
     assert prompts == 9 and child.exitstatus == 0
@@ -90,6 +93,10 @@ def test_a_hand_played_to_its_end_through_a_terminal():
     payments = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(pays))
     assert f"  payments (囤): {payments}" in screen
     assert payments == "seat 0 +8, seat 1 -4, seat 2 -4"  # (24 − 12) // 3 = 4 囤 each
+    assert "result: seat 0 wins, 胡 (hu) on " in result and ", 24 胡息\n" in result
+    record = read_record(tmp_path / "hand.json")
+    assert record["actions"] == [a.to_json() for a in game.actions]
+    assert record["bots"] == ["human", "random", "greedy"]
 
 
 def test_the_table_as_the_seat_sees_it():
@@ -282,3 +289,28 @@ def test_event_notes_and_words_in_chinese():
     assert w.event(Event(EventKind.DEAL, 0, None, (), "20 cards")) == "0号位 发牌 (20张)"
     assert yz.term("chou") == "臭牌" and w.word("discard") == "打"
     assert Words(yz).event(Event(EventKind.CHOU, 0, x9, (), "peng")) == "seat 0 chou x9 (peng)"
+
+
+@pytest.mark.parametrize("variant", preset_ids())
+def test_every_preset_played_by_a_person_at_random(variant):
+    """A person choosing at random in every preset (seeds 1, 2; the seat after the dealer):
+    the hand ends, the actions replay to the same result, and the screen never shows another
+    seat's pass or 臭 mark."""
+    import random
+    import re
+
+    from zipai_rules.engine.game import replay
+
+    v = load_preset(variant)
+    for seed in (1, 2):
+        game, out, rng = Game(v, seed=seed), [], random.Random(seed)
+
+        def pick(_prompt: str, game: Game = game, rng: random.Random = rng) -> str:
+            return str(rng.randint(1, len(game.state.options)))
+        console = Console(game, [1], make_bots(["greedy"], seed, v.players), Words(v), pick,
+                          out.append)
+        console.play()
+        again = replay(v, game.deal, game.actions)
+        assert game.is_over and again.result == game.result
+        assert any(line.startswith("--- step ") for line in out)
+        assert not [line for line in out if re.search(r"seat [02] (pass|chou)", line)]
