@@ -8,7 +8,7 @@ types a number or an action (``discard x5``, ``peng``, ``chi x4 x5 x6``, ``pass`
 variant's Chinese words ``打 五``, ``碰``, ``过``); an action the rules refuse shows the engine's
 reason (:meth:`Game.check`) and the question is asked again. Between two human decisions every
 move is printed as the log prints it, redacted as the human seat is shown it
-(:class:`~zipai_rules.engine.observation.Redactor`). The hand ends with the result and the
+(:meth:`Game.events_for`). The hand ends with the result and the
 settlement.
 
 Exit status: 0 after a finished hand; :data:`LEFT` (3) when the input ends (EOF, Ctrl-D) or the
@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from ..bots import seat_bot_names
 from ..cards import KING, format_cards, parse_indices
 from ..engine import Action, Game
-from ..engine.actions import ActionKind
-from ..engine.observation import Observation, Redactor, _NobodysRedactor
+from ..engine.actions import ActionKind, Event
+from ..engine.observation import Observation, spectate
 from ..errors import CardError, MeldError
 from ..melds import Meld, chi_shape
 from ..play import Bot
@@ -78,11 +78,17 @@ class Console:
                  write: Callable[[str], None] = print) -> None:
         self.game, self.humans, self.bots, self.words = game, tuple(humans), bots, words
         self.read, self.write = read, write
-        v = game.variant
-        # one human: the moves as that seat is shown them; several (taking turns at one
-        # screen): as a spectator is shown them
-        self.redactor = (Redactor(v, humans[0]) if len(humans) == 1
-                         else _NobodysRedactor(v))
+        self._told = len(game.deal.hands)  # the events printed so far: the deal's
+
+    def _news(self) -> list[Event]:
+        """The events not yet printed, as one human seat is shown them
+        (:meth:`Game.events_for`), or with several (taking turns at one screen) as a spectator
+        is (:func:`~zipai_rules.engine.observation.spectate`)."""
+        game = self.game
+        seen = (game.events_for(self.humans[0]) if len(self.humans) == 1
+                else spectate(game.state, game.events).history)
+        news, self._told = list(seen[self._told:]), len(seen)
+        return news
 
     def _t(self, english: str, chinese: str) -> str:
         return chinese if self.words.zh else english
@@ -90,13 +96,8 @@ class Console:
     def play(self) -> None:
         """Play the hand to its end; raises :class:`_Leave` or :class:`KeyboardInterrupt`."""
         game = self.game
-        events = game.events
-        for e in events[:len(game.deal.hands)]:
-            self.redactor.show(e)
-        for e in events[len(game.deal.hands):]:
-            seen = self.redactor.show(e)
-            if seen is not None:
-                self.write(f"      {self.words.event(seen)}")
+        for e in self._news():
+            self.write(f"      {self.words.event(e)}")
         while not game.is_over:
             state = game.state
             seat = state.acting_seat
@@ -104,8 +105,8 @@ class Console:
                 action = self.ask(seat)
             else:
                 action = self.bots[seat](state, state.options)
-            events = game.apply(action)
-            shown = [s for s in map(self.redactor.show, events) if s is not None]
+            game.apply(action)
+            shown = self._news()
             if shown and shown[0].kind.value == action.kind.value and shown[0].seat == seat:
                 self.write(f"{len(game.actions):4}. {self.words.event(shown.pop(0))}")
             for e in shown:
