@@ -12,7 +12,6 @@ from typing import cast
 
 from .analysis import encode, searcher
 from .engine.actions import Action, ActionKind
-from .engine.claims import locked
 from .engine.state import GameState
 from .errors import ZipaiError
 from .play import Bot, play_out
@@ -32,6 +31,10 @@ class RandomBot:
 
 _RANK = {ActionKind.HU: 0, ActionKind.PAO: 1, ActionKind.PENG: 2, ActionKind.CHI: 3,
          ActionKind.PASS: 4}
+
+
+#: one card of each kind as a search pool
+_UNIT = tuple(encode([int(i == j) for j in range(20)]) for i in range(20))
 
 
 class GreedyBot:
@@ -57,22 +60,25 @@ class GreedyBot:
         return best
 
     def _discard(self, state: GameState, opts: list[Action]) -> Action:
-        seat = state.seats[state.acting_seat]
-        search = searcher(state.variant)
-        hand = list(seat.hand)
-        for i in locked(state.variant, hand):
-            hand[i] = 0
-
-        def leftover_after(a: Action) -> tuple[int, int]:
-            h, c = list(hand), cast(int, a.card)  # every discard names its card
-            if not h[c]:
-                # a card of a 坎 (where the variant lets one be discarded): the 坎 is broken
-                h[c] = seat.hand[c]
-            h[c] -= 1
-            found = search.best(encode(h), 1, partial=True)
-            left = len(found[2]) if found else 99
-            return (left, -(found[0] if found else 0))
-        return min(opts, key=lambda a: (leftover_after(a), -(a.card or 0)))
+        hand = state.seats[state.acting_seat].hand
+        best = searcher(state.variant).best
+        # the pool of the concealed cards a discard may leave in melds: every 坎 stays whole
+        # (and the 王 out of the search); the pool after each discard is this one minus a card
+        x = encode([n if n < 3 else 0 for n in hand[:20]])
+        chosen, chosen_key = opts[0], (0, 0, 0)
+        for k, a in enumerate(opts):
+            c = cast(int, a.card)  # every discard names its card
+            if c >= 20:
+                y = x  # the 王 is not in the pool
+            elif hand[c] < 3:
+                y = x - _UNIT[c]
+            else:  # a card of a 坎 (where the variant lets one be discarded): it is broken
+                y = x + (hand[c] - 1) * _UNIT[c]
+            found = best(y, 1, True)
+            key = (len(found[2]), -found[0], -c) if found else (99, 0, -c)
+            if k == 0 or key < chosen_key:
+                chosen, chosen_key = a, key
+        return chosen
 
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "greedy": GreedyBot}

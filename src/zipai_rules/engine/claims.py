@@ -8,6 +8,7 @@ seats are asked in turn order starting from the seat that exposed the card ("如
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 
 from ..analysis import Analysis, win_verdict
@@ -43,9 +44,24 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int) -> list[tuple[
     ("如果玩家符合吃牌的条件但达不到比牌的条件 … 则不允许吃牌", ``003_5cd7634dfd57d897.txt``).
     Cards of a 坎 are never used.
     """
-    avail = list(hand)
-    for i in locked(variant, hand):
-        avail[i] = 0
+    # a plan uses only the cards of the chi shapes holding ``card``: the same nearby counts
+    # give the same plans
+    near = _near(card)
+    return list(_chi_plans_near(card, tuple(hand[i] if hand[i] < 3 else 0 for i in near)))
+
+
+@functools.cache
+def _near(card: int) -> tuple[int, ...]:
+    """The card kinds of every chi shape holding ``card``."""
+    return tuple(sorted({i for shape in chi_shapes_with(card) for i in shape}))
+
+
+@functools.lru_cache(maxsize=4096)
+def _chi_plans_near(card: int, counts: tuple[int, ...]) -> tuple[tuple[Meld, ...], ...]:
+    """:func:`chi_plans` from the free ``counts`` of the kinds :func:`_near` ``card``."""
+    avail = [0] * 21
+    for i, n in zip(_near(card), counts, strict=True):
+        avail[i] = n
     plans: set[tuple[Meld, ...]] = set()
     for shape in chi_shapes_with(card):
         need = list(shape)
@@ -56,7 +72,7 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int) -> list[tuple[
         chi = chi_meld(shape, claimed=card)
         for bis in _bi(rest, card):
             plans.add((chi,) + tuple(sorted(bis, key=lambda m: m.cards)))
-    return sorted(plans, key=lambda p: [m.cards for m in p])
+    return tuple(sorted(plans, key=lambda p: [m.cards for m in p]))
 
 
 def _take(counts: list[int], cards: list[int]) -> bool:
