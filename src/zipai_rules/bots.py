@@ -15,6 +15,7 @@ from .engine.actions import Action, ActionKind
 from .engine.state import GameState
 from .errors import ZipaiError
 from .play import Bot, play_out
+from .variant import Variant
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bots", "play_out", "seat_bot_names"]
 
@@ -33,8 +34,132 @@ _RANK = {ActionKind.HU: 0, ActionKind.PAO: 1, ActionKind.PENG: 2, ActionKind.CHI
          ActionKind.PASS: 4}
 
 
-#: one card of each kind as a search pool
+#: one card of each kind as a search pool (:func:`~zipai_rules.analysis.encode`)
 _UNIT = tuple(encode([int(i == j) for j in range(20)]) for i in range(20))
+_BITS = _UNIT[1].bit_length() - 1   # bits of one kind's field in a pool
+_FIELD = (1 << _BITS) - 1
+_GUARD = encode([1 << (_BITS - 1)] * 20)  # the top bit of every field
+#: bounds of the leftover measures kept (a few MiB): memo entries per variant, and variants
+MEMO_LIMIT = 50_000
+MEASURE_LIMIT = 8
+
+
+class _Leftover:
+    """What GreedyBot reads of the best partial cover of a pool, ``searcher(v).best(x, jiang,
+    partial=True)``: its 胡息 and how many cards it leaves out, worked out by the same search
+    in the same order (so the same cover on ties) without building its melds.
+
+    :meth:`measure` gives ``huxi << 8 | leftover``; the memo is emptied past
+    :data:`MEMO_LIMIT` entries."""
+
+    def __init__(self, variant: Variant) -> None:
+        search = searcher(variant)
+        self.cands = [tuple((d, h) for d, h, _ in cs) for cs in search.cands]
+        self.pairs = [(d, h) for d, h, _ in search.pairs]
+        self.exact = all(h >= 0 for cs in self.cands + [self.pairs] for _, h in cs)
+        # the fields of the kinds from ``low`` on that start a meld worth 胡息: a pool with
+        # none of them has every cover worth 0, so the first one the search finds is the best
+        scoring = [any(h for _, h in self.cands[i]) or self.pairs[i][1] > 0 for i in range(20)]
+        self.worth_from = [sum(_FIELD * _UNIT[j] for j in range(i, 20) if scoring[j])
+                           for i in range(20)]
+        self.search = search.best
+        self.memo: dict[int, int] = {}
+
+    def measure(self, x: int, jiang: int) -> int:
+        """``huxi << 8 | leftover`` of pool ``x`` with at most ``jiang`` (0–7) pairs."""
+        if not self.exact:  # a negative 胡息 does not pack: the search itself
+            cover = self.search(x, jiang, True)
+            assert cover is not None  # a partial cover always exists
+            return cover[0] << 8 | len(cover[2])
+        memo = self.memo
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        found = memo.get(x << 3 | jiang)
+        if found is None:
+            if not memo:
+                memo.update(dict.fromkeys(range(8), 0))  # the empty pool, any pairs allowed
+            found = self._solve(x, jiang)
+        return found
+
+    def _solve(self, x: int, jiang: int) -> int:
+        """:meth:`measure` of a pool not in the memo, kept there."""
+        memo = self.memo
+        low = ((x & -x).bit_length() - 1) // _BITS
+        if not x & self.worth_from[low]:
+            return self._first(x, jiang)
+        res = res_h = -1
+        guarded = x | _GUARD
+        for delta, huxi in self.cands[low]:
+            y = guarded - delta
+            if y & _GUARD == _GUARD:
+                y ^= _GUARD
+                sub = memo.get(y << 3 | jiang)
+                if sub is None:
+                    sub = self._solve(y, jiang)
+                if (sub >> 8) + huxi > res_h:
+                    res_h = (sub >> 8) + huxi
+                    res = res_h << 8 | (sub & 255)
+        if jiang and (x >> (_BITS * low)) & _FIELD >= 2:
+            delta, huxi = self.pairs[low]
+            y = x - delta
+            sub = memo.get(y << 3 | jiang - 1)
+            if sub is None:
+                sub = self._solve(y, jiang - 1)
+            if (sub >> 8) + huxi > res_h:
+                res_h = (sub >> 8) + huxi
+                res = res_h << 8 | (sub & 255)
+        y = x - _UNIT[low]
+        sub = memo.get(y << 3 | jiang)
+        if sub is None:
+            sub = self._solve(y, jiang)
+        if sub >> 8 > res_h:
+            res = sub + 1  # the low card left out
+        memo[x << 3 | jiang] = res
+        return res
+
+    def _first(self, x: int, jiang: int) -> int:
+        """:meth:`_solve` of a pool no cover of which is worth 胡息: every step takes the
+        first thing the search tries (a meld, else the pair, else leaving the card out),
+        which wins every tie; each pool on the way is kept in the memo."""
+        memo = self.memo
+        path: list[tuple[int, int]] = []  # (memo key, cards left out before it)
+        left = 0
+        while True:
+            key = x << 3 | jiang
+            found = memo.get(key)
+            if found is not None:
+                break
+            path.append((key, left))
+            low = ((x & -x).bit_length() - 1) // _BITS
+            guarded = x | _GUARD
+            for delta, _ in self.cands[low]:
+                y = guarded - delta
+                if y & _GUARD == _GUARD:
+                    x = y ^ _GUARD
+                    break
+            else:
+                if jiang and (x >> (_BITS * low)) & _FIELD >= 2:
+                    x -= self.pairs[low][0]
+                    jiang -= 1
+                else:
+                    x -= _UNIT[low]
+                    left += 1
+        for k, before in path:
+            memo[k] = found + left - before
+        return found + left - path[0][1]
+
+
+_MEASURES: dict[str, _Leftover] = {}
+
+
+def _leftover(variant: Variant) -> _Leftover:
+    key = variant.content_hash or variant.id
+    m = _MEASURES.get(key)
+    if m is None:
+        if len(_MEASURES) >= MEASURE_LIMIT:
+            _MEASURES.clear()
+        m = _MEASURES[key] = _Leftover(variant)
+    return m
 
 
 class GreedyBot:
@@ -61,7 +186,7 @@ class GreedyBot:
 
     def _discard(self, state: GameState, opts: list[Action]) -> Action:
         hand = state.seats[state.acting_seat].hand
-        best = searcher(state.variant).best
+        measure = _leftover(state.variant).measure
         # the pool of the concealed cards a discard may leave in melds: every 坎 stays whole
         # (and the 王 out of the search); the pool after each discard is this one minus a card
         x = encode([n if n < 3 else 0 for n in hand[:20]])
@@ -74,8 +199,8 @@ class GreedyBot:
                 y = x - _UNIT[c]
             else:  # a card of a 坎 (where the variant lets one be discarded): it is broken
                 y = x + (hand[c] - 1) * _UNIT[c]
-            found = best(y, 1, True)
-            key = (len(found[2]), -found[0], -c) if found else (99, 0, -c)
+            found = measure(y, 1)  # cards the best cover leaves out, then its 胡息
+            key = (found & 255, -(found >> 8), -c)
             if k == 0 or key < chosen_key:
                 chosen, chosen_key = a, key
         return chosen
