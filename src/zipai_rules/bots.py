@@ -57,11 +57,11 @@ class _Leftover:
         self.cands = [tuple((d, h) for d, h, _ in cs) for cs in search.cands]
         self.pairs = [(d, h) for d, h, _ in search.pairs]
         self.exact = all(h >= 0 for cs in self.cands + [self.pairs] for _, h in cs)
-        # the fields of the kinds from ``low`` on that start a meld worth 胡息: a pool with
-        # none of them has every cover worth 0, so the first one the search finds is the best
-        scoring = [any(h for _, h in self.cands[i]) or self.pairs[i][1] > 0 for i in range(20)]
-        self.worth_from = [sum(_FIELD * _UNIT[j] for j in range(i, 20) if scoring[j])
-                           for i in range(20)]
+        # the melds and pairs worth 胡息 whose lowest card is ``low`` or above: what a pool
+        # whose lowest card is ``low`` may still score (:meth:`_bound`)
+        self.worth = [tuple((d, h) for j in range(low, 20) for d, h in self.cands[j] if h)
+                      for low in range(20)]
+        self.worth_pairs = [tuple((d, h) for d, h in self.pairs[low:] if h) for low in range(20)]
         self.search = search.best
         self.memo: dict[int, int] = {}
 
@@ -81,11 +81,32 @@ class _Leftover:
             found = self._solve(x, jiang)
         return found
 
+    def _bound(self, x: int, jiang: int, low: int) -> int:
+        """The most 胡息 any cover of pool ``x`` (lowest card ``low``) may score: each meld
+        and pair worth 胡息 counted as often as it fits alone."""
+        bound = 0
+        guarded = x | _GUARD
+        for delta, huxi in self.worth[low]:
+            y = guarded - delta
+            while y & _GUARD == _GUARD:
+                bound += huxi
+                y -= delta
+        if jiang:
+            for delta, huxi in self.worth_pairs[low]:
+                y, n = guarded - delta, 0
+                while y & _GUARD == _GUARD and n < jiang:
+                    bound += huxi
+                    y, n = y - delta, n + 1
+        return bound
+
     def _solve(self, x: int, jiang: int) -> int:
-        """:meth:`measure` of a pool not in the memo, kept there."""
+        """:meth:`measure` of a pool not in the memo, kept there. A choice is tried only
+        while the best so far is under :meth:`_bound`: the search keeps the first best, so
+        a choice that can only tie changes nothing."""
         memo = self.memo
         low = ((x & -x).bit_length() - 1) // _BITS
-        if not x & self.worth_from[low]:
+        bound = self._bound(x, jiang, low)
+        if not bound:
             return self._first(x, jiang)
         res = res_h = -1
         guarded = x | _GUARD
@@ -99,6 +120,9 @@ class _Leftover:
                 if (sub >> 8) + huxi > res_h:
                     res_h = (sub >> 8) + huxi
                     res = res_h << 8 | (sub & 255)
+                    if res_h >= bound:
+                        memo[x << 3 | jiang] = res
+                        return res
         if jiang and (x >> (_BITS * low)) & _FIELD >= 2:
             delta, huxi = self.pairs[low]
             y = x - delta
@@ -108,6 +132,9 @@ class _Leftover:
             if (sub >> 8) + huxi > res_h:
                 res_h = (sub >> 8) + huxi
                 res = res_h << 8 | (sub & 255)
+                if res_h >= bound:
+                    memo[x << 3 | jiang] = res
+                    return res
         y = x - _UNIT[low]
         sub = memo.get(y << 3 | jiang)
         if sub is None:
