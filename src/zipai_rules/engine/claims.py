@@ -16,7 +16,7 @@ from ..cards import KING
 from ..melds import Meld, MeldKind, chi_meld, chi_shapes_with
 from ..variant import Variant
 from ..vocab import Label, ResultKind, Source
-from .actions import Action, ActionKind
+from .actions import Action, ActionKind, option
 from .state import PaoTarget, Plan, Result, SeatState, WinContext
 
 WEI_KINDS = frozenset({MeldKind.WEI, MeldKind.CHOU_WEI})
@@ -124,7 +124,7 @@ def can_discard(variant: Variant, hand: list[int] | tuple[int, ...]) -> bool:
 
 def discard_options(variant: Variant, seat: int, hand: tuple[int, ...]) -> tuple[Action, ...]:
     """One discard action per distinct discardable card kind."""
-    return tuple(Action(ActionKind.DISCARD, seat, i) for i in discardable(variant, hand))
+    return tuple(option(ActionKind.DISCARD, seat, i) for i in discardable(variant, hand))
 
 
 def owes_discard(variant: Variant, seat: SeatState, extra_cards: int = 0, extra_quads: int = 0
@@ -284,11 +284,11 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
             worth = None if ctx is None else seat_worth(variant, ctx, s, seat, card, src, by)
             win = hu_allowed(variant, seat, card, src, worth)
             if win is not None:
-                opts.append(Action(ActionKind.HU, s, card))
+                opts.append(option(ActionKind.HU, s, card))
                 plans[opts[-1]] = win
         target = pao_source(variant, seat, card, source, own) if ActionKind.PAO in kinds else None
         if target is not None:
-            opts.append(Action(ActionKind.PAO, s, card))
+            opts.append(option(ActionKind.PAO, s, card))
             plans[opts[-1]] = target
         # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰了",
         # 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001): ``chou.blocks_on``
@@ -301,7 +301,7 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
             after[card] -= 2 - kings
             after[KING] -= kings
             if not owes_discard(variant, seat, 1) or can_discard(variant, after):
-                opts.append(Action(ActionKind.PENG, s, card))
+                opts.append(option(ActionKind.PENG, s, card))
         if ActionKind.CHI in kinds and not seat.dead and not seat.fang_pao \
                 and card not in seat.own_chou \
                 and not (chou_applies and card in seat.chou_chi_cards) and (
@@ -315,6 +315,6 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
             forced_win = ActionKind.HU in kinds and ((Source.SELF if own else source)
                                             in variant.win.forced_sources)
             if not (forced_win and opts[0].kind == ActionKind.HU):
-                opts.append(Action(ActionKind.PASS, s))
+                opts.append(option(ActionKind.PASS, s))
             out.append((s, tuple(opts)))
     return out, plans
