@@ -101,11 +101,12 @@ class Action:
         return out
 
 
-@functools.lru_cache(maxsize=1024)
-def option(kind: ActionKind, seat: int, card: int | None = None) -> Action:
-    """The action of ``kind`` by ``seat`` on ``card`` with no melds (any kind but 吃): one
-    shared value per choice, as the engine offers it again and again."""
-    return Action(kind, seat, card)
+@functools.lru_cache(maxsize=4096)
+def option(kind: ActionKind, seat: int, card: int | None = None, melds: tuple[Meld, ...] = ()
+           ) -> Action:
+    """The action of ``kind`` by ``seat`` on ``card`` (and a 吃's ``melds``): one shared value
+    per choice, as the engine offers the same ones again and again."""
+    return Action(kind, seat, card, melds)
 
 
 def card_from_json(text: str | None) -> int | None:

@@ -69,10 +69,16 @@ def _chi_plans_near(card: int, counts: tuple[int, ...]) -> tuple[tuple[Meld, ...
         rest = list(avail)
         if not _take(rest, need):
             continue
-        chi = chi_meld(shape, claimed=card)
+        chi = _chi_meld(shape, card, False)
         for bis in _bi(rest, card):
             plans.add((chi,) + tuple(sorted(bis, key=lambda m: m.cards)))
     return tuple(sorted(plans, key=lambda p: [m.cards for m in p]))
+
+
+@functools.lru_cache(maxsize=512)
+def _chi_meld(shape: tuple[int, ...], claimed: int | None, bi: bool) -> Meld:
+    """The 吃 or 比 meld of a chi shape (a small set, each built once)."""
+    return chi_meld(shape, claimed=claimed, bi=bi)
 
 
 def _take(counts: list[int], cards: list[int]) -> bool:
@@ -91,7 +97,7 @@ def _bi(rest: list[int], card: int) -> Iterator[tuple[Meld, ...]]:
         r2 = list(rest)
         if not _take(r2, list(shape)):
             continue
-        meld = chi_meld(shape, bi=True)
+        meld = _chi_meld(shape, None, True)
         for more in _bi(r2, card):
             yield (meld,) + more
 
@@ -307,10 +313,11 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
                 and not (chou_applies and card in seat.chou_chi_cards) and (
                 (own and Source.SELF in variant.claims.chi_by)
                 or (s == (by + 1) % n and "next" in variant.claims.chi_by)):
-            for plan in chi_plans(variant, seat.hand, card):
-                after = hand_after(seat.hand, plan, card)
-                if not owes_discard(variant, seat, 1) or can_discard(variant, after):
-                    opts.append(Action(ActionKind.CHI, s, card, plan))
+            chis = chi_plans(variant, seat.hand, card)
+            owes = bool(chis) and owes_discard(variant, seat, 1)
+            for plan in chis:
+                if not owes or can_discard(variant, hand_after(seat.hand, plan, card)):
+                    opts.append(option(ActionKind.CHI, s, card, plan))
         if opts:
             forced_win = ActionKind.HU in kinds and ((Source.SELF if own else source)
                                             in variant.win.forced_sources)
