@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator
+from typing import cast
 
 from ..analysis import Analysis, win_verdict
 from ..cards import KING
@@ -278,6 +279,9 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
     out: list[tuple[int, tuple[Action, ...]]] = []
     plans: dict[Action, Plan] = {}
     chou_applies = source in variant.chou.blocks_on
+    hu, pao, peng = ActionKind.HU in kinds, ActionKind.PAO in kinds, ActionKind.PENG in kinds
+    chi = ActionKind.CHI in kinds
+    other_source = Source(source) if hu else None
     for step in range(n):
         s = (by + step) % n
         own = s == by
@@ -285,21 +289,21 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
             continue
         seat = seats[s]
         opts: list[Action] = []
-        if ActionKind.HU in kinds:
-            src = Source.SELF if own else Source(source)
+        if hu:
+            src = Source.SELF if own else cast(Source, other_source)
             worth = None if ctx is None else seat_worth(variant, ctx, s, seat, card, src, by)
             win = hu_allowed(variant, seat, card, src, worth)
             if win is not None:
                 opts.append(option(ActionKind.HU, s, card))
                 plans[opts[-1]] = win
-        target = pao_source(variant, seat, card, source, own) if ActionKind.PAO in kinds else None
+        target = pao_source(variant, seat, card, source, own) if pao else None
         if target is not None:
             opts.append(option(ActionKind.PAO, s, card))
             plans[opts[-1]] = target
         # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰了",
         # 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001): ``chou.blocks_on``
         # limits only the 吃 block (digest C8)
-        kings = peng_kings(variant, seat.hand, card) if ActionKind.PENG in kinds else None
+        kings = peng_kings(variant, seat.hand, card) if peng else None
         if kings is not None and not own and not seat.dead and not seat.fang_pao \
                 and source in variant.claims.peng_on \
                 and card not in seat.chou_peng_cards:
@@ -308,7 +312,7 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
             after[KING] -= kings
             if not owes_discard(variant, seat, 1) or can_discard(variant, after):
                 opts.append(option(ActionKind.PENG, s, card))
-        if ActionKind.CHI in kinds and not seat.dead and not seat.fang_pao \
+        if chi and not seat.dead and not seat.fang_pao \
                 and card not in seat.own_chou \
                 and not (chou_applies and card in seat.chou_chi_cards) and (
                 (own and Source.SELF in variant.claims.chi_by)
@@ -319,8 +323,8 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
                 if not owes or can_discard(variant, hand_after(seat.hand, plan, card)):
                     opts.append(option(ActionKind.CHI, s, card, plan))
         if opts:
-            forced_win = ActionKind.HU in kinds and ((Source.SELF if own else source)
-                                            in variant.win.forced_sources)
+            forced_win = hu and ((Source.SELF if own else source)
+                                 in variant.win.forced_sources)
             if not (forced_win and opts[0].kind == ActionKind.HU):
                 opts.append(option(ActionKind.PASS, s))
             out.append((s, tuple(opts)))
