@@ -57,7 +57,7 @@ def _near(card: int) -> tuple[int, ...]:
     return tuple(sorted({i for shape in chi_shapes_with(card) for i in shape}))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=16384)
 def _chi_plans_near(card: int, counts: tuple[int, ...]) -> tuple[tuple[Meld, ...], ...]:
     """:func:`chi_plans` from the free ``counts`` of the kinds :func:`_near` ``card``."""
     avail = [0] * 21

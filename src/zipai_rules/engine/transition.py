@@ -644,8 +644,9 @@ def _offer(b: _Builder, by: int) -> _Next:
     tier = p.tier
     while tier < len(tiers):
         kinds = tiers[tier]
-        cands, plans = tier_plans(b.v, tuple(b.seats), kinds, p.card, p.source, p.by,
-                                  b.ctx())
+        # the table is read only to value a win against one declined before
+        ctx = b.ctx() if b.v.win.declined_must_be_beaten else None
+        cands, plans = tier_plans(b.v, tuple(b.seats), kinds, p.card, p.source, p.by, ctx)
         # a forced 跑 waits for every win on the card to be declined (破跑胡, 胡 > 跑)
         if b.v.claims.pao_forced and not any(o.kind == ActionKind.HU for _, opts in cands
                                       for o in opts):
