@@ -37,7 +37,6 @@ _RANK = {ActionKind.HU: 0, ActionKind.PAO: 1, ActionKind.PENG: 2, ActionKind.CHI
 #: one card of each kind as a search pool (:func:`~zipai_rules.analysis.encode`)
 _UNIT = tuple(encode([int(i == j) for j in range(20)]) for i in range(20))
 _BITS = _UNIT[1].bit_length() - 1   # bits of one kind's field in a pool
-_FIELD = (1 << _BITS) - 1
 _GUARD = encode([1 << (_BITS - 1)] * 20)  # the top bit of every field
 #: bounds of the leftover measures kept (a few MiB): memo entries per variant, and variants
 MEMO_LIMIT = 50_000
@@ -56,6 +55,10 @@ class _Leftover:
         search = searcher(variant)
         self.cands = [tuple((d, h) for d, h, _ in cs) for cs in search.cands]
         self.pairs = [(d, h) for d, h, _ in search.pairs]
+        # what the search tries first at a pool's lowest card, in its order: the melds
+        # starting there, then its pair (as ``(delta, 胡息, pairs used)``)
+        self.moves = [tuple((d, h, 0) for d, h in self.cands[i]) + (self.pairs[i] + (1,),)
+                      for i in range(20)]
         self.exact = all(h >= 0 for cs in self.cands + [self.pairs] for _, h in cs)
         # the melds and pairs worth 胡息 whose lowest card is ``low`` or above: what a pool
         # whose lowest card is ``low`` may still score (:meth:`_bound`)
@@ -110,31 +113,19 @@ class _Leftover:
             return self._first(x, jiang)
         res = res_h = -1
         guarded = x | _GUARD
-        for delta, huxi in self.cands[low]:
+        for delta, huxi, pairs in self.moves[low]:
             y = guarded - delta
-            if y & _GUARD == _GUARD:
+            if pairs <= jiang and y & _GUARD == _GUARD:
                 y ^= _GUARD
-                sub = memo.get(y << 3 | jiang)
+                sub = memo.get(y << 3 | jiang - pairs)
                 if sub is None:
-                    sub = self._solve(y, jiang)
+                    sub = self._solve(y, jiang - pairs)
                 if (sub >> 8) + huxi > res_h:
                     res_h = (sub >> 8) + huxi
                     res = res_h << 8 | (sub & 255)
                     if res_h >= bound:
                         memo[x << 3 | jiang] = res
                         return res
-        if jiang and (x >> (_BITS * low)) & _FIELD >= 2:
-            delta, huxi = self.pairs[low]
-            y = x - delta
-            sub = memo.get(y << 3 | jiang - 1)
-            if sub is None:
-                sub = self._solve(y, jiang - 1)
-            if (sub >> 8) + huxi > res_h:
-                res_h = (sub >> 8) + huxi
-                res = res_h << 8 | (sub & 255)
-                if res_h >= bound:
-                    memo[x << 3 | jiang] = res
-                    return res
         y = x - _UNIT[low]
         sub = memo.get(y << 3 | jiang)
         if sub is None:
@@ -159,18 +150,14 @@ class _Leftover:
             path.append((key, left))
             low = ((x & -x).bit_length() - 1) // _BITS
             guarded = x | _GUARD
-            for delta, _ in self.cands[low]:
+            for delta, _, pairs in self.moves[low]:
                 y = guarded - delta
-                if y & _GUARD == _GUARD:
-                    x = y ^ _GUARD
+                if pairs <= jiang and y & _GUARD == _GUARD:
+                    x, jiang = y ^ _GUARD, jiang - pairs
                     break
             else:
-                if jiang and (x >> (_BITS * low)) & _FIELD >= 2:
-                    x -= self.pairs[low][0]
-                    jiang -= 1
-                else:
-                    x -= _UNIT[low]
-                    left += 1
+                x -= _UNIT[low]
+                left += 1
         for k, before in path:
             memo[k] = found + left - before
         return found + left - path[0][1]
@@ -183,9 +170,9 @@ def _leftover(variant: Variant) -> _Leftover:
     key = variant.content_hash or variant.id
     m = _MEASURES.get(key)
     if m is None:
-        if len(_MEASURES) >= MEASURE_LIMIT:
-            _MEASURES.clear()
         m = _MEASURES[key] = _Leftover(variant)
+        while len(_MEASURES) > MEASURE_LIMIT:  # the variant measured first goes
+            del _MEASURES[next(iter(_MEASURES))]
     return m
 
 
