@@ -38,7 +38,8 @@ _RANK = {ActionKind.HU: 0, ActionKind.PAO: 1, ActionKind.PENG: 2, ActionKind.CHI
 _UNIT = tuple(encode([int(i == j) for j in range(20)]) for i in range(20))
 _BITS = _UNIT[1].bit_length() - 1   # bits of one kind's field in a pool
 _GUARD = encode([1 << (_BITS - 1)] * 20)  # the top bit of every field
-#: bounds of the leftover measures kept (a few MiB): memo entries per variant, and variants
+#: bounds of the leftover measures kept: memo entries per variant (50,000 are about 5 MB),
+#: and variants
 MEMO_LIMIT = 50_000
 MEASURE_LIMIT = 8
 
