@@ -55,6 +55,30 @@ def test_agrees_with_the_search_on_random_pools(pid):
             assert (got >> 8, got & 255) == (found[0], len(found[2])), (counts, jiang)
 
 
+def test_single_cards_no_meld_holds(hunan):
+    m = bots._leftover(hunan)
+    pool = encode(counts_of(C("x1 x2 x3 x5 d9 d9 x7")))
+    # x1 x2 x3 form 一二三; no meld holds x5 (no x3 x4, x4 x6, x6 x7 or d5) nor x7 (no x5 x6
+    # with it, no x8, no x10 for 二七十, no d7); d9 is a pair, not a single card
+    assert m.alone(pool) == encode(counts_of(C("x5 x7")))
+    assert m.measure(pool, 1) == 3 << 8 | 2  # 一二三 and the 将 d9 d9: x5 x7 left out
+    assert m.measure(pool - m.alone(pool), 1) == 3 << 8 | 0
+
+
+@pytest.mark.parametrize("pid", ["hunan", "guilin", "penghu", "hengyang_liuhu"])
+def test_single_cards_leave_the_measure_as_it_was(pid):
+    v = find_variant(pid)
+    m = bots._leftover(v)
+    rng = random.Random(7)
+    for _ in range(300):
+        counts = [rng.choice((0, 0, 0, 1, 1, 2)) for _ in range(20)]
+        x = encode(counts)
+        alone = m.alone(x)
+        got, without = m.measure(x, 1), m.measure(x - alone, 1)
+        assert got >> 8 == without >> 8
+        assert got & 255 == (without & 255) + bin(alone).count("1")
+
+
 def test_memo_is_emptied_past_its_limit(hunan, monkeypatch):
     rng = random.Random(5)
     pools = []

@@ -38,6 +38,7 @@ _RANK = {ActionKind.HU: 0, ActionKind.PAO: 1, ActionKind.PENG: 2, ActionKind.CHI
 _UNIT = tuple(encode([int(i == j) for j in range(20)]) for i in range(20))
 _BITS = _UNIT[1].bit_length() - 1   # bits of one kind's field in a pool
 _GUARD = encode([1 << (_BITS - 1)] * 20)  # the top bit of every field
+_FIELD = (1 << _BITS) - 1
 #: bounds of the leftover measures kept: memo entries per variant (50,000 are about 5 MB),
 #: and variants
 MEMO_LIMIT = 50_000
@@ -66,8 +67,24 @@ class _Leftover:
         self.worth = [tuple((d, h) for j in range(low, 20) for d, h in self.cands[j] if h)
                       for low in range(20)]
         self.worth_pairs = [tuple((d, h) for d, h in self.pairs[low:] if h) for low in range(20)]
+        # every meld holding each kind (as pool deltas)
+        self.holding = [tuple(d for cs in self.cands for d, _ in cs if (d >> (_BITS * i)) & _FIELD)
+                        for i in range(20)]
         self.search = search.best
         self.memo: dict[int, int] = {}
+
+    def alone(self, x: int) -> int:
+        """The single cards of pool ``x`` that no meld of ``x`` holds (as a pool). Every cover
+        of ``x``, and of any pool within it that holds them, leaves them out, and the search
+        meets them only to leave them out: it finds the same cover without them, so the
+        measure of such a pool is that of the pool without them, each one more card out."""
+        out = 0
+        guarded = x | _GUARD
+        for i in range(20):
+            if (x >> (_BITS * i)) & _FIELD == 1 and all(
+                    (guarded - d) & _GUARD != _GUARD for d in self.holding[i]):
+                out += _UNIT[i]
+        return out
 
     def measure(self, x: int, jiang: int) -> int:
         """``huxi << 8 | leftover`` of pool ``x`` with at most ``jiang`` (0–7) pairs."""
@@ -201,21 +218,27 @@ class GreedyBot:
 
     def _discard(self, state: GameState, opts: list[Action]) -> Action:
         hand = state.seats[state.acting_seat].hand
-        measure = _leftover(state.variant).measure
+        leftover = _leftover(state.variant)
         # the pool of the concealed cards a discard may leave in melds: every 坎 stays whole
-        # (and the 王 out of the search); the pool after each discard is this one minus a card
+        # (and the 王 out of the search); the pool after each discard is this one minus a card,
+        # measured without the single cards no meld can hold (:meth:`_Leftover.alone`)
         x = encode([n if n < 3 else 0 for n in hand[:20]])
+        alone = leftover.alone(x)
+        n_alone = bin(alone).count("1")
         chosen, chosen_key = opts[0], (0, 0, 0)
         for k, a in enumerate(opts):
             c = cast(int, a.card)  # every discard names its card
+            out = n_alone
             if c >= 20:
-                y = x  # the 王 is not in the pool
+                y = x - alone  # the 王 is not in the pool
+            elif alone & _UNIT[c]:
+                y, out = x - alone, n_alone - 1
             elif hand[c] < 3:
-                y = x - _UNIT[c]
+                y = x - _UNIT[c] - alone
             else:  # a card of a 坎 (where the variant lets one be discarded): it is broken
-                y = x + (hand[c] - 1) * _UNIT[c]
-            found = measure(y, 1)  # cards the best cover leaves out, then its 胡息
-            key = (found & 255, -(found >> 8), -c)
+                y = x + (hand[c] - 1) * _UNIT[c] - alone
+            found = leftover.measure(y, 1)  # cards the best cover leaves out, then its 胡息
+            key = ((found & 255) + out, -(found >> 8), -c)
             if k == 0 or key < chosen_key:
                 chosen, chosen_key = a, key
         return chosen
