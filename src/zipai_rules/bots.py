@@ -50,7 +50,8 @@ class _Leftover:
     partial=True)``: its 胡息 and how many cards it leaves out, worked out by the same search
     in the same order (so the same cover on ties) without building its melds.
 
-    :meth:`measure` gives ``huxi << 8 | leftover``; the memo is emptied past
+    :meth:`measure` gives ``huxi << 8 | leftover`` (胡息 values are never negative, so every
+    cover is worth at least 0 and one always exists); the memo is emptied past
     :data:`MEMO_LIMIT` entries."""
 
     def __init__(self, variant: Variant) -> None:
@@ -61,7 +62,6 @@ class _Leftover:
         # starting there, then its pair (as ``(delta, 胡息, pairs used)``)
         self.moves = [tuple((d, h, 0) for d, h in self.cands[i]) + (self.pairs[i] + (1,),)
                       for i in range(20)]
-        self.exact = all(h >= 0 for cs in self.cands + [self.pairs] for _, h in cs)
         # the melds and pairs worth 胡息 whose lowest card is ``low`` or above: what a pool
         # whose lowest card is ``low`` may still score (:meth:`_bound`)
         self.worth = [tuple((d, h) for j in range(low, 20) for d, h in self.cands[j] if h)
@@ -70,7 +70,6 @@ class _Leftover:
         # every meld holding each kind (as pool deltas)
         self.holding = [tuple(d for cs in self.cands for d, _ in cs if (d >> (_BITS * i)) & _FIELD)
                         for i in range(20)]
-        self.search = search.best
         self.memo: dict[int, int] = {}
 
     def alone(self, x: int) -> int:
@@ -88,10 +87,6 @@ class _Leftover:
 
     def measure(self, x: int, jiang: int) -> int:
         """``huxi << 8 | leftover`` of pool ``x`` with at most ``jiang`` (0–7) pairs."""
-        if not self.exact:  # a negative 胡息 does not pack: the search itself
-            cover = self.search(x, jiang, True)
-            assert cover is not None  # a partial cover always exists
-            return cover[0] << 8 | len(cover[2])
         memo = self.memo
         if len(memo) > MEMO_LIMIT:
             memo.clear()
