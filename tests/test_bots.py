@@ -55,6 +55,14 @@ def test_agrees_with_the_search_on_random_pools(pid):
             assert (got >> 8, got & 255) == (found[0], len(found[2])), (counts, jiang)
 
 
+def test_the_empty_pool_first(hunan):
+    # a hand of lone cards leaves an empty pool to measure, maybe the first one measured
+    bots._MEASURES.clear()
+    assert measure(hunan, "") == (0, 0)
+    bots._MEASURES.clear()
+    assert measure(hunan, "x1 x5 d9") == (0, 3)
+
+
 def test_single_cards_no_meld_holds(hunan):
     m = bots._leftover(hunan)
     pool = encode(counts_of(C("x1 x2 x3 x5 d9 d9 x7")))

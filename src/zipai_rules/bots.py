@@ -88,12 +88,11 @@ class _Leftover:
     def measure(self, x: int, jiang: int) -> int:
         """``huxi << 8 | leftover`` of pool ``x`` with at most ``jiang`` (0–7) pairs."""
         memo = self.memo
-        if len(memo) > MEMO_LIMIT:
+        if len(memo) > MEMO_LIMIT or not memo:
             memo.clear()
+            memo.update(dict.fromkeys(range(8), 0))  # the empty pool, any pairs allowed
         found = memo.get(x << 3 | jiang)
         if found is None:
-            if not memo:
-                memo.update(dict.fromkeys(range(8), 0))  # the empty pool, any pairs allowed
             found = self._solve(x, jiang)
         return found
 
