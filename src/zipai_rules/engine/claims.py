@@ -8,14 +8,16 @@ seats are asked in turn order starting from the seat that exposed the card ("如
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
+from typing import cast
 
 from ..analysis import Analysis, win_verdict
 from ..cards import KING
 from ..melds import Meld, MeldKind, chi_meld, chi_shapes_with
 from ..variant import Variant
 from ..vocab import Label, ResultKind, Source
-from .actions import Action, ActionKind
+from .actions import Action, ActionKind, option
 from .state import PaoTarget, Plan, Result, SeatState, WinContext
 
 WEI_KINDS = frozenset({MeldKind.WEI, MeldKind.CHOU_WEI})
@@ -52,8 +54,45 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
     never a fifth copy of a card among the player's own cards (``hand``, its ``table`` melds
     and the claimed card).
     """
+    if hand[KING] and "chi" in variant.deck.king_rules.claims:
+        return _king_chi_plans(variant, hand, card, table)
+    # without a 王 a plan uses only the cards of the chi shapes holding ``card``: the same
+    # nearby counts give the same plans
+    near = _near(card)
+    return list(_chi_plans_near(card, tuple(hand[i] if hand[i] < 3 else 0 for i in near)))
+
+
+@functools.cache
+def _near(card: int) -> tuple[int, ...]:
+    """The card kinds of every chi shape holding ``card``."""
+    return tuple(sorted({i for shape in chi_shapes_with(card) for i in shape}))
+
+
+@functools.lru_cache(maxsize=16384)
+def _chi_plans_near(card: int, counts: tuple[int, ...]) -> tuple[tuple[Meld, ...], ...]:
+    """:func:`chi_plans` with no 王, from the free ``counts`` of the kinds :func:`_near`
+    ``card`` (a 坎 counted 0)."""
+    avail = [0] * (KING + 21)  # the hand's free cards; from index 21 on no room for a 王
+    for i, n in zip(_near(card), counts, strict=True):
+        avail[i] = n
+    plans: set[tuple[Meld, ...]] = set()
+    for shape in chi_shapes_with(card):
+        need = list(shape)
+        need.remove(card)
+        rest = list(avail)
+        if _take_or_stand(rest, need, 0) is None:
+            continue
+        chi = _chi_meld(shape, card, False, ())
+        for bis in _bi(rest, card):
+            plans.add((chi,) + tuple(sorted(bis, key=lambda m: m.cards)))
+    return tuple(sorted(plans, key=lambda p: [m.cards for m in p]))
+
+
+def _king_chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
+                    table: tuple[Meld, ...]) -> list[tuple[Meld, ...]]:
+    """:func:`chi_plans` of a hand holding a 王 that may stand in a 吃."""
     rules = variant.deck.king_rules
-    kings = min(hand[KING], MAX_PLAN_KINGS) if "chi" in rules.claims else 0
+    kings = min(hand[KING], MAX_PLAN_KINGS)
     per_meld = min(kings, rules.chi_kings)
     avail = list(hand)
     for i in locked(variant, hand):
@@ -70,11 +109,19 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
         stand = _take_or_stand(rest, need, per_meld)
         if stand is None:
             continue
-        chi = chi_meld(shape, claimed=card, kings=stand)
+        chi = _chi_meld(shape, card, False, stand)
         left = kings - len(stand) if rules.bi_kings else 0
         for bis in _bi(rest, card, per_meld, left):
             plans.add((chi,) + tuple(sorted(bis, key=lambda m: (m.cards, m.kings))))
     return sorted(plans, key=lambda p: [(m.cards, m.kings) for m in p])
+
+
+@functools.lru_cache(maxsize=1024)
+def _chi_meld(shape: tuple[int, ...], claimed: int | None, bi: bool,
+              kings: tuple[int, ...]) -> Meld:
+    """The 吃 or 比 meld of a chi shape with the cards its 王 stand for (a small set, each
+    built once)."""
+    return chi_meld(shape, claimed=claimed, bi=bi, kings=kings)
 
 
 MAX_PLAN_KINGS = 2
@@ -116,7 +163,7 @@ def _bi(rest: list[int], card: int, per_meld: int = 0, kings: int = 0
         stand = _take_or_stand(r2, others, min(per_meld, kings))
         if stand is None:
             continue
-        meld = chi_meld(shape, bi=True, kings=stand)
+        meld = _chi_meld(shape, None, True, stand)
         for more in _bi(r2, card, per_meld, kings - len(stand)):
             yield (meld,) + more
 
@@ -150,7 +197,7 @@ def can_discard(variant: Variant, hand: list[int] | tuple[int, ...]) -> bool:
 
 def discard_options(variant: Variant, seat: int, hand: tuple[int, ...]) -> tuple[Action, ...]:
     """One discard action per distinct discardable card kind."""
-    return tuple(Action(ActionKind.DISCARD, seat, i) for i in discardable(variant, hand))
+    return tuple(option(ActionKind.DISCARD, seat, i) for i in discardable(variant, hand))
 
 
 def owes_discard(variant: Variant, seat: SeatState, extra_cards: int = 0, extra_quads: int = 0
@@ -298,6 +345,9 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
     out: list[tuple[int, tuple[Action, ...]]] = []
     plans: dict[Action, Plan] = {}
     chou_applies = source in variant.chou.blocks_on
+    hu, pao, peng = ActionKind.HU in kinds, ActionKind.PAO in kinds, ActionKind.PENG in kinds
+    chi = ActionKind.CHI in kinds
+    other_source = Source(source) if hu else None
     for step in range(n):
         s = (by + step) % n
         own = s == by
@@ -305,21 +355,21 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
             continue
         seat = seats[s]
         opts: list[Action] = []
-        if ActionKind.HU in kinds:
-            src = Source.SELF if own else Source(source)
+        if hu:
+            src = Source.SELF if own else cast(Source, other_source)
             worth = None if ctx is None else seat_worth(variant, ctx, s, seat, card, src, by)
             win = hu_allowed(variant, seat, card, src, worth)
             if win is not None:
-                opts.append(Action(ActionKind.HU, s, card))
+                opts.append(option(ActionKind.HU, s, card))
                 plans[opts[-1]] = win
-        target = pao_source(variant, seat, card, source, own) if ActionKind.PAO in kinds else None
+        target = pao_source(variant, seat, card, source, own) if pao else None
         if target is not None:
-            opts.append(Action(ActionKind.PAO, s, card))
+            opts.append(option(ActionKind.PAO, s, card))
             plans[opts[-1]] = target
         # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰了",
         # 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001): ``chou.blocks_on``
         # limits only the 吃 block (digest C8)
-        kings = peng_kings(variant, seat.hand, card) if ActionKind.PENG in kinds else None
+        kings = peng_kings(variant, seat.hand, card) if peng else None
         if kings is not None and not own and not seat.dead and not seat.fang_pao \
                 and source in variant.claims.peng_on \
                 and card not in seat.chou_peng_cards:
@@ -327,20 +377,21 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
             after[card] -= 2 - kings
             after[KING] -= kings
             if not owes_discard(variant, seat, 1) or can_discard(variant, after):
-                opts.append(Action(ActionKind.PENG, s, card))
-        if ActionKind.CHI in kinds and not seat.dead and not seat.fang_pao \
+                opts.append(option(ActionKind.PENG, s, card))
+        if chi and not seat.dead and not seat.fang_pao \
                 and card not in seat.own_chou \
                 and not (chou_applies and card in seat.chou_chi_cards) and (
                 (own and Source.SELF in variant.claims.chi_by)
                 or (s == (by + 1) % n and "next" in variant.claims.chi_by)):
-            for plan in chi_plans(variant, seat.hand, card, seat.melds):
-                after = hand_after(seat.hand, plan, card)
-                if not owes_discard(variant, seat, 1) or can_discard(variant, after):
-                    opts.append(Action(ActionKind.CHI, s, card, plan))
+            chis = chi_plans(variant, seat.hand, card, seat.melds)
+            owes = bool(chis) and owes_discard(variant, seat, 1)
+            for plan in chis:
+                if not owes or can_discard(variant, hand_after(seat.hand, plan, card)):
+                    opts.append(option(ActionKind.CHI, s, card, plan))
         if opts:
-            forced_win = ActionKind.HU in kinds and ((Source.SELF if own else source)
-                                            in variant.win.forced_sources)
+            forced_win = hu and ((Source.SELF if own else source)
+                                 in variant.win.forced_sources)
             if not (forced_win and opts[0].kind == ActionKind.HU):
-                opts.append(Action(ActionKind.PASS, s))
+                opts.append(option(ActionKind.PASS, s))
             out.append((s, tuple(opts)))
     return out, plans
