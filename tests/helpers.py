@@ -147,3 +147,17 @@ def verdict(variant, hand, table=(), card=None, source=None, *, all_decompositio
     return win_verdict(variant, counts, read_table(table),
                        None if card is None else card_index(card), source,
                        all_decompositions=all_decompositions)
+
+
+def record_states(record_file):
+    """A record file replayed strictly, and the game's state at each step (0: after the deal,
+    k: after action k): ``(game, states)``."""
+    from zipai_rules.records import read_record, replay_record
+
+    game, _ = replay_record(read_record(record_file))
+    again = Game(game.variant, deal=game.deal)
+    states = [again.state]
+    for action in game.actions:
+        again.apply(action)
+        states.append(again.state)
+    return game, states

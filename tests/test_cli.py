@@ -36,7 +36,35 @@ def test_play_same_seed_same_log(capsys):
 def test_play_zh_prints_chinese_cards(capsys):
     out = run(capsys, "play", "--seed", "7", "--zh")[1]
     dealt = out.splitlines()[1]
-    assert "x" not in dealt.split(":", 1)[1] and "d" not in dealt.split(":", 1)[1]
+    assert dealt == "  0号位 起手 21 张：一三四五六七八八八九十十壹叁陆陆陆柒玖玖拾"
+
+
+def test_play_zh_speaks_the_variants_words(capsys):
+    """The --zh log of seed 7 line by line against the English one: seats as 号位, the
+    actions, events, melds and notes in Hunan's words (偎, 一句话, 强制, 八块), the result's
+    groups and the settlement."""
+    english = run(capsys, "play", "--seed", "7")[1].splitlines()
+    lines = run(capsys, "play", "--seed", "7", "--zh")[1].splitlines()
+    assert len(lines) == len(english)
+    pairs = {e: z for e, z in zip(english, lines, strict=True)}
+    assert pairs["   1. seat 0 discard d7"] == "   1. 0号位 打 柒"
+    assert pairs["      seat 0 to_discards d7"] == "      0号位 入弃牌 柒"
+    assert pairs["      seat 1 draw_hidden"] == "      1号位 暗摸"
+    assert pairs["      seat 1 wei x9 wei(x9 x9 x9) (forced)"] == \
+        "      1号位 偎 九 偎(九 九 九) (强制)"
+    assert pairs["   6. seat 1 chi x3 shun(x3 x4 x5)"] == "   6. 1号位 吃 三 一句话(三 四 五)"
+    assert pairs["      seat 0 pao d6 pao(d6 d6 d6 d6) (forced, 八块)"] == \
+        "      0号位 跑 陆 跑(陆 陆 陆 陆) (强制，八块)"
+    assert pairs["  15. seat 0 hu x3"] == "  15. 0号位 胡 三"
+    assert pairs["result: seat 0 wins, 胡 (hu) on x3 from another player's draw, 18 胡息"] == \
+        "结果：0号位 胡 三（他家摸出的牌），18 胡息"
+    assert "  一句话  四 五 六       0  手中" in lines
+    assert "  合计 18 胡息" in lines
+    assert lines[lines.index("结算："):] == [
+        "结算：", "  胡息  合计 18", "  囤    18 胡息 → 2 囤 [(18 − 12) // 3]",
+        "  囤    1号位 付 2", "  囤    2号位 付 2", "  囤    0号位 得 4",
+        "  输赢（囤）：0号位 +4，1号位 -2，2号位 -2"]
+    assert not any(w in line for line in lines for w in ("seat", "discard", "draw", "total"))
 
 
 def test_play_every_seed_1_to_200_finishes(capsys):

@@ -51,7 +51,7 @@ def options(g):
 
 
 def test_preset_lets_a_king_complete_peng_and_pao():
-    assert yongzhou().deck.king_rules.claims == ("peng", "pao")
+    assert yongzhou().deck.king_rules.claims == ("peng", "pao", "chi")
     assert load_preset("hunan").deck.king_rules.claims == ()
 
 
@@ -175,7 +175,7 @@ def test_a_table_meld_with_a_king_is_read_and_counted():
     assert parse_meld("peng=x9 x9 K") == PENG_K
     assert parse_meld("pao=K x9 x9 x9") == Meld(MeldKind.PAO, (X9,) * 4, kings=(X9,))
     with pytest.raises(MeldError):
-        parse_meld("chi=x8 K x10")
+        parse_meld("chi=x8 K x10")  # a 吃 says what its 王 stands for: chi=x8 K(x9) x10
     a = analyze(yongzhou(), "x1 x2 x3 x2 x7 x10 x7 x8 x9 x8 x9 x10 x5",
                 ["peng=x9 x9 K", "pao=d2 d2 d2 d2"], "x5", "self")
     assert (a.win, a.huxi) == (True, 16)

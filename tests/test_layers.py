@@ -36,19 +36,23 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("inputs", "loader", "presets", "variant_file", ""),
     ("engine", "play"),
     ("settlement", "invariants", "match"),
-    ("records",),
-    ("bots", "simulate", "bench", "reference", "testing", "variant_docs", "rl"),
+    ("records", "svg"),                       # svg: pictures of tables, analyses, settlements
+    ("bots", "simulate", "bench", "reference", "testing", "variant_docs", "rl", "replay_html"),
     ("cli",),
 )
 
-#: the one upward edge, bound late: ``variant.as_variant`` imports the variant file reader
+#: the upward edges, bound late: ``variant.as_variant`` imports the variant file reader
 #: inside the function, and only for a variant given by name or path, so that every function
 #: taking a variant takes a name as ``--variant`` does (a loaded :class:`Variant` needs none)
 LATE_BOUND = {("zipai_rules.variant", "zipai_rules.variant_file")}
+#: the Jupyter pictures, bound late the same way: ``_repr_svg_``/``_repr_html_`` of a game, a
+#: state, a view, an analysis and a settlement import :mod:`zipai_rules.svg` inside the method
+LATE_BOUND |= {(f"zipai_rules.{m}", "zipai_rules.svg") for m in (
+    "analysis", "engine.game", "engine.state", "engine.observation", "settlement")}
 
 #: modules that read or write files, or talk to a terminal: the hand analysis loads none
 IO_MODULES = ("inputs", "loader", "presets", "variant_file", "records", "simulate", "bench",
-              "variant_docs", "terminal")
+              "variant_docs", "terminal", "replay_html")
 
 
 def module_name(path: Path) -> str:

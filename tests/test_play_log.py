@@ -37,20 +37,30 @@ def test_king_stand_in_shown():
     assert "kings" not in Group(Meld(MeldKind.JIANG, (x7, x7)), 0).to_json()
 
 
-def test_yongzhou_seed_1_shows_the_king(capsys):
-    """Seat 1 holds one d5 and a K: it 碰s seat 2's d5 with them (deck.king_rules.claims), so
-    the K lies on the table in the 碰 standing for a d5, and seat 1, holding no K any more, may
-    win on seat 0's drawn x10."""
-    code, out, _ = run(capsys, "play", "--variant", "yongzhou", "--seed", "1")
+def test_yongzhou_seed_4_shows_the_king(capsys):
+    """Seat 2 holds one x4 and a K: it 碰s x4 with them (deck.king_rules.claims), so the K lies
+    on the table in the 碰 standing for an x4, and seat 2, holding no K any more, may win on
+    another player's drawn x5."""
+    code, out, _ = run(capsys, "play", "--variant", "yongzhou", "--seed", "4")
     assert code == 0
-    assert "   8. seat 1 peng d5\n" in out
-    assert "peng       d5 d5 K(d5)        3  table" in out
-    assert "seat 1 wins, 胡 (hu) on x10 from another player's draw, 18 胡息" in out
-    code, out, _ = run(capsys, "play", "--variant", "yongzhou", "--seed", "1", "--json")
+    assert "   4. seat 2 peng x4\n" in out
+    assert "peng       x4 x4 K(x4)    1  table" in out
+    assert "seat 2 wins, 胡 (hu) on x5 from another player's draw, 19 胡息" in out
+    code, out, _ = run(capsys, "play", "--variant", "yongzhou", "--seed", "4", "--json")
     groups = json.loads(out)["result"]["groups"]
     with_kings = [g for g in groups if "kings" in g]
-    assert with_kings == [{"kind": "peng", "cards": ["d5", "d5", "d5"], "huxi": 3,
-                           "place": "table", "kings": ["d5"]}]
+    assert with_kings == [{"kind": "peng", "cards": ["x4", "x4", "x4"], "huxi": 1,
+                           "place": "table", "kings": ["x4"]}]
+
+
+def test_yongzhou_seed_1_shows_a_king_chi(capsys):
+    """Seat 1, left with d5 and a K after its first 吃, 吃s seat 0's d3 as d3 d4 d5 with the K
+    for d4 (claims chi); the 吃 scores 0 胡息 as any small run and wins by 自摸 on x10."""
+    code, out, _ = run(capsys, "play", "--variant", "yongzhou", "--seed", "1")
+    assert code == 0
+    assert "   6. seat 1 chi d3 shun(d3 K(d4) d5)\n" in out
+    assert "shun       d3 K(d4) d5        0  table" in out
+    assert "seat 1 wins, 胡 (hu) on x10 from own draw (自摸), 18 胡息" in out
 
 
 def test_json_lists_every_step(capsys):

@@ -168,3 +168,14 @@ def test_an_illegal_code_is_refused():
     with pytest.raises(IllegalActionError):
         env.step(7)  # x8 is in a 坎
     assert env.agent_selection == "seat_0" and len(env.game.actions) == 0
+
+
+@pytest.mark.parametrize(("preset", "codes"), [("hunan", 1980), ("yongzhou", 4370)])
+def test_action_space_is_the_variants_prefix_of_the_code_table(preset, codes):
+    """Actions are the codes a game of the variant can use: 1980 without 吃 with a 王,
+    yongzhou's one-王 吃 tier on top (docs/testing.md)."""
+    e = rl.env(preset)
+    e.reset(seed=3)
+    agent = e.agent_selection
+    assert e.action_space(agent).n == codes
+    assert e.observe(agent)["action_mask"].shape == (codes,)

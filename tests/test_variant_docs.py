@@ -40,7 +40,10 @@ def test_page_notes_follow_the_generated_rules(tmp_path):
 def test_yongzhou_page_carries_the_king_notes():
     page = (DOCS / "variants" / "yongzhou.md").read_text("utf-8")
     assert "## 王霸 in play" in page
-    assert "| `deck.king_rules.claims` | peng, pao |" in page
+    assert "| `deck.king_rules.claims` | peng, pao, chi |" in page
+    assert "| `deck.king_rules.chi_kings` | 1 |" in page
+    assert "| `deck.king_rules.bi_kings` | no |" in page
+    assert "a 王 in a 吃" not in page  # no longer listed as not modelled
 
 
 @pytest.mark.parametrize("pid", preset_ids())

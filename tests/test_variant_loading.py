@@ -329,7 +329,7 @@ def test_normalise_fills_every_default_and_is_idempotent():
                                "pao": "all_up", "chi_own_draw": "all_up"}
     assert (full["seats"], full["sitting_out"], full["deck"]["king_rules"]) == (
         3, "none", {"discardable": False, "holder_wins_only_self": False,
-                               "claims": []})
+                    "claims": [], "chi_kings": 1, "bi_kings": False})
     assert normalise({"players": 4})["seats"] == 4
 
 

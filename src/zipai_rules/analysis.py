@@ -168,6 +168,11 @@ class Analysis:
         return {"win": self.win, "reason": None if self.reason is None else str(self.reason),
                 "huxi": self.huxi, **best}
 
+    def _repr_svg_(self) -> str:
+        """The best decomposition, group by group with 胡息 (:mod:`zipai_rules.svg`)."""
+        from .svg import render_analysis
+        return render_analysis(self)
+
 
 @attrs.frozen(slots=True)
 class Wait:

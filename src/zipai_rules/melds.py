@@ -26,6 +26,7 @@ A meld's 胡息 is not a property of the meld: it comes from the variant's table
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -230,28 +231,32 @@ def stand_in_text(cards: Sequence[int], kings: Sequence[int], zh: bool = False) 
     return " ".join(reversed(shown))
 
 
-def chi_meld(cards: Sequence[int], claimed: int | None = None, bi: bool = False) -> Meld:
+def chi_meld(cards: Sequence[int], claimed: int | None = None, bi: bool = False,
+             kings: Sequence[int] = ()) -> Meld:
     """The chi-type meld of three card indices, its kind given by :func:`chi_shape`, with
-    ``claimed`` and ``bi`` as in :class:`Meld`. Raises :class:`MeldError` if the cards form no
-    chi-type shape."""
+    ``claimed``, ``bi`` and ``kings`` as in :class:`Meld`. Raises :class:`MeldError` if the
+    cards form no chi-type shape."""
     kind = chi_shape(cards)
     if kind is None:
         raise MeldError(f"{format_cards(cards)} is not a chi-type meld "
                         "(shun, yi_er_san, er_qi_shi or jiao)")
-    return Meld(kind, cards, claimed=claimed, bi=bi)
+    return Meld(kind, cards, claimed=claimed, bi=bi, kings=tuple(kings))
 
 
 _USER_KINDS = {k.value: k for k in MeldKind} | {"chi": None, "bi": None}
+_STAND_IN = re.compile(r"\bK\(([^()\s]+)\)")
+"""A 王 written with the card it stands for: ``K(x9)``."""
 
 
 def parse_meld(text: str) -> Meld:
     """Read a table meld written ``KIND=CARDS``, e.g. ``peng=d4 d4 d4`` or ``chi=x2 x7 x10``.
 
     ``chi`` (and ``bi``) take any chi-type shape and infer it; a chi's claimed card is taken to
-    be its first card. In a meld of one card a ``K`` is a 王 standing for that card
-    (``peng=x9 x9 K``: :attr:`Meld.kings`). Raises :class:`MeldError` for a missing ``=``, an
-    unknown kind or cards of the wrong shape, and :class:`~zipai_rules.errors.CardError` for
-    bad card tokens.
+    be its first real card. In a meld of one card a ``K`` is a 王 standing for that card
+    (``peng=x9 x9 K``: :attr:`Meld.kings`); in any meld ``K(x9)`` is a 王 standing for x9
+    (``chi=x8 K(x9) x10``, as :meth:`Meld.describe` writes it). Raises :class:`MeldError` for
+    a missing ``=``, an unknown kind or cards of the wrong shape, and
+    :class:`~zipai_rules.errors.CardError` for bad card tokens.
     """
     kind_text, sep, cards_text = text.partition("=")
     kind_text = kind_text.strip().lower()
@@ -261,10 +266,24 @@ def parse_meld(text: str) -> Meld:
     if kind_text not in _USER_KINDS:
         raise MeldError(f"unknown meld kind {kind_text!r} in {text!r}; accepted: "
                         + ", ".join(sorted(_USER_KINDS)), code="malformed_meld")
-    cards = parse_indices(cards_text)
+    stand_for = parse_indices(" ".join(_STAND_IN.findall(cards_text)))
+    cards = parse_indices(_STAND_IN.sub(r" \1 ", cards_text))
     if not cards:
         raise MeldError(f"meld {text!r} has no cards", code="malformed_meld")
     kind = _USER_KINDS[kind_text]
+    if stand_for:
+        first = list(cards)
+        for i in stand_for:
+            if i not in first:
+                raise MeldError(f"a 王 in {text!r} stands for {INDEX_CARDS[i]}, which the meld "
+                                "does not hold", code="malformed_meld")
+            first.remove(i)
+        if not first:
+            raise MeldError(f"meld {text!r} holds no real card", code="malformed_meld")
+        if kind is None:
+            return chi_meld(cards, claimed=None if kind_text == "bi" else first[0],
+                            bi=kind_text == "bi", kings=stand_for)
+        return Meld(kind, cards, kings=tuple(stand_for))
     real = [i for i in cards if i != KING]
     if kind is not None and len(real) < len(cards) and len(set(real)) == 1:
         kings = (real[0],) * (len(cards) - len(real))  # each K stands for the meld's card

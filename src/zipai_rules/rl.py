@@ -4,7 +4,8 @@
 One episode is one hand of a variant. The agents are ``seat_0`` .. ``seat_{n-1}`` (seat 0
 deals); the agent to act is the seat the rules wait for (``Game.actor``): a discard, a claim
 answered in tier order, a 胡 check. Actions are the integer codes of
-:mod:`zipai_rules.engine.encoding` (``Discrete(num_distinct_actions())``); each observation is
+:mod:`zipai_rules.engine.encoding` (``Discrete(num_distinct_actions(variant))``, the prefix
+of the code table the variant uses); each observation is
 ``{"observation": int8 array, "action_mask": int8 array}`` with the legal codes marked 1, the
 mask all zeros for a seat that does not act. The array encodes the seat's view
 (``Game.observe``, docs/observations.md), or the whole table with ``seat_views=False``; its
@@ -130,7 +131,7 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         self.possible_agents = [f"seat_{s}" for s in range(n)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
         size = observation_size(n, seat_views)
-        codes = num_distinct_actions()
+        codes = num_distinct_actions(self.variant)
         self.observation_spaces = {a: spaces.Dict({
             "observation": spaces.Box(0, HIGH, (size,), np.int8),
             "action_mask": spaces.Box(0, 1, (codes,), np.int8)}) for a in self.possible_agents}
@@ -185,7 +186,7 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
             hands = tuple(st.hand for st in state.seats)
             p = state.pending
             view = attrs.evolve(view, pending=None if p is None else (p.card, p.source, p.by))
-        mask = np.zeros(num_distinct_actions(), dtype=np.int8)
+        mask = np.zeros(num_distinct_actions(self.variant), dtype=np.int8)
         for a in view.options:
             mask[encode_action(a)] = 1
         return {"observation": encode_observation(view, self.variant.players, hands),

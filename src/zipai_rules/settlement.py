@@ -63,6 +63,11 @@ class Settlement:
                 "unit": self.unit, "lines": [x.to_json() for x in self.lines],
                 "payments": list(self.payments), "sitting_out": self.sitting_out}
 
+    def _repr_html_(self) -> str:
+        """The itemised lines and payments as an HTML table (:mod:`zipai_rules.svg`)."""
+        from .svg import settlement_html
+        return settlement_html(self)
+
 
 def formula(conversion: Conversion, huxi: int) -> str:
     """The 胡息 → unit conversion of ``huxi`` written out without its no-op parts:

@@ -107,6 +107,8 @@ class KingRules:
     discardable: bool
     holder_wins_only_self: bool
     claims: tuple[str, ...] = attrs.field(converter=tuple)
+    chi_kings: int = 1
+    bi_kings: bool = False
 
 
 @attrs.frozen(slots=True)

@@ -102,3 +102,29 @@ class Label(enum.StrEnum):
     XIAO_QI_DUI = "xiao_qi_dui"  # special win: 小七对
     WU_HU = "wu_hu"              # special win of a fixed value: 无胡 (0 胡息, no pair)
     JUSHOU = "jushou"            # 举手胡: a non-dealer won before taking any card
+
+
+#: The Chinese words of the interface (``zipai play --zh``) where a variant's ``terminology``
+#: gives none: action, event and meld kinds by their canonical id, and the few words of the
+#: table the terminology maps leave out (the discard, the draw, the seat). A variant's own
+#: word always comes first (:func:`zh_word`).
+ZH_WORDS: dict[str, str] = {
+    # actions and the events of the same name
+    "discard": "打", "chi": "吃", "peng": "碰", "pao": "跑", "hu": "胡", "pass": "过",
+    # events
+    "deal": "发牌", "draw": "摸", "draw_hidden": "暗摸", "to_discards": "入弃牌",
+    "no_discard": "无牌可打", "tianhu": "天胡", "huangzhuang": "荒庄",
+    # melds
+    "shun": "顺子", "yi_er_san": "一二三", "er_qi_shi": "二七十", "jiao": "绞牌", "kan": "坎",
+    "wei": "偎", "chou_wei": "臭偎", "ti": "提", "jiang": "将", "bi": "比",
+    # the table and the score
+    "chou": "臭", "huxi": "胡息", "wall": "墩", "zimo": "自摸", "dianpao": "放炮",
+    "lianzhang": "亮张", "king": "王", "tun": "囤", "duo": "舵", "point": "分",
+    "sit_out": "数醒", "dihu": "地胡", "repeat_quad": "八块",
+}
+
+
+def zh_word(canonical: str, own: str | None = None) -> str:
+    """The Chinese word for ``canonical``: ``own`` (the variant's, from its ``terminology``)
+    if given, else :data:`ZH_WORDS`'s, else the canonical id itself."""
+    return own if own is not None else ZH_WORDS.get(canonical, canonical)

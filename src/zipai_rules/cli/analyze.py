@@ -21,7 +21,8 @@ def add_parser(sub: Any) -> None:
     an.add_argument("--hand", required=True, help='concealed cards, e.g. "x1 x2 x3" or "一二三"')
     an.add_argument("--meld", action="append", default=[],
                     help='a table meld KIND=CARDS, e.g. "peng=d4 d4 d4" or "chi=x2 x7 x10"; '
-                    'a K in a 碰/跑 is a 王 standing for its card, "peng=d4 d4 K" (repeatable)')
+                    'a K in a 碰/跑 is a 王 standing for its card, "peng=d4 d4 K"; K(card) '
+                    'names the card a 王 stands for, "chi=x8 K(x9) x10" (repeatable)')
     an.add_argument("--card", help="the incoming card (with --from)")
     an.add_argument("--from", dest="source", choices=["self", "draw", "discard"],
                     help="how the incoming card arrives: self = the player draws it (自摸), "

@@ -1,4 +1,6 @@
-"""``zipai play``: one hand (or a match of several) with built-in bots, printed as a log."""
+"""``zipai play``: one hand (or a match of several) with built-in bots, printed as a log; with
+``--human`` some seats played at the terminal (:mod:`.human`), with ``--zh`` in the variant's
+Chinese words (:mod:`.words`)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from ..settlement import Settlement, settle
 from ..terminal import columns, pad
 from ..variant import Variant
 from .common import VARIANT_HELP, bot_names, count, variant_arg
+from .words import Words
 
 
 def add_parser(sub: Any) -> None:
@@ -36,7 +39,14 @@ def add_parser(sub: Any) -> None:
     play.add_argument("--dealer", type=count(0), default=0,
                       help="dealer seat, a table seat where the variant has more seats than "
                            "players (default 0)")
-    play.add_argument("--zh", action="store_true", help="print Chinese card names")
+    play.add_argument("--zh", action="store_true",
+                      help="print the whole log in the variant's own Chinese words: cards, "
+                           "actions, melds, events, the result and the settlement")
+    play.add_argument("--human", type=seat_list, default=None, metavar="SEATS",
+                      help="play these seats yourself (comma-separated game seats, e.g. 0 or "
+                           "0,2) against the bots in the terminal: your hand, the table and "
+                           "your numbered options at each decision. End of input or `quit` "
+                           "leaves with status 3, Ctrl-C with status 130")
     play.add_argument("--hands", type=count(1), default=1,
                       help="play a match of N hands (dealer rotation, running scores)")
     play.add_argument("--json", action="store_true",
@@ -49,8 +59,24 @@ def add_parser(sub: Any) -> None:
     play.set_defaults(func=run)
 
 
+def seat_list(text: str) -> tuple[int, ...]:
+    """argparse type: comma-separated seat numbers (0, 1, …), each once."""
+    seats = tuple(count(0)(part.strip()) for part in text.split(",")[:8])
+    if len(set(seats)) != len(seats) or len(seats) < len(text.split(",")):
+        raise argparse.ArgumentTypeError(f"{text!r}: give each seat once, at most 8")
+    return seats
+
+
 def run(args: argparse.Namespace) -> int:
     variant = variant_arg(args.variant, args)
+    if args.human is not None:
+        for flag, used in (("--json", args.json), ("--seat", args.seat is not None),
+                           ("--hands", args.hands > 1)):
+            if used:
+                raise ZipaiError(f"--human plays one hand at the terminal; it cannot be "
+                                 f"combined with {flag}", code="bad_option")
+        for seat in args.human:
+            check_seat(variant, seat)
     if args.hands > 1:
         if args.record:
             raise ZipaiError("--record writes the record of one hand; it cannot be combined "
@@ -64,33 +90,34 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         check_writable(args.record)  # before the hand is played and printed
     bots = make_bots(bot_names(args, variant.players), args.seed, variant.players)
-    dealer, seating = _table_dealer(variant, args.dealer)
+    dealer, seating = _table_dealer(variant, args.dealer, args.zh)
     game = Game(variant, seed=args.seed, dealer=dealer)
+    words = Words(variant, args.zh)
+    if args.human is not None:
+        from .human import play_human
+
+        return play_human(game, args.human, bots, words, seating=seating,
+                          record=args.record, bot_names=bot_names(args, variant.players))
     quiet = args.json or args.seat is not None
-    zh = args.zh
-    cards = (lambda cs: format_cards(cs, zh=True)) if zh else format_cards
     say = (lambda *a, **k: None) if quiet else print
-    say(f"{variant.name} ({variant.id}), seed {args.seed}, dealer seat {game.deal.dealer}, "
-        f"bots: {', '.join(type(b).__name__ for b in bots)}")
+    say(_header(game, bots, words))
     if seating:
         say(f"  {seating}")
-    for s, hand in enumerate(game.deal.hands):
-        say(f"  seat {s} dealt {len(hand):2}: {cards(sorted(hand))}")
-    aside = f", {len(game.deal.aside)} cards set aside unseen" if game.deal.aside else ""
-    say(f"  wall {len(game.deal.wall)}{aside}")
+    for line in _deal_lines(game, words):
+        say(line)
     opening = list(game.events)
     for e in opening[len(game.deal.hands):]:
-        say(f"      {e.describe(zh)}")
+        say(f"      {words.event(e)}")
     steps: list[dict[str, Any]] = []
 
     def show(action: Action, events: Sequence[Event]) -> None:
         steps.append({"step": len(game.actions), "seat": action.seat,
                       "action": action.to_json(), "events": [e.to_json() for e in events]})
-        say(f"{len(game.actions):4}. {action.describe(zh)}")
+        say(f"{len(game.actions):4}. {words.action(action)}")
         if events and events[0].kind.value == action.kind.value and events[0].seat == action.seat:
             events = events[1:]  # the action itself, already printed
         for e in events:
-            say(f"      {e.describe(zh)}")
+            say(f"      {words.event(e)}")
     play_out(game, bots, after=show)
     settlement = settle(variant, game.result, events=game.events)
     if args.record:
@@ -105,9 +132,49 @@ def run(args: argparse.Namespace) -> int:
                           "result": _result_json(game),
                           "settlement": settlement.to_json()}, ensure_ascii=False, indent=2))
         return 0
-    _print_result(game, args.zh)
-    _print_settlement(settlement, variant)
+    print_result(game, words)
+    print_settlement(settlement, words)
     return 0
+
+
+def _header(game: Game, bots: Sequence[object], words: Words, seat: int | None = None,
+            humans: Sequence[int] = ()) -> str:
+    """The log's first line: the variant, the seed, the dealer and the bots; with ``humans``,
+    each bot by its seat, then the seats played at the terminal."""
+    v = game.variant
+    names = ", ".join(type(b).__name__ for b in bots)
+    if humans:
+        names = ", ".join(f"{words.seat(s)} {type(b).__name__}" for s, b in enumerate(bots)
+                          if s not in humans)
+    if words.zh:
+        mine = "" if seat is None else f"；{words.seat(seat)}所见"
+        if humans:
+            mine = f"；你：{'、'.join(map(words.seat, humans))}"
+        return (f"{v.name} ({v.id})，种子 {game.seed}，庄家 {words.seat(game.deal.dealer)}，"
+                f"机器人：{names or '-'}{mine}")
+    mine = "" if seat is None else f"; as seat {seat} sees it"
+    if humans:
+        mine = f"; you: {', '.join(map(words.seat, humans))}"
+    return (f"{v.name} ({v.id}), seed {game.seed}, dealer seat {game.deal.dealer}, "
+            f"bots: {names or '-'}{mine}")
+
+
+def _deal_lines(game: Game, words: Words, seat: int | None = None) -> list[str]:
+    """The dealt hands (only ``seat``'s cards when given, the others ``(hidden)``) and the
+    wall."""
+    deal, lines = game.deal, []
+    for s, hand in enumerate(deal.hands):
+        held = words.cards(sorted(hand)) if seat is None or s == seat else (
+            "（不可见）" if words.zh else "(hidden)")
+        lines.append(f"  {words.seat(s)} 起手 {len(hand):2} 张：{held}" if words.zh
+                     else f"  seat {s} dealt {len(hand):2}: {held}")
+    if words.zh:
+        aside = f"，另 {len(deal.aside)} 张不用" if deal.aside else ""
+        lines.append(f"  {words.word('wall')} {len(deal.wall)} 张{aside}")
+    else:
+        aside = f", {len(deal.aside)} cards set aside unseen" if deal.aside else ""
+        lines.append(f"  wall {len(deal.wall)}{aside}")
+    return lines
 
 
 def _print_seat_log(game: Game, settlement: Settlement, seat: int, bots: Sequence[object],
@@ -125,20 +192,18 @@ def _print_seat_log(game: Game, settlement: Settlement, seat: int, bots: Sequenc
                           "result": _result_json(game),
                           "settlement": settlement.to_json()}, ensure_ascii=False, indent=2))
         return 0
-    print(f"{variant.name} ({variant.id}), seed {args.seed}, dealer seat {deal.dealer}, "
-          f"bots: {', '.join(type(b).__name__ for b in bots)}; as seat {seat} sees it")
-    for s, hand in enumerate(deal.hands):
-        held = format_cards(sorted(hand), zh=zh) if s == seat else "(hidden)"
-        print(f"  seat {s} dealt {len(hand):2}: {held}")
-    print(f"  wall {len(deal.wall)}")
+    words = Words(variant, zh)
+    print(_header(game, bots, words, seat))
+    lines = _deal_lines(game, words, seat)
+    print("\n".join(lines if zh else lines[:-1] + [f"  wall {len(deal.wall)}"]))
     for e in shown[len(deal.hands):]:
-        print(f"  {'>' if e.seat == seat else ' '}   {e.describe(zh)}")
-    _print_result(game, zh)
-    _print_settlement(settlement, variant)
+        print(f"  {'>' if e.seat == seat else ' '}   {words.event(e)}")
+    print_result(game, words)
+    print_settlement(settlement, words)
     return 0
 
 
-def _table_dealer(variant: Variant, dealer: int) -> tuple[int, str]:
+def _table_dealer(variant: Variant, dealer: int, zh: bool = False) -> tuple[int, str]:
     """The game seat that deals when ``--dealer`` names ``dealer``, and a line saying how the
     table seats sit ("" where every seat plays). Where the variant has more seats than
     players, ``dealer`` is a table seat (0 .. seats − 1) as in a match: the seat the variant
@@ -152,6 +217,10 @@ def _table_dealer(variant: Variant, dealer: int) -> tuple[int, str]:
                          f"0..{variant.seats - 1}", code="bad_option")
     out = sitting_out_seat(variant, dealer)
     playing = [t for t in range(variant.seats) if t != out]
+    if zh:
+        listed = "，".join(f"桌位 {t} 为 {g}号位" for g, t in enumerate(playing))
+        return playing.index(dealer), (f"庄家 桌位 {dealer}，桌位 {out} 轮空"
+                                       f"（{Words(variant, True).word('sit_out')}）；{listed}")
     listed = ", ".join(f"table seat {t} as seat {g}" for g, t in enumerate(playing))
     return playing.index(dealer), (f"dealer table seat {dealer}, table seat {out} sits out "
                                    f"({variant.term('sit_out')}); {listed}")
@@ -163,24 +232,27 @@ def _result_json(game: Game) -> dict[str, Any]:
             "groups": [g.to_json() for g in r.decomposition.groups] if r.decomposition else []}
 
 
-def _print_settlement(settlement: Settlement, variant: Variant) -> None:
-    print("settlement:")
-    for text in columns([(line.term, line.item, line.text) for line in settlement.lines
-                         if line.item != "meld"], "  "):  # melds: listed with the result
+def print_settlement(settlement: Settlement, words: Words) -> None:
+    """The settlement's lines (the melds are listed with the result) and the payments."""
+    print("结算：" if words.zh else "settlement:")
+    rows = [(line.term, words.settlement_text(line)) if words.zh
+            else (line.term, line.item, line.text)
+            for line in settlement.lines if line.item != "meld"]
+    for text in columns(rows, "  "):
         print(text)
-    pays = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(settlement.payments))
-    extra = f", sitting out {settlement.sitting_out:+d}" if settlement.sitting_out else ""
-    print(f"  payments ({variant.term(settlement.unit)}): {pays}{extra}")
+    print(words.payments(settlement))
 
 
 def _play_match(args: argparse.Namespace, variant: Variant) -> int:
     match = Match(variant, seed=args.seed, keep_hands=0)  # rows keep what the output needs
     bots = make_bots(bot_names(args, variant.seats), args.seed, variant.seats)
-    unit = variant.term(variant.scoring.unit)
     rows = []
-    if not args.json:
-        print(f"{variant.name} ({variant.id}), match of {args.hands} hands, seed {args.seed}; "
-              f"scores in {unit}")
+    zh, say = args.zh, (lambda *a: None) if args.json else print
+    word = Words(variant, True).word if zh else variant.term
+    unit = word(variant.scoring.unit)
+    say(f"{variant.name} ({variant.id})，{args.hands} 手比赛，种子 {args.seed}；计分单位 {unit}"
+        if zh else f"{variant.name} ({variant.id}), match of {args.hands} hands, seed "
+        f"{args.seed}; scores in {unit}")
     for _ in range(args.hands):
         h = match.play_hand(bots)
         r = h.game.state.final_result
@@ -188,40 +260,57 @@ def _play_match(args: argparse.Namespace, variant: Variant) -> int:
         rows.append({"hand": h.number, "dealer": h.dealer, "sitting_out": h.sitting_out,
                      "result": r.kind, "winner": None if r.winner is None else h.seats[r.winner],
                      "huxi": r.huxi, "payments": pays, "scores": list(match.scores)})
-        if not args.json:
+        if zh:
+            who = (word("huangzhuang") if r.winner is None
+                   else f"{h.seats[r.winner]}号位 胡 {r.huxi} {word('huxi')}")
+            out = "" if h.sitting_out is None else f"，{h.sitting_out}号位轮空"
+            say(f"  第 {h.number:3} 手：庄家 {h.dealer}号位{out}：{pad(who, 22)}"
+                f"输赢 {pays}  累计 {match.scores}")
+        else:
             who = (variant.term("huangzhuang") if r.winner is None
                    else f"seat {h.seats[r.winner]} wins {r.huxi} {variant.term('huxi')}")
             out = "" if h.sitting_out is None else f", seat {h.sitting_out} out"
-            print(f"  hand {h.number:3}: dealer seat {h.dealer}{out}: {pad(who, 22)}"
-                  f"payments {pays}  scores {match.scores}")
+            say(f"  hand {h.number:3}: dealer seat {h.dealer}{out}: {pad(who, 22)}"
+                f"payments {pays}  scores {match.scores}")
     if args.json:
         print(json.dumps({"variant": variant.id, "seed": args.seed, "hands": rows,
                           "scores": match.scores}, ensure_ascii=False, indent=2))
+    elif zh:
+        print("最终得分：" + "，".join(f"{t}号位 {p:+d}" for t, p in enumerate(match.scores)))
     else:
         print("final scores: " + ", ".join(f"seat {t} {p:+d}" for t, p in enumerate(match.scores)))
     return 0
 
 
-def _print_result(game: Game, zh: bool) -> None:
+def print_result(game: Game, words: Words) -> None:
+    """How the hand ended: the winner, the winning card and where it came from, each group
+    with its 胡息, the total."""
     r = game.state.final_result
-    v = game.variant
-    print("result:", end=" ")
+    v, zh = game.variant, words.zh
     if r.kind == "huangzhuang":
-        print(f"{v.term('huangzhuang')} (huangzhuang): the wall is empty and nobody won")
+        print(f"结果：{words.word('huangzhuang')}：牌已摸完，无人胡牌" if zh else
+              f"result: {v.term('huangzhuang')} (huangzhuang): the wall is empty and nobody won")
         return
     special = r.decomposition.special if r.decomposition else None
-    how = {"self": "own draw (自摸)", "draw": "another player's draw",
-           "discard": "a discard",
-           None: f"its cards as they lie ({special}, a win at once)" if special
-           else "the dealt hand"}[r.source]
-    card = "" if r.card is None else f" on {format_cards([r.card], zh=zh)}"
-    label = v.term("tianhu") + " (tianhu)" if r.kind == "tianhu" else v.term("hu") + " (hu)"
-    print(f"seat {r.winner} wins, {label}{card} from {how}, {r.huxi} {v.term('huxi')}")
+    card = "" if r.card is None else f" {'' if zh else 'on '}{words.cards([r.card])}"
+    if zh:
+        how = words.source(r.source) if r.source is not None else (
+            f"起手即胡：{special}" if special else "起手牌")
+        label = words.word("tianhu" if r.kind == "tianhu" else "hu")
+        print(f"结果：{words.seat(r.winner)} {label}{card}（{how}），{r.huxi} "
+              f"{words.word('huxi')}")
+    else:
+        how = {"self": "own draw (自摸)", "draw": "another player's draw",
+               "discard": "a discard",
+               None: f"its cards as they lie ({special}, a win at once)" if special
+               else "the dealt hand"}[r.source]
+        label = v.term("tianhu") + " (tianhu)" if r.kind == "tianhu" else v.term("hu") + " (hu)"
+        print(f"result: seat {r.winner} wins, {label}{card} from {how}, {r.huxi} "
+              f"{v.term('huxi')}")
     groups = r.decomposition.groups if r.decomposition else ()
-    for text in columns([(v.term(g.meld.kind.value), g.meld.kind.value,
-                          g.describe(zh), f"{g.huxi:3}", g.place)
-                         for g in groups], "  "):
+    for text in columns([words.group(g) for g in groups], "  "):
         print(text)
     if r.decomposition and r.decomposition.leftover:
-        print(f"  leftover {format_cards(r.decomposition.leftover, zh=zh)} (0, shape waived)")
-    print(f"  total {r.huxi} {v.term('huxi')}")
+        left = words.cards(r.decomposition.leftover)
+        print(f"  余牌 {left}（0，不计牌型）" if zh else f"  leftover {left} (0, shape waived)")
+    print(f"  {'合计' if zh else 'total'} {r.huxi} {words.word('huxi') if zh else v.term('huxi')}")

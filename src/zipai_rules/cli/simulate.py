@@ -15,6 +15,7 @@ from concurrent.futures import Executor
 from typing import Any
 
 from ..errors import ZipaiError
+from ..replay_html import ReplayIndex
 from ..simulate import DEFAULT_BOTS, Tally, format_stats, max_jobs, run_games, tally_stats
 from .common import VARIANT_HELP, bot_names, count, variant_arg
 
@@ -135,6 +136,10 @@ def run(args: argparse.Namespace) -> int:
     bots = bot_names(args, variant.players)
     if args.out_on_workers and not (args.dask and args.out):
         raise ZipaiError("--out-on-workers goes with --dask and --out", code="bad_option")
+    if args.html and (not args.out or args.out_on_workers):
+        raise ZipaiError("--html goes with --out (and not --out-on-workers)", code="bad_option")
+    pages = ReplayIndex(args.out, f"zipai simulate: {variant.name} ({variant.id}), "
+                        f"seeds {args.seed}–{args.seed + args.games - 1}") if args.html else None
     if args.jobs > max_jobs() and args.dask in (None, "local"):
         raise ZipaiError(f"--jobs {args.jobs} is above the number of CPUs ({max_jobs()})",
                          code="bad_option")
@@ -151,9 +156,13 @@ def run(args: argparse.Namespace) -> int:
                                out_on_workers=args.out_on_workers):
                 tally.add(g)
                 done.add(g.number)
+                if pages is not None:
+                    pages.add(g)
                 if progress:
                     progress(tally.games, args.games)
         seconds = time.perf_counter() - t0
+    if pages is not None:
+        pages.write()
     if interrupted():
         written = f", {tally.games} records written to {args.out}" if args.out else ""
         lead = "\n" if progress else ""
@@ -169,6 +178,8 @@ def run(args: argparse.Namespace) -> int:
         if args.out:
             where = " on the workers' disks" if args.out_on_workers else ""
             print(f"records: {args.out}/game-00001.json .. game-{args.games:05d}.json{where}")
+        if pages is not None:
+            print(f"replays: {args.out}/index.html")
     return 0
 
 
@@ -196,5 +207,8 @@ def add_parser(sub: Any) -> None:
                    help="comma-separated bot names per seat; a shorter list is repeated to fill "
                         "the table (greedy = greedy,greedy,greedy): "
                         f"greedy, random (default {','.join(DEFAULT_BOTS)})")
+    p.add_argument("--html", action="store_true",
+                   help="with --out: also write each game's HTML replay (game-NNNNN.html, as "
+                        "`zipai view`) and DIR/index.html listing the games")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.set_defaults(func=run)

@@ -7,6 +7,7 @@ is a record of one step of the game, forced moves (提/偎/跑, 臭 marks) inclu
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -98,6 +99,14 @@ class Action:
         if self.melds:
             out["melds"] = [m.to_json() for m in self.melds]
         return out
+
+
+@functools.lru_cache(maxsize=4096)
+def option(kind: ActionKind, seat: int, card: int | None = None, melds: tuple[Meld, ...] = ()
+           ) -> Action:
+    """The action of ``kind`` by ``seat`` on ``card`` (and a 吃's ``melds``): one shared value
+    per choice, as the engine offers the same ones again and again."""
+    return Action(kind, seat, card, melds)
 
 
 def card_from_json(text: str | None) -> int | None:

@@ -8,14 +8,16 @@ seats are asked in turn order starting from the seat that exposed the card ("如
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
+from typing import cast
 
 from ..analysis import Analysis, win_verdict
 from ..cards import KING
 from ..melds import Meld, MeldKind, chi_meld, chi_shapes_with
 from ..variant import Variant
 from ..vocab import Label, ResultKind, Source
-from .actions import Action, ActionKind
+from .actions import Action, ActionKind, option
 from .state import PaoTarget, Plan, Result, SeatState, WinContext
 
 WEI_KINDS = frozenset({MeldKind.WEI, MeldKind.CHOU_WEI})
@@ -34,7 +36,8 @@ def locked(variant: Variant, hand: tuple[int, ...] | list[int]) -> set[int]:
     return out
 
 
-def chi_plans(variant: Variant, hand: tuple[int, ...], card: int) -> list[tuple[Meld, ...]]:
+def chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
+              table: tuple[Meld, ...] = ()) -> list[tuple[Meld, ...]]:
     """Every complete 吃 plan for ``card`` from a concealed ``hand`` (21 counts).
 
     A plan is the 吃 meld (``claimed=card``) followed by the 比 melds that lay down every
@@ -42,49 +45,135 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int) -> list[tuple[
     ``000_cdb63c032605c9a1.txt §跑胡子玩牌规则``). When the 比 cannot be completed there is no plan
     ("如果玩家符合吃牌的条件但达不到比牌的条件 … 则不允许吃牌", ``003_5cd7634dfd57d897.txt``).
     Cards of a 坎 are never used.
+
+    With ``chi`` in ``deck.king_rules.claims`` a 王 may stand for a hand card of the 吃 meld
+    that the hand lacks ("王霸可以代替任何牌进行游戏", ``000_cdb63c032605c9a1.txt
+    §永州双王扯胡子规则``): at most ``chi_kings`` in one meld, at most two in a plan; with
+    ``bi_kings`` also in a 比 meld, for a card other than ``card``. Real cards come first: a
+    王 fills only a card the hand does not hold, and the 比 counts real copies only. A 王 is
+    never a fifth copy of a card among the player's own cards (``hand``, its ``table`` melds
+    and the claimed card).
     """
-    avail = list(hand)
-    for i in locked(variant, hand):
-        avail[i] = 0
+    if hand[KING] and "chi" in variant.deck.king_rules.claims:
+        return _king_chi_plans(variant, hand, card, table)
+    # without a 王 a plan uses only the cards of the chi shapes holding ``card``: the same
+    # nearby counts give the same plans
+    near = _near(card)
+    return list(_chi_plans_near(card, tuple(hand[i] if hand[i] < 3 else 0 for i in near)))
+
+
+@functools.cache
+def _near(card: int) -> tuple[int, ...]:
+    """The card kinds of every chi shape holding ``card``."""
+    return tuple(sorted({i for shape in chi_shapes_with(card) for i in shape}))
+
+
+@functools.lru_cache(maxsize=16384)
+def _chi_plans_near(card: int, counts: tuple[int, ...]) -> tuple[tuple[Meld, ...], ...]:
+    """:func:`chi_plans` with no 王, from the free ``counts`` of the kinds :func:`_near`
+    ``card`` (a 坎 counted 0)."""
+    avail = [0] * (KING + 21)  # the hand's free cards; from index 21 on no room for a 王
+    for i, n in zip(_near(card), counts, strict=True):
+        avail[i] = n
     plans: set[tuple[Meld, ...]] = set()
     for shape in chi_shapes_with(card):
         need = list(shape)
         need.remove(card)
         rest = list(avail)
-        if not _take(rest, need):
+        if _take_or_stand(rest, need, 0) is None:
             continue
-        chi = chi_meld(shape, claimed=card)
+        chi = _chi_meld(shape, card, False, ())
         for bis in _bi(rest, card):
             plans.add((chi,) + tuple(sorted(bis, key=lambda m: m.cards)))
-    return sorted(plans, key=lambda p: [m.cards for m in p])
+    return tuple(sorted(plans, key=lambda p: [m.cards for m in p]))
 
 
-def _take(counts: list[int], cards: list[int]) -> bool:
+def _king_chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
+                    table: tuple[Meld, ...]) -> list[tuple[Meld, ...]]:
+    """:func:`chi_plans` of a hand holding a 王 that may stand in a 吃."""
+    rules = variant.deck.king_rules
+    kings = min(hand[KING], MAX_PLAN_KINGS)
+    per_meld = min(kings, rules.chi_kings)
+    avail = list(hand)
+    for i in locked(variant, hand):
+        avail[i] = 0
+    room = [variant.deck.copies - hand[i] - (i == card) for i in range(20)]
+    for m in table:
+        for i in m.cards:
+            room[i] -= 1
+    plans: set[tuple[Meld, ...]] = set()
+    for shape in chi_shapes_with(card):
+        need = list(shape)
+        need.remove(card)
+        rest = list(avail) + room
+        stand = _take_or_stand(rest, need, per_meld)
+        if stand is None:
+            continue
+        chi = _chi_meld(shape, card, False, stand)
+        left = kings - len(stand) if rules.bi_kings else 0
+        for bis in _bi(rest, card, per_meld, left):
+            plans.add((chi,) + tuple(sorted(bis, key=lambda m: (m.cards, m.kings))))
+    return sorted(plans, key=lambda p: [(m.cards, m.kings) for m in p])
+
+
+@functools.lru_cache(maxsize=1024)
+def _chi_meld(shape: tuple[int, ...], claimed: int | None, bi: bool,
+              kings: tuple[int, ...]) -> Meld:
+    """The 吃 or 比 meld of a chi shape with the cards its 王 stand for (a small set, each
+    built once)."""
+    return chi_meld(shape, claimed=claimed, bi=bi, kings=kings)
+
+
+MAX_PLAN_KINGS = 2
+"""The most 王 one 吃 plan lays down (the action codes hold no more)."""
+
+
+def _take_or_stand(counts: list[int], cards: list[int], kings: int) -> tuple[int, ...] | None:
+    """Takes ``cards`` from ``counts`` (the free cards of the hand, then from index 21 on the
+    room each kind has for a 王), a 王 standing for each card missing, at most ``kings`` of
+    them: the cards the 王 stand for, or ``None`` when more are missing."""
+    stand: list[int] = []
     for i in cards:
-        counts[i] -= 1
-    if any(counts[i] < 0 for i in cards):
-        return False
-    return True
+        if counts[i] > 0:
+            counts[i] -= 1
+        elif counts[KING + 1 + i] > 0:
+            counts[KING + 1 + i] -= 1
+            stand.append(i)
+        else:
+            return None
+    return tuple(stand) if len(stand) <= kings else None
 
 
-def _bi(rest: list[int], card: int) -> Iterator[tuple[Meld, ...]]:
+def _bi(rest: list[int], card: int, per_meld: int = 0, kings: int = 0
+        ) -> Iterator[tuple[Meld, ...]]:
+    """The 比 melds laying down every copy of ``card`` left in ``rest``, at most ``per_meld``
+    王 standing in one and ``kings`` in all (never for ``card``: the 比 lays real copies)."""
     if rest[card] == 0:
         yield ()
         return
     for shape in chi_shapes_with(card):
         r2 = list(rest)
-        if not _take(r2, list(shape)):
+        r2[card] -= 1  # the real copy the 比 lays down
+        need = list(shape)
+        need.remove(card)
+        others = [i for i in need if i != card]
+        r2[card] -= len(need) - len(others)
+        if r2[card] < 0:
             continue
-        meld = chi_meld(shape, bi=True)
-        for more in _bi(r2, card):
+        stand = _take_or_stand(r2, others, min(per_meld, kings))
+        if stand is None:
+            continue
+        meld = _chi_meld(shape, None, True, stand)
+        for more in _bi(r2, card, per_meld, kings - len(stand)):
             yield (meld,) + more
 
 
 def hand_after(hand: tuple[int, ...], melds: tuple[Meld, ...], card: int) -> list[int]:
     """The concealed counts after laying down ``melds`` (a 吃 plan: the 吃 meld and its 比
-    melds) that contain the claimed ``card``: the one home of the removal of a plan."""
+    melds) that contain the claimed ``card``: the one home of the removal of a plan. A 王
+    standing in a meld leaves the hand as a 王."""
     out = list(hand)
-    used = [i for m in melds for i in m.cards]
+    used = [i for m in melds for i in m.physical]
     used.remove(card)
     for i in used:
         out[i] -= 1
@@ -108,7 +197,7 @@ def can_discard(variant: Variant, hand: list[int] | tuple[int, ...]) -> bool:
 
 def discard_options(variant: Variant, seat: int, hand: tuple[int, ...]) -> tuple[Action, ...]:
     """One discard action per distinct discardable card kind."""
-    return tuple(Action(ActionKind.DISCARD, seat, i) for i in discardable(variant, hand))
+    return tuple(option(ActionKind.DISCARD, seat, i) for i in discardable(variant, hand))
 
 
 def owes_discard(variant: Variant, seat: SeatState, extra_cards: int = 0, extra_quads: int = 0
@@ -256,6 +345,9 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
     out: list[tuple[int, tuple[Action, ...]]] = []
     plans: dict[Action, Plan] = {}
     chou_applies = source in variant.chou.blocks_on
+    hu, pao, peng = ActionKind.HU in kinds, ActionKind.PAO in kinds, ActionKind.PENG in kinds
+    chi = ActionKind.CHI in kinds
+    other_source = Source(source) if hu else None
     for step in range(n):
         s = (by + step) % n
         own = s == by
@@ -263,21 +355,21 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
             continue
         seat = seats[s]
         opts: list[Action] = []
-        if ActionKind.HU in kinds:
-            src = Source.SELF if own else Source(source)
+        if hu:
+            src = Source.SELF if own else cast(Source, other_source)
             worth = None if ctx is None else seat_worth(variant, ctx, s, seat, card, src, by)
             win = hu_allowed(variant, seat, card, src, worth)
             if win is not None:
-                opts.append(Action(ActionKind.HU, s, card))
+                opts.append(option(ActionKind.HU, s, card))
                 plans[opts[-1]] = win
-        target = pao_source(variant, seat, card, source, own) if ActionKind.PAO in kinds else None
+        target = pao_source(variant, seat, card, source, own) if pao else None
         if target is not None:
-            opts.append(Action(ActionKind.PAO, s, card))
+            opts.append(option(ActionKind.PAO, s, card))
             plans[opts[-1]] = target
         # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰了",
         # 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001): ``chou.blocks_on``
         # limits only the 吃 block (digest C8)
-        kings = peng_kings(variant, seat.hand, card) if ActionKind.PENG in kinds else None
+        kings = peng_kings(variant, seat.hand, card) if peng else None
         if kings is not None and not own and not seat.dead and not seat.fang_pao \
                 and source in variant.claims.peng_on \
                 and card not in seat.chou_peng_cards:
@@ -285,20 +377,21 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
             after[card] -= 2 - kings
             after[KING] -= kings
             if not owes_discard(variant, seat, 1) or can_discard(variant, after):
-                opts.append(Action(ActionKind.PENG, s, card))
-        if ActionKind.CHI in kinds and not seat.dead and not seat.fang_pao \
+                opts.append(option(ActionKind.PENG, s, card))
+        if chi and not seat.dead and not seat.fang_pao \
                 and card not in seat.own_chou \
                 and not (chou_applies and card in seat.chou_chi_cards) and (
                 (own and Source.SELF in variant.claims.chi_by)
                 or (s == (by + 1) % n and "next" in variant.claims.chi_by)):
-            for plan in chi_plans(variant, seat.hand, card):
-                after = hand_after(seat.hand, plan, card)
-                if not owes_discard(variant, seat, 1) or can_discard(variant, after):
-                    opts.append(Action(ActionKind.CHI, s, card, plan))
+            chis = chi_plans(variant, seat.hand, card, seat.melds)
+            owes = bool(chis) and owes_discard(variant, seat, 1)
+            for plan in chis:
+                if not owes or can_discard(variant, hand_after(seat.hand, plan, card)):
+                    opts.append(option(ActionKind.CHI, s, card, plan))
         if opts:
-            forced_win = ActionKind.HU in kinds and ((Source.SELF if own else source)
-                                            in variant.win.forced_sources)
+            forced_win = hu and ((Source.SELF if own else source)
+                                 in variant.win.forced_sources)
             if not (forced_win and opts[0].kind == ActionKind.HU):
-                opts.append(Action(ActionKind.PASS, s))
+                opts.append(option(ActionKind.PASS, s))
             out.append((s, tuple(opts)))
     return out, plans

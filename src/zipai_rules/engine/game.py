@@ -189,6 +189,11 @@ class Game:
             now = f"seat {st.actor} to act"
         return f"Game({self.variant.id}, {shuffle}, turn {st.turn}, {now})"
 
+    def _repr_svg_(self) -> str:
+        """The table with every card open (:mod:`zipai_rules.svg`), for Jupyter."""
+        from ..svg import render
+        return render(self)
+
     @property
     def state(self) -> GameState:
         return self._states[-1]

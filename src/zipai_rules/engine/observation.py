@@ -180,6 +180,11 @@ class Observation:
         """Whether this seat must decide now."""
         return bool(self.options)
 
+    def _repr_svg_(self) -> str:
+        """The table as this seat sees it (:mod:`zipai_rules.svg`), for Jupyter."""
+        from ..svg import render
+        return render(self)
+
     def to_json(self) -> dict[str, Any]:
         """The observation as JSON: cards as ASCII tokens, ``options`` and ``history`` in the
         record format (``Action.to_json``, ``Event.to_json``), the 臭 sets as sorted token
@@ -235,6 +240,11 @@ class TableView:
 
     def to_json(self) -> dict[str, Any]:
         return {"dealer": self.dealer, "sitting_out": self.sitting_out, **_public_json(self)}
+
+    def _repr_svg_(self) -> str:
+        """The table as a spectator sees it (:mod:`zipai_rules.svg`), for Jupyter."""
+        from ..svg import render
+        return render(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableView:

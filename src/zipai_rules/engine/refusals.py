@@ -225,17 +225,20 @@ def _claim(state: GameState, action: Action, p: Pending) -> Refusal | None:
         if p.source in v.chou.blocks_on and c in seat.chou_chi_cards:
             return Refusal(code="chou", message=f"{token(c)} is 臭 for seat {s}: it declined "
                            "to 吃 it before")
-        plans = chi_plans(v, seat.hand, c)
+        plans = chi_plans(v, seat.hand, c, seat.melds)
+        king = (f"; a 王 does not stand in a 吃 in {v.name}"
+                if seat.hand[KING] and "chi" not in v.deck.king_rules.claims else "")
         if not plans:
             return Refusal(code="bad_plan", message=f"{token(c)} makes no complete 吃 with seat "
                            f"{s}'s hand (every {token(c)} held must be laid down with it as 比, "
-                           "and a 坎 is never used)")
+                           f"and a 坎 is never used{king})")
         if action.melds not in plans:
             shown = " | ".join(" ".join(str(m) for m in plan) for plan in plans)
             given = (f"the 吃 plan {' '.join(str(m) for m in action.melds)} does not fit seat "
                      f"{s}'s hand" if action.melds else "a 吃 names its whole plan (the 吃 meld "
                      "and every 比 meld)")
-            return Refusal(code="bad_plan", message=f"{given}; the plans that fit: {shown}")
+            return Refusal(code="bad_plan", message=f"{given}; the plans that fit: {shown}"
+                           f"{king if any(m.kings for m in action.melds) else ''}")
     return None
 
 

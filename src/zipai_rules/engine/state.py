@@ -220,3 +220,8 @@ class GameState:
         """All cards in hands, on tables, in discard areas, in the wall and on offer."""
         n = len(self.wall) + sum(s.held + len(s.discards) for s in self.seats)
         return n + (1 if self.pending is not None else 0)
+
+    def _repr_svg_(self) -> str:
+        """The table with every card open (:mod:`zipai_rules.svg`), for Jupyter."""
+        from ..svg import render
+        return render(self)

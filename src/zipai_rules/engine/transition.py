@@ -13,6 +13,7 @@ analysis of a 胡, the target of a 跑, in ``GameState.plans``); taking it uses 
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
@@ -40,6 +41,10 @@ from .claims import (
     win_units,
 )
 from .state import GameState, PaoTarget, Pending, Plan, Result, SeatState, WinContext
+
+_SEAT_FIELDS = tuple(f.name for f in attrs.fields(SeatState))
+_SEAT_VALUES = operator.attrgetter(*_SEAT_FIELDS)
+_SEAT_INDEX = {name: k for k, name in enumerate(_SEAT_FIELDS)}
 
 
 class _Builder:
@@ -91,8 +96,13 @@ class _Builder:
             self.set_seat(s, first_take=self.turn)
 
     def set_seat(self, s: int, **changes: Any) -> SeatState:
-        self.seats[s] = attrs.evolve(self.seats[s], **changes)
-        return self.seats[s]
+        """Seat ``s`` with ``changes`` (field names of :class:`SeatState`), as
+        ``attrs.evolve`` makes it, without looking its fields up again."""
+        values = list(_SEAT_VALUES(self.seats[s]))
+        for name, value in changes.items():
+            values[_SEAT_INDEX[name]] = value
+        self.seats[s] = seat = SeatState(*values)
+        return seat
 
     def ask(self, phase: Phase, actor: int, options: tuple[Action, ...],
             plans: dict[Action, Plan] | None = None) -> None:
@@ -634,8 +644,9 @@ def _offer(b: _Builder, by: int) -> _Next:
     tier = p.tier
     while tier < len(tiers):
         kinds = tiers[tier]
-        cands, plans = tier_plans(b.v, tuple(b.seats), kinds, p.card, p.source, p.by,
-                                  b.ctx())
+        # the table is read only to value a win against one declined before
+        ctx = b.ctx() if b.v.win.declined_must_be_beaten else None
+        cands, plans = tier_plans(b.v, tuple(b.seats), kinds, p.card, p.source, p.by, ctx)
         # a forced 跑 waits for every win on the card to be declined (破跑胡, 胡 > 跑)
         if b.v.claims.pao_forced and not any(o.kind == ActionKind.HU for _, opts in cands
                                       for o in opts):

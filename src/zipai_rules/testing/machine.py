@@ -250,6 +250,24 @@ class ZipaiMachine(RuleBasedStateMachine):
         assert hu_allowed(state.variant, seat, kept, "self") is not None, "a win is offered " \
             "on a hand that does not win"
 
+    @staticmethod
+    def _check_king_chi(v: Variant, hand: tuple[int, ...], a: Action) -> None:
+        """A 吃 with 王: the option allows it, the hand holds the 王, each stands for a card
+        the hand lacks, the claimed card is real, and a 比 holds one only with ``bi_kings``."""
+        rules, chi = v.deck.king_rules, a.melds[0]
+        kings = [k for m in a.melds for k in m.kings]
+        assert "chi" in rules.claims, f"{a}: a 王 in a 吃"
+        assert len(kings) <= min(2, hand[KING]), f"{a}: more 王 than held"
+        assert all(len(m.kings) <= rules.chi_kings for m in a.melds), f"{a}: chi_kings"
+        assert rules.bi_kings or not any(m.kings for m in a.melds[1:]), f"{a}: 王 in a 比"
+        assert a.card is not None and chi.cards.count(a.card) > chi.kings.count(a.card), \
+            f"{a}: the claimed card is real"
+        assert all(a.card not in m.kings for m in a.melds[1:]), f"{a}: a 比 lays real copies"
+        real = [i for m in a.melds for i in m.physical if i != KING]
+        real.remove(a.card)
+        assert all(hand[k] >= 3 or real.count(k) == hand[k] for k in kings), \
+            f"{a}: a 王 stands for a card the hand holds"
+
     def _check_respond(self, state: GameState) -> None:
         v, p, actor = state.variant, state.pending, state.actor
         assert p is not None and actor is not None
@@ -270,6 +288,8 @@ class ZipaiMachine(RuleBasedStateMachine):
                     and "pao" in v.deck.king_rules.claims and actor != p.by, f"{a}: 王 跑"
                 assert ActionKind.PASS in {o.kind for o in state.options} \
                     or state.options[0].kind == ActionKind.HU, f"{a}: a forced 王 跑"
+            if a.kind == ActionKind.CHI and any(m.kings for m in a.melds):
+                self._check_king_chi(v, seat.hand, a)
             if a.kind == ActionKind.CHI and p.source in v.chou.blocks_on:
                 assert a.card not in seat.chou_chi_cards, f"{a}: a declined 吃 (臭)"
         # claim order: every seat that can claim in a higher tier, or earlier in this tier,

@@ -730,7 +730,9 @@ def variant_documents(base: VariantLike = "hunan") -> st.SearchStrategy[dict[str
         if d["deck"]["kings"]:
             d["deck"]["king_rules"] = {"discardable": data(st.booleans()),
                                        "holder_wins_only_self": data(st.booleans()),
-                                       "claims": data(subsets(["peng", "pao"]))}
+                                       "claims": data(subsets(["peng", "pao", "chi"])),
+                                       "chi_kings": data(st.integers(1, 2)),
+                                       "bi_kings": data(st.booleans())}
         d["win"]["min_huxi"] = data(st.integers(0, 40))
         d["win"]["sources"] = data(subsets(list(SOURCES)).filter(bool))
         d["win"]["forced_sources"] = data(subsets(d["win"]["sources"]))

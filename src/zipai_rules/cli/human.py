@@ -1,0 +1,292 @@
+"""``zipai play --human SEATS``: play seats yourself against the bots, in the terminal.
+
+At each of a human seat's decisions the table is shown as that seat sees it
+(:meth:`Game.observe`, never the full state): the hand grouped (坎 together, then pairs and
+runs), every seat's melds, discards and hidden-card count, the wall, the card on offer, whose
+turn it is; then the legal actions, numbered, each 吃 with its 比 plan spelled out. The player
+types a number or an action (``discard x5``, ``peng``, ``chi x4 x5 x6``, ``pass``, or the
+variant's Chinese words ``打 五``, ``碰``, ``过``); an action the rules refuse shows the engine's
+reason (:meth:`Game.check`) and the question is asked again. Between two human decisions every
+move is printed as the log prints it, redacted as the human seat is shown it
+(:meth:`Game.events_for`). The hand ends with the result and the
+settlement.
+
+Exit status: 0 after a finished hand; :data:`LEFT` (3) when the input ends (EOF, Ctrl-D) or the
+player types ``quit``; 130 on Ctrl-C. Neither prints a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+
+from ..bots import seat_bot_names
+from ..cards import KING, format_cards, parse_indices
+from ..engine import Action, Game
+from ..engine.actions import ActionKind, Event
+from ..engine.observation import Observation, spectate
+from ..errors import CardError, MeldError
+from ..melds import Meld, chi_shape
+from ..play import Bot
+from ..records import write_record
+from ..settlement import settle
+from .words import Words
+
+#: the exit status when the player leaves before the hand ends (end of input, or ``quit``)
+LEFT = 3
+#: the exit status on Ctrl-C
+INTERRUPTED = 130
+
+_QUIT = frozenset({"q", "quit", "exit", "退出"})
+
+
+class _Leave(Exception):
+    """The player left: end of input or ``quit``."""
+
+
+def group_hand(hand: Sequence[int]) -> list[tuple[int, ...]]:
+    """A concealed hand (21 counts) grouped as a player holds it: each 坎 (three or four of a
+    card) first, then the pairs, then runs of three (x1 x2 x3, x2 x7 x10 …) of the cards
+    left, then each loose card alone, each part in card order."""
+    left = list(hand)
+    kans = [(i,) * n for i, n in enumerate(left) if n >= 3]
+    for group in kans:
+        left[group[0]] = 0
+    pairs = [(i, i) for i, n in enumerate(left) if n == 2]
+    for pair in pairs:
+        left[pair[0]] = 0
+    runs = []
+    for base in (0, 10):
+        for start in range(base, base + 8):
+            while all(left[i] for i in (start, start + 1, start + 2)):
+                runs.append((start, start + 1, start + 2))
+                for i in (start, start + 1, start + 2):
+                    left[i] -= 1
+        while all(left[base + r] for r in (1, 6, 9)):
+            runs.append((base + 1, base + 6, base + 9))
+            for r in (1, 6, 9):
+                left[base + r] -= 1
+    return kans + pairs + runs + [(i,) for i, n in enumerate(left) for _ in range(n)]
+
+
+class Console:
+    """The terminal game: ``read(prompt)`` reads a line (raises :class:`EOFError` at the end
+    of input), ``write(text)`` prints one."""
+
+    def __init__(self, game: Game, humans: Sequence[int], bots: Sequence[Bot], words: Words,
+                 read: Callable[[str], str] = input,
+                 write: Callable[[str], None] = print) -> None:
+        self.game, self.humans, self.bots, self.words = game, tuple(humans), bots, words
+        self.read, self.write = read, write
+        self._told = len(game.deal.hands)  # the events printed so far: the deal's
+
+    def _news(self) -> list[Event]:
+        """The events not yet printed, as one human seat is shown them
+        (:meth:`Game.events_for`), or with several (taking turns at one screen) as a spectator
+        is (:func:`~zipai_rules.engine.observation.spectate`)."""
+        game = self.game
+        seen = (game.events_for(self.humans[0]) if len(self.humans) == 1
+                else spectate(game.state, game.events).history)
+        news, self._told = list(seen[self._told:]), len(seen)
+        return news
+
+    def _t(self, english: str, chinese: str) -> str:
+        return chinese if self.words.zh else english
+
+    def play(self) -> None:
+        """Play the hand to its end; raises :class:`_Leave` or :class:`KeyboardInterrupt`."""
+        game = self.game
+        for e in self._news():
+            self.write(f"      {self.words.event(e)}")
+        while not game.is_over:
+            state = game.state
+            seat = state.acting_seat
+            if seat in self.humans:
+                action = self.ask(seat)
+            else:
+                action = self.bots[seat](state, state.options)
+            game.apply(action)
+            shown = self._news()
+            if shown and shown[0].kind.value == action.kind.value and shown[0].seat == seat:
+                self.write(f"{len(game.actions):4}. {self.words.event(shown.pop(0))}")
+            for e in shown:
+                self.write(f"      {self.words.event(e)}")
+
+    # --- one decision ----------------------------------------------------------------------
+
+    def table(self, obs: Observation) -> list[str]:
+        """The table as ``obs.seat`` sees it, as text lines."""
+        w, seat, game = self.words, obs.seat, self.game
+        lines = [self._t(f"--- step {len(game.actions) + 1}: {w.seat(seat)} (you) to act ---",
+                         f"--- 第 {len(game.actions) + 1} 步：{w.seat(seat)}（你）行动 ---")]
+        top = [self._t(f"wall {obs.wall}", f"{w.word('wall')} {obs.wall} 张"),
+               self._t(f"dealer {w.seat(obs.dealer)}", f"庄家 {w.seat(obs.dealer)}")]
+        if obs.pending is not None:
+            card, source, by = obs.pending
+            how = {"discard": self._t("discarded", "打出"), "draw": self._t("drawn", "摸出"),
+                   "self": self._t("your own draw", "自己摸的")}[str(source)]
+            top.append(self._t(f"on offer: {w.cards([card])}, {how} by {w.seat(by)}",
+                               f"待取：{w.cards([card])}，{w.seat(by)}{how}"))
+        lines.append(" · ".join(top))
+        for s in [t for t in range(len(obs.melds)) if t != seat] + [seat]:
+            who = self._t("you", "你") if s == seat else (
+                self._t("human", "玩家") if s in self.humans else self._t("bot", "机器人"))
+            melds = " ".join(w.seen(m) for m in obs.melds[s]) or "-"
+            discards = w.cards(obs.discards[s]) or "-"
+            lines.append(self._t(
+                f"  {w.seat(s)} ({who}): {obs.hidden_cards[s]} in hand; melds {melds}; "
+                f"discards {discards}",
+                f"  {w.seat(s)}（{who}）：手牌 {obs.hidden_cards[s]} 张；"
+                f"桌面 {melds}；弃牌 {discards}"))
+        groups = " ".join(f"[{w.cards(g)}]" if len(g) > 1 else w.cards(g)
+                          for g in group_hand(obs.hand))
+        lines.append(self._t(f"your hand ({sum(obs.hand)}): {groups}",
+                             f"你的手牌（{sum(obs.hand)} 张）：{groups}"))
+        chou = [(w.word(k) if w.zh else k, cs) for k, cs in
+                (("chi", obs.chou_chi), ("peng", obs.chou_peng)) if cs]
+        if chou:
+            marks = self._t("; ", "；").join(f"{k} {w.cards(sorted(cs))}" for k, cs in chou)
+            lines.append(self._t(f"臭 (no longer takeable by you): {marks}",
+                                 f"{w.word('chou')}（你不能再取）：{marks}"))
+        lines.append(self._t("your options:", "你可以："))
+        for k, option in enumerate(obs.options, 1):
+            lines.append(f"  {k:2}. {w.option(option)}")
+        return lines
+
+    def ask(self, seat: int) -> Action:
+        """Show the table to ``seat`` and read its choice until it is a legal action."""
+        obs = self.game.observe(seat)
+        for line in self.table(obs):
+            self.write(line)
+        n = len(obs.options)
+        prompt = self._t(f"choose 1-{n} or type an action (quit to leave): ",
+                         f"选 1-{n} 或输入动作（quit 退出）：")
+        while True:
+            try:
+                text = self.read(prompt).strip()
+            except EOFError:
+                raise _Leave from None
+            if not text:
+                continue
+            if text.lower() in _QUIT:
+                raise _Leave
+            choice = self.parse(text, obs)
+            if isinstance(choice, Action):
+                refusal = self.game.check(choice)
+                if refusal is None:
+                    return choice
+                choice = self._t(f"refused: {refusal.message}", f"不行：{refusal.message}")
+            self.write(choice)
+
+    def parse(self, text: str, obs: Observation) -> Action | str:
+        """The action ``text`` names (a number of ``obs.options``, or a kind and cards), or
+        why it names none."""
+        options, w = obs.options, self.words
+        if text.isdigit():
+            k = int(text)
+            if 1 <= k <= len(options):
+                return options[k - 1]
+            return self._t(f"no option {k}: choose 1-{len(options)}",
+                           f"没有第 {k} 项：请选 1-{len(options)}")
+        word, _, rest = text.partition(" ")
+        kind = self._kind(word)
+        if kind is None:
+            known = ", ".join(f"{k.value}/{w.word(k.value)}" for k in ActionKind)
+            return self._t(f"unknown action {word!r}: type a number or one of {known}",
+                           f"不认识的动作 {word!r}：请输入数字，或 {known}")
+        try:
+            cards = parse_indices(rest) if rest.strip() else []
+        except CardError as exc:
+            return str(exc)
+        of_kind = [a for a in options if a.kind == kind]
+        if kind == ActionKind.CHI:
+            return self._chi(obs, cards, of_kind)
+        if kind == ActionKind.DISCARD:
+            if len(cards) != 1:
+                return self._t("discard which card? e.g. `discard x5`",
+                               "打哪张？例如 `打 五`")
+            return Action(kind, obs.seat, cards[0])
+        if len(cards) > 1:
+            return self._t(f"{word}: name one card at most", f"{word}：最多一张牌")
+        matching = [a for a in of_kind if not cards or a.card == cards[0]]
+        if len(matching) >= 1:
+            return matching[0]
+        card = cards[0] if cards else (obs.pending[0] if obs.pending else None)
+        return Action(kind, obs.seat, card)
+
+    def _kind(self, word: str) -> ActionKind | None:
+        for kind in ActionKind:
+            if word.lower() == kind.value or word == self.words.word(kind.value):
+                return kind
+        return {"出": ActionKind.DISCARD, "出牌": ActionKind.DISCARD,
+                "打牌": ActionKind.DISCARD}.get(word)
+
+    def _chi(self, obs: Observation, cards: list[int], chis: list[Action]) -> Action | str:
+        """A 吃 from typed cards: the 吃 meld's three, then three per 比 meld."""
+        if not cards:
+            if len(chis) == 1:
+                return chis[0]
+            if chis:
+                return self._t("several 吃 plans: type its number, or its cards",
+                               "有几种吃法：请输入序号或牌")
+        if len(cards) % 3:
+            return self._t("吃: give three cards per meld (the 吃 meld, then each 比)",
+                           "吃：每组三张（先吃的一组，再每组比）")
+        plan = [tuple(sorted(cards[k:k + 3])) for k in range(0, len(cards), 3)]
+        same = [a for a in chis if [m.cards for m in a.melds] == plan]
+        if same:
+            return same[0]
+        if plan and len(plan) == 1:
+            started = [a for a in chis if a.melds and a.melds[0].cards == plan[0]]
+            if started:
+                return self._t("this 吃 needs 比: " + "; ".join(
+                    self.words.option(a) for a in started),
+                    "这样吃要比：" + "；".join(self.words.option(a) for a in started))
+        card = obs.pending[0] if obs.pending else None
+        try:
+            melds = []
+            for k, group in enumerate(plan):
+                shape = chi_shape(group)
+                if shape is None or KING in group:
+                    return self._t(f"{format_cards(group)} is no 吃 meld",
+                                   f"{format_cards(group, zh=True)} 不成一组")
+                melds.append(Meld(shape, group, claimed=card if k == 0 else None, bi=k > 0))
+        except MeldError as exc:
+            return str(exc)
+        return Action(ActionKind.CHI, obs.seat, card, melds)
+
+
+def play_human(game: Game, humans: Sequence[int], bots: Sequence[Bot], words: Words, *,
+               seating: str = "", record: str | None = None,
+               bot_names: Sequence[str] = (), read: Callable[[str], str] = input) -> int:
+    """Play ``game`` with ``humans`` at the terminal and ``bots`` in the other seats; print
+    the result and the settlement; write the record to ``record`` if given. Returns the exit
+    status (0, :data:`LEFT`, :data:`INTERRUPTED`)."""
+    from .play import _deal_lines, _header, print_result, print_settlement
+
+    v = game.variant
+    console = Console(game, humans, bots, words, read)
+    print(_header(game, bots, words, humans=humans))
+    if seating:
+        print(f"  {seating}")
+    for line in _deal_lines(game, words, humans[0] if len(humans) == 1 else -1):
+        print(line)
+    try:
+        console.play()
+    except _Leave:
+        step = len(game.actions) + 1
+        print(f"\n已离开：第 {step} 步，本手牌未结束" if words.zh
+              else f"\nleft at step {step}: the hand is not finished", file=sys.stderr)
+        return LEFT
+    except KeyboardInterrupt:
+        print("\n已中断，本手牌未结束" if words.zh
+              else "\ninterrupted: the hand is not finished", file=sys.stderr)
+        return INTERRUPTED
+    settlement = settle(v, game.result, events=game.events)
+    print_result(game, words)
+    print_settlement(settlement, words)
+    if record:
+        names = seat_bot_names(list(bot_names) or ["greedy"], v.players)
+        write_record(record, game, settlement,
+                     bots=["human" if s in humans else n for s, n in enumerate(names)])
+    return 0

@@ -1,0 +1,462 @@
+"""An HTML replay of a game record: one self-contained file (``zipai view``).
+
+The file holds, for every step of the hand (the deal, then each seat decision), the table as
+JSON snapshots taken from the engine itself: the all-open table (every hand, every meld face
+up) and each seat's view (:func:`~zipai_rules.engine.observation.observe`, the events of the
+step as :class:`~zipai_rules.engine.observation.Redactor` shows them to the seat). A small
+inline script draws a snapshot into the page; nothing is fetched from the network (no URL,
+no font, no image: a Content-Security-Policy forbids any). Names from the record (the
+variant's id, name and terms, the bots) are data: they are put in the page as escaped JSON
+and as text nodes, never as markup.
+
+:class:`ReplayIndex` writes the replays of a ``zipai simulate --out DIR --html`` run and
+``DIR/index.html``, the list of the games with winner, 胡息 and length.
+
+The file shows every card of the hand, whatever view it opens in: it is for after the hand
+(a referee, a replay, a dispute), never for a player while the hand is being played.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .cards import N_KINDS, RED_RANKS, format_cards, indices_of, rank_of, token, token_zh
+from .engine.actions import Event
+from .engine.game import Game
+from .engine.observation import Redactor, observe
+from .engine.state import GameState
+from .errors import RecordError
+from .inputs import RECORD_LIMITS, Limits
+from .melds import Meld
+from .records import (
+    check_writable,
+    read_record,
+    replay_record,
+    result_json,
+    rules_used,
+    write_text_atomic,
+)
+from .settlement import Settlement
+from .simulate import GameSummary, record_path
+
+__all__ = ["ReplayIndex", "replay_data", "replay_html", "replay_snapshots", "script_json",
+           "view_record"]
+
+
+def _tokens(cards: Iterable[int]) -> list[str]:
+    return format_cards(cards).split()
+
+
+def _meld_json(meld: Meld) -> dict[str, Any]:
+    """A table meld all open, in the shape of a seen meld (``kind``, ``cards``, ``hidden``)
+    plus the cards its 王 stand for (``kings``)."""
+    return {"kind": meld.kind.value, "cards": _tokens(meld.cards), "hidden": 0,
+            "kings": _tokens(meld.kings)}
+
+
+def _event_json(event: Event) -> dict[str, Any]:
+    return {**event.to_json(), "text": event.describe(), "text_zh": event.describe(zh=True)}
+
+
+def open_snapshot(state: GameState, events: Sequence[Event]) -> dict[str, Any]:
+    """The table of ``state`` with every card open: each seat's concealed ``hands``, its
+    ``melds`` (all face up), ``discards``; the ``wall`` size, the card on offer
+    (``pending``), the ``actor`` and ``phase``, and the ``events`` of the step."""
+    p = state.pending
+    return {"hands": [_tokens(indices_of(st.hand)) for st in state.seats],
+            "melds": [[_meld_json(m) for m in st.melds] for st in state.seats],
+            "discards": [_tokens(st.discards) for st in state.seats],
+            "wall": len(state.wall),
+            "pending": None if p is None else {"card": token(p.card), "source": str(p.source),
+                                               "by": p.by},
+            "actor": state.actor, "phase": str(state.phase),
+            "events": [_event_json(e) for e in events]}
+
+
+def replay_snapshots(game: Game) -> list[dict[str, Any]]:
+    """The snapshots of a game, one per step: step 0 after the deal, step k after action k.
+    Each holds the ``action`` of the step (``None`` at step 0), the ``open`` table
+    (:func:`open_snapshot`) and ``seats``: each seat's ``observe(state, seat).to_json()``
+    (without ``history``) with ``events``, the events of the step the seat is shown."""
+    variant = game.variant
+    again = Game(variant, deal=game.deal)
+    redactors = [Redactor(variant, s) for s in range(variant.players)]
+    steps: list[dict[str, Any]] = []
+
+    def snap(action: dict[str, Any] | None, batch: Sequence[Event]) -> None:
+        state = again.state
+        seats = []
+        for s, redactor in enumerate(redactors):
+            view = observe(state, s).to_json()
+            del view["history"]
+            shown = (redactor.show(e) for e in batch)
+            view["events"] = [_event_json(e) for e in shown if e is not None]
+            seats.append(view)
+        steps.append({"action": action, "open": open_snapshot(state, batch), "seats": seats})
+
+    snap(None, again.events)
+    for action in game.actions:
+        snap(action.to_json(), again.apply(action))
+    return steps
+
+
+def replay_data(game: Game, settlement: Settlement, bots: Sequence[str] | None = None
+                ) -> dict[str, Any]:
+    """Everything the replay page shows, as JSON-ready data: the header (variant, seed as a
+    string, players, dealer, bots, the variant's terms, card faces), the ``steps``
+    (:func:`replay_snapshots`), the ``result`` and the ``settlement``."""
+    v = game.variant
+    return {
+        "variant": {"id": v.id, "name": v.name, "rules": rules_used(v)},
+        "seed": None if game.seed is None else str(game.seed),
+        "players": v.players, "dealer": game.deal.dealer,
+        "bots": None if bots is None else [str(b) for b in bots],
+        "terms": dict(v.terminology),
+        "faces": {token(i): token_zh(i) for i in range(N_KINDS)},
+        "red": [token(i) for i in range(N_KINDS) if rank_of(i) in RED_RANKS],
+        "steps": replay_snapshots(game),
+        "result": None if game.result is None else result_json(game.result),
+        "settlement": settlement.to_json(),
+    }
+
+
+def script_json(value: Any) -> str:
+    """``value`` as JSON safe inside a ``<script>`` element: ASCII only, and ``<``, ``>``,
+    ``&`` written as ``\\u003c`` … so that no ``</script>`` or ``<!--`` can appear."""
+    text = json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+#: no network: inline script and style only
+CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+       "img-src data:")
+
+
+def _page(title: str, body: str, script: str = "", data: Any = None) -> str:
+    parts = ['<!DOCTYPE html>\n<html lang="zh">\n<head>\n<meta charset="utf-8">\n',
+             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+             f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n",
+             f"<body>\n{body}\n"]
+    if data is not None:
+        parts.append('<script type="application/json" id="replay-data">'
+                     f"{script_json(data)}</script>\n")
+    if script:
+        parts.append(f"<script>{script}</script>\n")
+    parts.append("</body>\n</html>\n")
+    return "".join(parts)
+
+
+def replay_html(game: Game, settlement: Settlement, bots: Sequence[str] | None = None,
+                back: str | None = None) -> str:
+    """The replay page of a finished game (one self-contained HTML document). ``back``: a
+    relative link shown at the top (the index of a simulation run)."""
+    v = game.variant
+    title = f"zipai replay: {v.name} ({v.id})" + (
+        "" if game.seed is None else f", seed {game.seed}")
+    link = "" if back is None else f'<a id="back" href="{html.escape(back)}">all games</a>\n'
+    return _page(title, link + _BODY, _SCRIPT, replay_data(game, settlement, bots))
+
+
+def view_record(record: str | Path, out: str | Path, limits: Limits = RECORD_LIMITS,
+                back: str | None = None) -> Game:
+    """Read the record file ``record`` (bounded and validated, :func:`read_record`), replay
+    it strictly (:func:`replay_record`) and write its replay page to ``out``; returns the
+    replayed game. Raises :class:`~zipai_rules.errors.RecordError` (a bad or unreadable
+    record; ``unwritable`` for an ``out`` that cannot be written or is the record itself,
+    checked before the replay) and
+    :class:`~zipai_rules.errors.ReplayError`."""
+    try:
+        check_writable(out)
+    except RecordError as exc:
+        raise RecordError(str(exc).replace("the record", "the replay", 1),
+                          code=exc.code) from None
+    if Path(out).resolve() == Path(record).resolve():
+        raise RecordError(f"{out}: the replay would overwrite its record", code="unwritable")
+    data = read_record(record, limits)
+    game, settlement = replay_record(data)
+    bots = data.get("bots")
+    write_text_atomic(out, replay_html(game, settlement, bots, back))
+    return game
+
+
+class ReplayIndex:
+    """The replays of a simulation run in the records folder ``out``: :meth:`add` keeps the
+    row of a finished game (a :class:`~zipai_rules.simulate.GameSummary`); :meth:`write`
+    writes each kept game's replay ``out/game-NNNNN.html`` from its record
+    ``out/game-NNNNN.json`` (replayed strictly, as :func:`view_record`), then
+    ``out/index.html``: a table of the games in game order (number, seed, result, winner,
+    胡息, units, actions), each linking to its replay."""
+
+    def __init__(self, out: str | Path, title: str) -> None:
+        self.out, self.title = Path(out), title
+        self.rows: list[tuple[int, int, str, int | None, int, int, int]] = []
+
+    def add(self, summary: GameSummary) -> None:
+        """Keep the row of the game ``summary`` describes."""
+        self.rows.append((summary.number, summary.seed, str(summary.kind), summary.winner,
+                          summary.huxi, summary.units, summary.actions))
+
+    def write(self) -> Path:
+        """Write the replays of the games added and ``index.html``; returns the index's
+        path. Raises what :func:`view_record` raises."""
+        rows = []
+        for number, seed, kind, winner, huxi, units, actions in sorted(self.rows):
+            source = record_path(self.out, number)
+            view_record(source, source.with_suffix(".html"), back="index.html")
+            rows.append(
+                f'<tr data-game="{number}"><td><a href="{source.stem}.html">{number}</a></td>'
+                f"<td>{seed}</td><td>{html.escape(kind)}</td>"
+                f"<td>{'—' if winner is None else winner}</td><td>{huxi}</td>"
+                f"<td>{units}</td><td>{actions}</td></tr>")
+        body = (f"<h1>{html.escape(self.title)}</h1>\n<p>{len(rows)} games</p>\n"
+                '<table id="games"><thead><tr><th>game</th><th>seed</th><th>result</th>'
+                "<th>winner</th><th>胡息</th><th>units</th><th>length (actions)</th></tr>"
+                "</thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>")
+        path = self.out / "index.html"
+        write_text_atomic(path, _page(self.title, body))
+        return path
+
+
+_STYLE = """
+body{font-family:system-ui,"Noto Sans CJK SC","WenQuanYi Micro Hei",sans-serif;margin:12px;
+background:#f4f1e8;color:#222}
+h1{font-size:1.2em;margin:0 0 6px}
+#controls{display:flex;gap:8px;align-items:center;flex-wrap:wrap;margin-bottom:8px}
+#controls button{font-size:1em;min-width:2.4em}
+#step{width:320px}
+#table{display:flex;flex-direction:column;gap:6px}
+.seat{border:1px solid #bba;border-radius:6px;padding:6px;background:#fffdf6}
+.seat.actor{border-color:#c33;box-shadow:0 0 0 2px #f0c0c0}
+.seat.me{background:#eef6ff}
+.seat-head{font-weight:bold;margin-bottom:4px}
+.row{display:flex;gap:10px;align-items:flex-start;flex-wrap:wrap;margin:2px 0}
+.row>.label{width:5em;color:#666;font-size:.85em}
+.hand,.melds,.discards{display:flex;flex-wrap:wrap;gap:4px}
+.group{display:flex;flex-direction:column-reverse;gap:1px}
+.meld{display:flex;flex-direction:column;border:1px dashed #aa9;border-radius:4px;padding:2px}
+.meld .kind{font-size:.75em;color:#555;text-align:center}
+.meld .cards{display:flex;gap:1px}
+.card{display:inline-block;min-width:1.6em;padding:2px 3px;text-align:center;border:1px solid #887;
+border-radius:3px;background:#fff;font-size:1.05em;line-height:1.3}
+.card.red{color:#c00}
+.card.back{background:repeating-linear-gradient(45deg,#6b8e5a,#6b8e5a 3px,#557a46 3px,#557a46 6px);
+color:transparent}
+.card.king,.card.stand-in{color:#a0a}
+#centre{margin:6px 0}
+#events{font-size:.9em;color:#333;min-height:1.2em}
+#settlement{margin-top:10px;border-collapse:collapse}
+#settlement td,#settlement th,#games td,#games th{border:1px solid #bba;padding:2px 6px}
+#games{border-collapse:collapse}
+"""
+
+_BODY = """<h1 id="title"></h1>
+<div id="controls">
+<button id="prev" type="button" title="previous step (←)">◀</button>
+<button id="next" type="button" title="next step (→)">▶</button>
+<input id="step" type="range" min="0" max="0" value="0" aria-label="step">
+<span id="step-label"></span>
+<label>view <select id="seat"><option value="open">all open</option></select></label>
+<button id="lang" type="button">ASCII</button>
+</div>
+<div id="caption"></div>
+<div id="centre"><span id="wall"></span> · on offer: <span id="pending"></span></div>
+<div id="table"></div>
+<div id="events"></div>
+<div id="end" hidden><p id="result"></p><table id="settlement"></table></div>
+"""
+
+_SCRIPT = r"""
+(function () {
+"use strict";
+var D = JSON.parse(document.getElementById("replay-data").textContent);
+var N = D.steps.length, step = 0, view = "open", zh = true;
+function el(tag, cls, text) {
+  var e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+function face(tok) { return tok === "hidden" ? "?" : (zh ? D.faces[tok] : tok); }
+function term(word) {
+  if (!zh || word === null || word === undefined) return word;
+  return Object.prototype.hasOwnProperty.call(D.terms, word) ? D.terms[word] : word;
+}
+function card(tok) {
+  var cls = "card" + (D.red.indexOf(tok) >= 0 ? " red" : "") + (tok === "hidden" ? " back" : "")
+    + (tok === "K" ? " king" : "");
+  var c = el("span", cls, face(tok));
+  c.setAttribute("data-card", tok);
+  c.title = tok === "hidden" ? "face down" : tok;
+  return c;
+}
+function handCards(box, tokens) {
+  var last = null, group = null;
+  tokens.forEach(function (tok) {
+    if (tok !== last || tok === "hidden") { group = el("span", "group"); box.appendChild(group); }
+    group.appendChild(card(tok));
+    last = tok;
+  });
+}
+function seatName(p) {
+  var name = (zh ? "座" : "seat ") + p;
+  if (D.bots && D.bots[p] !== undefined) name += " (" + D.bots[p] + ")";
+  if (p === D.dealer) name += zh ? " 庄" : " dealer";
+  return name;
+}
+function row(label, box) {
+  var r = el("div", "row");
+  r.appendChild(el("span", "label", label));
+  r.appendChild(box);
+  return r;
+}
+function describe(e) { return zh ? e.text_zh : e.text; }
+function render() {
+  var s = D.steps[step], open = view === "open";
+  var v = open ? s.open : s.seats[+view];
+  document.body.setAttribute("data-step", step);
+  document.body.setAttribute("data-view", view);
+  document.body.setAttribute("data-lang", zh ? "zh" : "ascii");
+  document.getElementById("step").value = step;
+  document.getElementById("step-label").textContent =
+    (zh ? "步 " : "step ") + step + " / " + (N - 1);
+  document.getElementById("lang").textContent = zh ? "ASCII" : "中文";
+  var cap = step === 0 ? (zh ? "发牌" : "the deal") : "";
+  if (open && s.action) {
+    cap = (zh ? "座" : "seat ") + s.action.seat + " " + term(s.action.kind)
+      + (s.action.card ? " " + face(s.action.card) : "");
+  }
+  document.getElementById("caption").textContent = cap;
+  var wall = document.getElementById("wall");
+  wall.textContent = (zh ? term("wall") + " " : "wall ") + v.wall;
+  wall.setAttribute("data-count", v.wall);
+  var pend = document.getElementById("pending");
+  pend.replaceChildren();
+  if (v.pending) {
+    pend.appendChild(card(v.pending.card));
+    pend.appendChild(el("span", "", " " + v.pending.source + " (" + seatName(v.pending.by) + ")"));
+  } else {
+    pend.textContent = "—";
+  }
+  var table = document.getElementById("table");
+  table.replaceChildren();
+  var actor = s.open.actor;
+  for (var p = 0; p < D.players; p++) {
+    var box = el("section", "seat");
+    box.id = "seat-" + p;
+    box.setAttribute("data-seat", p);
+    if (!open && +view === p) box.classList.add("me");
+    if (open && actor === p) box.classList.add("actor");
+    box.appendChild(el("div", "seat-head", seatName(p)));
+    var hand = el("div", "hand");
+    hand.id = "hand-" + p;
+    hand.setAttribute("data-seat", p);
+    var tokens;
+    if (open) tokens = v.hands[p];
+    else if (+view === p) tokens = v.hand;
+    else { tokens = []; for (var h = 0; h < v.hidden_cards[p]; h++) tokens.push("hidden"); }
+    handCards(hand, tokens);
+    box.appendChild(row(zh ? "手牌" : "hand", hand));
+    var melds = el("div", "melds");
+    melds.id = "melds-" + p;
+    melds.setAttribute("data-seat", p);
+    v.melds[p].forEach(function (m, i) {
+      var md = el("div", "meld");
+      md.id = "meld-" + p + "-" + i;
+      md.setAttribute("data-seat", p);
+      md.setAttribute("data-meld", i);
+      md.setAttribute("data-kind", m.kind === null ? "hidden" : m.kind);
+      md.appendChild(el("span", "kind", m.kind === null ? "?" : term(m.kind)));
+      var cs = el("span", "cards"), kings = (m.kings || []).slice();
+      m.cards.forEach(function (t) {
+        var c = card(t), j = kings.indexOf(t);
+        if (j >= 0) {  // a 王 standing for this card (all-open view)
+          kings.splice(j, 1);
+          c.classList.add("stand-in");
+          c.textContent = face("K") + face(t);
+          c.title = "K as " + t;
+        }
+        cs.appendChild(c);
+      });
+      for (var k = 0; k < m.hidden; k++) cs.appendChild(card("hidden"));
+      md.appendChild(cs);
+      melds.appendChild(md);
+    });
+    box.appendChild(row(zh ? "桌面" : "melds", melds));
+    var disc = el("div", "discards");
+    disc.id = "discards-" + p;
+    disc.setAttribute("data-seat", p);
+    v.discards[p].forEach(function (t) { disc.appendChild(card(t)); });
+    box.appendChild(row(zh ? "弃牌" : "discards", disc));
+    table.appendChild(box);
+  }
+  var log = document.getElementById("events");
+  log.replaceChildren();
+  v.events.forEach(function (e) { log.appendChild(el("div", "event", describe(e))); });
+  var end = document.getElementById("end");
+  end.hidden = step !== N - 1;
+  renderEnd();
+}
+function renderEnd() {
+  var r = D.result, st = D.settlement;
+  var res = document.getElementById("result");
+  if (!r) { res.textContent = ""; return; }
+  res.textContent = r.kind === "huangzhuang" ? term("huangzhuang")
+    : seatName(r.winner) + " " + term(r.kind === "tianhu" ? "tianhu" : "hu")
+      + (r.card ? " " + face(r.card) : "") + ", " + term("huxi") + " " + r.huxi
+      + (r.labels.length ? " [" + r.labels.map(term).join(", ") + "]" : "");
+  var t = document.getElementById("settlement");
+  t.replaceChildren();
+  var head = el("tr");
+  ["", zh ? "说明" : "line", zh ? "值" : "value"].forEach(function (h) {
+    head.appendChild(el("th", "", h));
+  });
+  t.appendChild(head);
+  st.lines.forEach(function (x) {
+    var tr = el("tr", "line");
+    tr.setAttribute("data-item", x.item);
+    tr.appendChild(el("td", "", x.term));
+    tr.appendChild(el("td", "", x.text));
+    tr.appendChild(el("td", "", x.value));
+    t.appendChild(tr);
+  });
+  st.payments.forEach(function (pay, p) {
+    var tr = el("tr", "payment");
+    tr.setAttribute("data-seat", p);
+    tr.appendChild(el("td", "", zh ? "结算" : "payment"));
+    tr.appendChild(el("td", "", seatName(p)));
+    tr.appendChild(el("td", "", pay));
+    t.appendChild(tr);
+  });
+}
+function go(k) { step = Math.max(0, Math.min(N - 1, k)); render(); }
+var title = D.variant.name + " (" + D.variant.id + ")"
+  + (D.seed === null ? "" : ", seed " + D.seed);
+document.getElementById("title").textContent = title;
+var slider = document.getElementById("step");
+slider.max = N - 1;
+slider.addEventListener("input", function () { go(+slider.value); });
+document.getElementById("prev").addEventListener("click", function () { go(step - 1); });
+document.getElementById("next").addEventListener("click", function () { go(step + 1); });
+var sel = document.getElementById("seat");
+for (var p = 0; p < D.players; p++) {
+  var o = el("option", "", "seat " + p + " view");
+  o.value = String(p);
+  sel.appendChild(o);
+}
+sel.addEventListener("change", function () { view = sel.value; render(); });
+document.getElementById("lang").addEventListener("click", function () { zh = !zh; render(); });
+document.addEventListener("keydown", function (e) {
+  if (e.target === slider || e.target === sel) return;
+  if (e.key === "ArrowLeft") { go(step - 1); e.preventDefault(); }
+  else if (e.key === "ArrowRight") { go(step + 1); e.preventDefault(); }
+  else if (e.key === "Home") { go(0); e.preventDefault(); }
+  else if (e.key === "End") { go(N - 1); e.preventDefault(); }
+});
+render();
+})();
+"""

@@ -1,0 +1,150 @@
+"""GreedyBot's discard measure: the cards the best partial cover of a pool leaves out and its
+胡息, worked out as ``searcher(v).best(x, pairs, partial=True)`` finds them, only cheaper."""
+
+import random
+
+import pytest
+
+from helpers import C
+from zipai_rules import bots, find_variant
+from zipai_rules.analysis import encode, searcher
+from zipai_rules.bots import GreedyBot
+from zipai_rules.cards import counts_of
+from zipai_rules.engine import ActionKind, Game
+from zipai_rules.engine.claims import locked
+from zipai_rules.presets import preset_ids
+
+
+def measure(variant, text, jiang=1):
+    m = bots._leftover(variant).measure(encode(counts_of(C(text)) + (0,)), jiang)
+    return m >> 8, m & 255  # (胡息, cards left out)
+
+
+def test_worked_pools(hunan):
+    # 小一二三 is worth 3 胡息, the x5 stays out
+    assert measure(hunan, "x1 x2 x3 x5") == (3, 1)
+    # 大贰柒拾 6 胡息 and the pair x4 as the 将
+    assert measure(hunan, "d2 d7 d10 x4 x4") == (6, 0)
+    # without a pair allowed the two x4 stay out
+    assert measure(hunan, "d2 d7 d10 x4 x4", jiang=0) == (6, 2)
+    # nothing forms
+    assert measure(hunan, "x3 x5 d8") == (0, 3)
+    # a tie at 0 胡息: the search tries x4 x5 x6 first, leaving one x4 (not the pair, which
+    # would leave x5 x6)
+    assert measure(hunan, "x4 x4 x5 x6") == (0, 1)
+    # 小一二三 (3) beats 一 一 壹 绞 (0) even though it leaves more cards out
+    assert measure(hunan, "x1 x1 d1 x2 x3 d5") == (3, 3)
+    assert measure(hunan, "") == (0, 0)
+
+
+@pytest.mark.parametrize("pid", preset_ids())
+def test_agrees_with_the_search_on_random_pools(pid):
+    v = find_variant(pid)
+    rng = random.Random(pid)
+    bots._MEASURES.clear()
+    search = searcher(v)
+    for _ in range(300):
+        counts = [0] * 20
+        for i in rng.sample(range(20), rng.randint(0, 14)):
+            counts[i] = rng.choice((1, 1, 2, 2, 3))
+        x = encode(counts)
+        for jiang in (0, 1, 2):
+            found = search.best(x, jiang, partial=True)
+            assert found is not None
+            got = bots._leftover(v).measure(x, jiang)
+            assert (got >> 8, got & 255) == (found[0], len(found[2])), (counts, jiang)
+
+
+def test_the_empty_pool_first(hunan):
+    # a hand of lone cards leaves an empty pool to measure, maybe the first one measured
+    bots._MEASURES.clear()
+    assert measure(hunan, "") == (0, 0)
+    bots._MEASURES.clear()
+    assert measure(hunan, "x1 x5 d9") == (0, 3)
+
+
+def test_single_cards_no_meld_holds(hunan):
+    m = bots._leftover(hunan)
+    pool = encode(counts_of(C("x1 x2 x3 x5 d9 d9 x7")))
+    # x1 x2 x3 form 一二三; no meld holds x5 (no x3 x4, x4 x6, x6 x7 or d5) nor x7 (no x5 x6
+    # with it, no x8, no x10 for 二七十, no d7); d9 is a pair, not a single card
+    assert m.alone(pool) == encode(counts_of(C("x5 x7")))
+    assert m.measure(pool, 1) == 3 << 8 | 2  # 一二三 and the 将 d9 d9: x5 x7 left out
+    assert m.measure(pool - m.alone(pool), 1) == 3 << 8 | 0
+
+
+@pytest.mark.parametrize("pid", ["hunan", "guilin", "penghu", "hengyang_liuhu"])
+def test_single_cards_leave_the_measure_as_it_was(pid):
+    v = find_variant(pid)
+    m = bots._leftover(v)
+    rng = random.Random(7)
+    for _ in range(300):
+        counts = [rng.choice((0, 0, 0, 1, 1, 2)) for _ in range(20)]
+        x = encode(counts)
+        alone = m.alone(x)
+        got, without = m.measure(x, 1), m.measure(x - alone, 1)
+        assert got >> 8 == without >> 8
+        assert got & 255 == (without & 255) + bin(alone).count("1")
+
+
+def test_memo_is_emptied_past_its_limit(hunan, monkeypatch):
+    rng = random.Random(5)
+    pools = []
+    for _ in range(200):
+        counts = [0] * 20
+        for i in rng.sample(range(20), 5):
+            counts[i] = rng.choice((1, 2))
+        pools.append(encode(counts))
+    bots._MEASURES.clear()
+    free = [bots._leftover(hunan).measure(x, 1) for x in pools]
+    monkeypatch.setattr(bots, "MEMO_LIMIT", 50)
+    bots._MEASURES.clear()
+    sizes, bounded = [], []
+    for x in pools:
+        bounded.append(bots._leftover(hunan).measure(x, 1))
+        sizes.append(len(bots._leftover(hunan).memo))
+    assert bounded == free
+    assert max(sizes) < 50 + 60 and min(sizes[20:]) < 30  # emptied, then refilled
+
+
+def test_measures_are_bounded(monkeypatch):
+    monkeypatch.setattr(bots, "MEASURE_LIMIT", 2)
+    bots._MEASURES.clear()
+    for pid in ("hunan", "guilin", "penghu"):
+        bots._leftover(find_variant(pid)).measure(encode(counts_of(C("x1 x2 x3"))), 1)
+    assert list(bots._MEASURES) == [find_variant(p).content_hash for p in ("guilin", "penghu")]
+
+
+def _old_choice(state, opts):
+    """The discard GreedyBot chose before the measure: the search's own cover per discard."""
+    seat = state.seats[state.acting_seat]
+    search = searcher(state.variant)
+    hand = list(seat.hand)
+    for i in locked(state.variant, hand):
+        hand[i] = 0
+
+    def leftover_after(a):
+        h, c = list(hand), a.card
+        if not h[c]:
+            h[c] = seat.hand[c]
+        h[c] -= 1
+        found = search.best(encode(h), 1, partial=True)
+        return (len(found[2]) if found else 99, -(found[0] if found else 0))
+    return min(opts, key=lambda a: (leftover_after(a), -(a.card or 0)))
+
+
+@pytest.mark.parametrize("pid", ["hunan", "yongzhou", "chenzhou_wang", "penghu", "guilin"])
+def test_discards_as_the_plain_search_chooses(pid):
+    v = find_variant(pid)
+    checked = 0
+    for seed in range(4):
+        game = Game(v, seed=seed)
+        bot = GreedyBot(seed)
+        while not game.is_over:
+            st = game.state
+            action = bot(st, st.options)
+            if st.options[0].kind == ActionKind.DISCARD:
+                assert action == _old_choice(st, list(st.options))
+                checked += 1
+            game.apply(action)
+    assert checked > 10

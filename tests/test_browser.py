@@ -1,0 +1,201 @@
+"""The HTML replay (``zipai view``) in a real browser: headless Chromium driven by selenium
+loads the replay of a seeded game, presses → through every step and compares the table the
+page shows with the engine replayed in Python. It saves a screenshot under tests/output/
+(not committed) and prints its path.
+
+The browser is Debian's ``chromium`` with ``chromium-driver`` (``.ci/run`` installs them when
+apt-get can); the test skips, saying why, only where no browser or driver can be found. No
+driver is ever downloaded: selenium is given the local ``chromedriver``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from helpers import record_states
+from zipai_rules.cards import format_cards, indices_of
+from zipai_rules.cli import main
+from zipai_rules.engine.observation import observe
+
+OUTPUT = Path(__file__).parent / "output"
+
+#: Chromium as root in a container, and nothing fetched in the background
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--window-size=1200,1100")
+
+#: the table as the page shows it: per seat the data-card of every card of the hand,
+#: the discards and each meld (with its data-kind), read from the DOM
+READ_TABLE = """
+const cards = (root) => Array.from(root.querySelectorAll('.card')).map(e => e.dataset.card);
+const out = {step: +document.body.dataset.step, view: document.body.dataset.view, seats: []};
+document.querySelectorAll('#table > section.seat').forEach((box) => {
+  const s = box.dataset.seat;
+  out.seats.push({
+    seat: +s,
+    hand: cards(box.querySelector('#hand-' + s)),
+    discards: cards(box.querySelector('#discards-' + s)),
+    melds: Array.from(box.querySelectorAll('#melds-' + s + ' > .meld')).map((m) => ({
+      id: m.id, kind: m.dataset.kind, cards: cards(m)})),
+  });
+});
+return JSON.stringify(out);
+"""
+
+
+def find(*names: str) -> str | None:
+    for name in names:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    webdriver = pytest.importorskip(
+        "selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
+    from selenium.webdriver.chrome.service import Service
+
+    binary = find("chromium", "chromium-browser", "google-chrome")
+    driver_path = find("chromedriver")
+    if binary is None or driver_path is None:
+        pytest.skip("no headless browser: Chromium and chromedriver were not found on PATH "
+                    "(apt-get install chromium chromium-driver; .ci/run installs them)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    profile = tempfile.mkdtemp(prefix="zipai-chromium-")
+    for flag in (*FLAGS, f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def tokens(cards) -> list[str]:
+    return format_cards(cards).split()
+
+
+def open_table(state) -> list[dict]:
+    """What the all-open page must show of ``state``: every seat's cards."""
+    return [{"seat": s, "hand": tokens(indices_of(st.hand)), "discards": tokens(st.discards),
+             "melds": [{"id": f"meld-{s}-{i}", "kind": m.kind.value, "cards": tokens(m.cards)}
+                       for i, m in enumerate(st.melds)]}
+            for s, st in enumerate(state.seats)]
+
+
+def seat_table(state, seat: int) -> list[dict]:
+    """What seat ``seat``'s view must show: its own hand, the others' as face-down cards,
+    the melds as the seat sees them (face-down cards as ``hidden``)."""
+    view = observe(state, seat)
+    hand = tokens(indices_of(view.hand))
+    return [{"seat": s,
+             "hand": hand if s == seat else ["hidden"] * view.hidden_cards[s],
+             "discards": tokens(view.discards[s]),
+             "melds": [{"id": f"meld-{s}-{i}",
+                        "kind": "hidden" if m.kind is None else m.kind.value,
+                        "cards": tokens(m.cards) + ["hidden"] * m.hidden}
+                       for i, m in enumerate(view.melds[s])]}
+            for s in range(state.variant.players)]
+
+
+def test_replay_in_a_browser(browser, tmp_path, capsys):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    record, page = tmp_path / "seven.json", tmp_path / "seven.html"
+    assert main(["play", "--variant", "hunan", "--seed", "7", "--record", str(record)]) == 0
+    assert main(["view", str(record), "-o", str(page)]) == 0
+    _, states = record_states(record)
+    last = len(states) - 1
+    assert last == 15
+
+    def table() -> dict:
+        return json.loads(browser.execute_script(READ_TABLE))
+
+    def press(key: str) -> None:
+        browser.execute_script("if (document.activeElement) document.activeElement.blur();")
+        ActionChains(browser).send_keys(key).perform()
+
+    browser.get(page.as_uri())
+    assert browser.title == "zipai replay: 湖南跑胡子 (hunan), seed 7"
+    shown = table()
+    assert shown["step"] == 0 and shown["view"] == "open"
+    assert shown["seats"] == open_table(states[0])
+    assert len(shown["seats"][0]["hand"]) == 21
+    checked = {0}
+    for k in range(1, last + 1):
+        press(Keys.ARROW_RIGHT)
+        shown = table()
+        assert shown["step"] == k
+        if k in (1, 8, last):  # start, middle, end: every card of every seat and meld
+            assert shown["seats"] == open_table(states[k]), k
+            checked.add(k)
+    assert checked == {0, 1, 8, last}
+    press(Keys.ARROW_RIGHT)  # the last step stays the last
+    assert table()["step"] == last
+    # the end shows the settlement: seat 0 gains 4, the others pay 2 each
+    assert browser.find_element(By.ID, "end").is_displayed()
+    payments = [int(e.text) for e in browser.find_elements(
+        By.CSS_SELECTOR, "#settlement tr.payment td:last-child")]
+    assert payments == [4, -2, -2]
+    OUTPUT.mkdir(exist_ok=True)
+    shot = OUTPUT / "replay-hunan-seed7-end.png"
+    assert browser.save_screenshot(str(shot))
+    assert shot.stat().st_size > 10_000
+    # ◀ goes back one step
+    browser.find_element(By.ID, "prev").click()
+    assert table()["step"] == last - 1
+
+    # a seat's view: step 1, where seat 1 made a 偎 that Hunan lays face down
+    press(Keys.HOME)
+    press(Keys.ARROW_RIGHT)
+    Select(browser.find_element(By.ID, "seat")).select_by_value("0")
+    shown = table()
+    assert (shown["step"], shown["view"]) == (1, "0")
+    assert shown["seats"] == seat_table(states[1], 0)
+    seat1 = shown["seats"][1]
+    assert seat1["hand"] == ["hidden"] * 18
+    assert seat1["melds"] == [{"id": "meld-1-0", "kind": "wei",
+                               "cards": ["hidden", "hidden", "hidden"]}]
+    assert "x9" not in browser.find_element(By.ID, "seat-1").get_attribute("innerHTML")
+    for seat in (1, 2):
+        Select(browser.find_element(By.ID, "seat")).select_by_value(str(seat))
+        for k in (1, 8):
+            browser.execute_script(f"var s = document.getElementById('step'); s.value = {k};"
+                                   "s.dispatchEvent(new Event('input'));")
+            assert table()["seats"] == seat_table(states[k], seat), (seat, k)
+    # the owner sees its own 偎 open
+    browser.execute_script("var s = document.getElementById('step'); s.value = 1;"
+                           "s.dispatchEvent(new Event('input'));")
+    Select(browser.find_element(By.ID, "seat")).select_by_value("1")
+    assert table()["seats"][1]["melds"][0]["cards"] == ["x9", "x9", "x9"]
+
+    # Chinese faces by default; the toggle shows the ASCII tokens and back
+    Select(browser.find_element(By.ID, "seat")).select_by_value("open")
+    first = "#meld-1-0 .card"
+    assert browser.find_element(By.CSS_SELECTOR, first).text == "九"
+    browser.find_element(By.ID, "lang").click()
+    assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-lang") == "ascii"
+    assert browser.find_element(By.CSS_SELECTOR, first).text == "x9"
+    assert browser.find_element(By.CSS_SELECTOR, "#meld-1-0 .kind").text == "wei"
+    browser.find_element(By.ID, "lang").click()
+    assert browser.find_element(By.CSS_SELECTOR, first).text == "九"
+    assert browser.find_element(By.CSS_SELECTOR, "#meld-1-0 .kind").text == "偎"
+
+    errors = [e for e in browser.get_log("browser") if e.get("level") == "SEVERE"]
+    assert errors == []
+    with capsys.disabled():
+        print(f"\nreplay screenshot: {os.path.relpath(shot)}")

@@ -1,0 +1,316 @@
+"""``zipai play --human``: a person plays a seat at the terminal. Driven through a
+pseudo-terminal as a person would use it (pexpect), and the console's parts one by one."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+from zipai_rules.bots import make_bots
+from zipai_rules.cards import parse_indices, token
+from zipai_rules.cli import main
+from zipai_rules.cli.human import LEFT, Console, group_hand
+from zipai_rules.cli.words import Words
+from zipai_rules.engine import Action, Game
+from zipai_rules.presets import load_preset, preset_ids
+from zipai_rules.records import read_record
+from zipai_rules.settlement import settle
+
+pexpect = pytest.importorskip("pexpect", reason="pexpect (the test extra) drives the terminal")
+
+HUNAN = load_preset("hunan")
+BOTS = ["greedy", "random", "greedy"]
+PROMPT = r"choose 1-(\d+) or type an action \(quit to leave\): "
+ZH_PROMPT = r"选 1-(\d+) 或输入动作（quit 退出）："
+
+
+def spawn(*argv: str):
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "200"}
+    return pexpect.spawn(sys.executable, ["-m", "zipai_rules.cli", "play", *argv],
+                         encoding="utf-8", timeout=20, env=env, dimensions=(50, 200))
+
+
+def screen_of(child) -> str:
+    """What the terminal showed before the last match, its line ends as printed."""
+    return child.before.replace("\r\n", "\n")
+
+
+def first_option_game(seed: int) -> tuple[Game, int]:
+    """The hand of ``--seed SEED`` with seat 0 always choosing its first option and the
+    default bots in the other seats; and how many decisions seat 0 made."""
+    game = Game(HUNAN, seed=seed)
+    bots = make_bots(BOTS, seed, 3)
+    asked = 0
+    while not game.is_over:
+        state = game.state
+        seat = state.acting_seat
+        if seat == 0:
+            asked += 1
+            game.apply(state.options[0])
+        else:
+            game.apply(bots[seat](state, state.options))
+    return game, asked
+
+
+def at_decision(seed: int, k: int) -> tuple[Game, list]:
+    """The hand of ``--seed SEED`` at seat 0's ``k``-th decision, seat 0 having chosen its
+    first option before, the default bots playing the other seats; and the bots."""
+    game = Game(HUNAN, seed=seed)
+    bots = make_bots(BOTS, seed, 3)
+    asked = 0
+    while True:
+        st = game.state
+        if st.acting_seat == 0:
+            asked += 1
+            if asked == k:
+                return game, bots
+            game.apply(st.options[0])
+        else:
+            game.apply(bots[st.acting_seat](st, st.options))
+
+
+def test_a_hand_played_to_its_end_through_a_terminal(tmp_path):
+    """Seed 10, always option 1: seat 0 is asked 9 times and wins with 24 胡息; the screen
+    ends with the same result and payments as a direct replay of those choices, and the
+    record holds those very actions."""
+    game, asked = first_option_game(10)
+    r = game.state.final_result
+    assert (asked, r.kind, r.winner, r.huxi) == (9, "hu", 0, 24)
+    pays = settle(HUNAN, r, events=game.events).payments
+    child = spawn("--human", "0", "--seed", "10", "--record", str(tmp_path / "hand.json"))
+    prompts = 0
+    while child.expect([PROMPT, "settlement:"]) == 0:
+        prompts += 1
+        child.sendline("1")
+    result = screen_of(child)  # the moves after the last decision, and the result
+    child.expect(pexpect.EOF)
+    child.close()
+    assert prompts == 9 and child.exitstatus == 0
+    screen = screen_of(child)
+    assert "Traceback" not in screen
+    payments = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(pays))
+    assert f"  payments (囤): {payments}" in screen
+    assert payments == "seat 0 +8, seat 1 -4, seat 2 -4"  # (24 − 12) // 3 = 4 囤 each
+    assert "result: seat 0 wins, 胡 (hu) on " in result and ", 24 胡息\n" in result
+    record = read_record(tmp_path / "hand.json")
+    assert record["actions"] == [a.to_json() for a in game.actions]
+    assert record["bots"] == ["human", "random", "greedy"]
+
+
+def test_the_table_as_the_seat_sees_it():
+    """The first question of seed 10: seat 0 (the dealer, 21 cards) sees its own hand grouped,
+    seat 1's dealt 提 of x4 as Hunan shows it to the others (one card up, three face down:
+    display.ti one_up) with the 16 cards left in its hand, and its 12 kinds of card to
+    discard."""
+    child = spawn("--human", "0", "--seed", "10")
+    child.expect(PROMPT)
+    screen = screen_of(child)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    hand = sorted(Game(HUNAN, seed=10).deal.hands[0])
+    assert "  seat 1 dealt 20: (hidden)" in screen
+    assert "--- step 1: seat 0 (you) to act ---" in screen
+    assert "  seat 1 (bot): 16 in hand; melds ti(x4 ? ? ?); discards -" in screen
+    assert "  seat 2 (bot): 20 in hand; melds -; discards -" in screen
+    assert ("your hand (21): [d3 d3 d3] [d8 d8 d8] [x2 x2] [x7 x7] [x9 x9] [d2 d7 d10] "
+            "x1 x10 d1 d4 d6 d9\n") in screen
+    shown = screen.split("your hand (21): ")[1].splitlines()[0]
+    assert sorted(parse_indices(shown.replace("[", " ").replace("]", " "))) == hand
+    assert "  12. discard d10\n" in screen and "  13. " not in screen
+
+
+def test_a_wrong_input_is_refused_and_asked_again():
+    game = Game(HUNAN, seed=10)
+    hand = game.state.seats[0].hand
+    missing = next(c for c in range(20) if hand[c] == 0)
+    absent = token(missing)
+    refusal = game.check(Action("discard", 0, missing))
+    assert refusal is not None and refusal.code == "not_held"
+    n = len(game.state.options)
+    child = spawn("--human", "0", "--seed", "10")
+    child.expect(PROMPT)
+    child.sendline(str(n + 1))
+    child.expect_exact(f"no option {n + 1}: choose 1-{n}")
+    child.expect(PROMPT)
+    child.sendline(f"discard {absent}")
+    child.expect_exact(f"refused: {refusal.message}")
+    child.expect(PROMPT)
+    child.sendline("peng")
+    peng = game.check(Action("peng", 0, None))
+    assert peng is not None
+    child.expect_exact(f"refused: {peng.message}")
+    child.expect(PROMPT)
+    child.sendline("shout")
+    child.expect_exact("unknown action 'shout'")
+    child.expect(PROMPT)
+    first = game.state.options[0]
+    child.sendline(f"discard {token(first.card)}")
+    child.expect_exact(f"   1. seat 0 discard {first.describe().split()[-1]}")
+    child.expect(PROMPT)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == LEFT == 3
+    assert "left at step " in screen_of(child) and "Traceback" not in screen_of(child)
+
+
+def test_end_of_input_and_ctrl_c_leave_cleanly():
+    child = spawn("--human", "0", "--seed", "10")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 3
+    assert "left at step 1: the hand is not finished" in screen_of(child)
+
+    child = spawn("--human", "0", "--seed", "10")
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "interrupted: the hand is not finished" in screen_of(child)
+    assert "Traceback" not in screen_of(child)
+
+
+def test_zh_speaks_the_variants_words():
+    """Under --zh the options are 打 (discard) with Chinese cards; a typed 打 is taken, and
+    the log line says 打 too. At the next decision (a 吃 of d2 on offer) a typed 碰 is
+    refused with the engine's reason, 过 is taken."""
+    game = Game(HUNAN, seed=10)
+    second, _ = at_decision(10, 2)
+    peng = second.check(Action("peng", 0, parse_indices("d2")[0]))
+    assert peng is not None and peng.message == "a 碰 needs a pair of d2; seat 0 holds 1"
+    first = game.state.options[0]
+    card = Words(HUNAN, zh=True).cards([first.card])
+    child = spawn("--human", "0", "--seed", "10", "--zh")
+    child.expect(ZH_PROMPT)
+    assert "你可以：" in screen_of(child) and f"   1. 打 {card}" in screen_of(child)
+    child.sendline(f"打 {card}")
+    child.expect_exact(f"   1. 0号位 打 {card}")
+    child.expect(ZH_PROMPT)
+    assert "   1. 吃 贰 绞牌(二 二 贰) + 比:二七十(贰 柒 拾)\n" in screen_of(child)
+    child.sendline("碰")
+    child.expect_exact(f"不行：{peng.message}")
+    child.expect(ZH_PROMPT)
+    child.sendline("过")
+    child.expect_exact("0号位 过 贰")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 3 and "已离开" in screen_of(child)
+
+
+# --- the console's parts, in-process ----------------------------------------------------------
+
+def test_group_hand():
+    """坎 first, then pairs, then runs of the cards left, then the loose cards."""
+    hand = [0] * 21
+    for c in parse_indices("x2 x2 x2 x5 x5 x6 x7 x8 d2 d7 d10 x1 d9"):
+        hand[c] += 1
+    groups = [" ".join(token(c) for c in g)
+              for g in group_hand(hand)]
+    assert groups == ["x2 x2 x2", "x5 x5", "x6 x7 x8", "d2 d7 d10", "x1", "d9"]
+
+
+def test_a_chi_with_bi_is_spelled_out_and_typed():
+    """Seed 10, seat 0 choosing option 1: at its second decision it may 吃 d2 in two ways,
+    each with the other meld as its 比 (seat 0 holds x2 x2 d7 d10 and one d2 of its own).
+    An option shows both melds; typing only the 吃 meld lists the plans that start with it;
+    typing both melds picks the plan; a plan the rules refuse gets the engine's reason."""
+    game, bots = at_decision(10, 2)
+    obs = game.observe(0)
+    console = Console(game, [0], bots, Words(HUNAN))
+    plans = [a for a in obs.options if len(a.melds) > 1]
+    assert [Words(HUNAN).option(a) for a in plans] == \
+        ["chi d2 jiao(x2 x2 d2) + bi:er_qi_shi(d2 d7 d10)",
+         "chi d2 er_qi_shi(d2 d7 d10) + bi:jiao(x2 x2 d2)"]
+    assert console.parse("chi x2 x2 d2 d2 d7 d10", obs) == plans[0]
+    assert console.parse("chi d10 d7 d2 x2 d2 x2", obs) == plans[1]
+    assert console.parse("chi x2 x2 d2", obs) == \
+        "this 吃 needs 比: chi d2 jiao(x2 x2 d2) + bi:er_qi_shi(d2 d7 d10)"
+    wrong = console.parse("chi d1 d2 d3", obs)
+    assert isinstance(wrong, Action) and wrong not in obs.options
+    refusal = game.check(wrong)  # the d2 still held after the 吃 must be laid down as 比
+    assert refusal is not None and refusal.code == "bad_plan"
+    assert refusal.message.startswith("the 吃 plan yi_er_san(d1 d2 d3) does not fit seat 0's "
+                                      "hand; the plans that fit: jiao(x2 x2 d2) bi:")
+    assert console.parse("chi x2 x2", obs) == \
+        "吃: give three cards per meld (the 吃 meld, then each 比)"
+    zh = Console(game, [0], bots, Words(HUNAN, zh=True))
+    assert zh.parse("吃 二二贰 贰柒拾", obs) == plans[0]
+    assert Words(HUNAN, zh=True).option(plans[0]) == "吃 贰 绞牌(二 二 贰) + 比:二七十(贰 柒 拾)"
+
+
+def test_human_refused_with_other_outputs(capsys):
+    for argv in (["--json"], ["--seat", "1"], ["--hands", "2"]):
+        assert main(["play", "--human", "0", *argv]) == 2
+        assert "--human plays one hand at the terminal" in capsys.readouterr().err
+    assert main(["play", "--human", "3"]) == 2
+    assert "seat 3 outside 0..2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("variant, item, text, zh", [
+    ("hunan", "payment", "seat 2 pays 6 for all losers", "2号位 替各输家付 6"),
+    ("hunan", "payment", "seat 1 pays 4 alone, 2 × 2", "1号位 独付 4（2 × 2）"),
+    ("yongzhou", "payment", "seat 0 holds 2 K K: pays seat 1 4",
+     "0号位 持 2 张 王 王：付 1号位 4"),
+    ("hengyang_honghei", "payment", "seat 1 提 d3: each other player pays 2",
+     "1号位 提 叁：其他各家付 2"),
+    ("penghu", "payment", "the seat sitting out gains 4, each loser paying 2",
+     "轮空一家 得 4，各输家付 2"),
+    ("guilin", "xing", "flipped x4: 上醒 x5 × 2: +2 舵", "翻 四：上醒 五 × 2: +2 舵"),
+    ("guilin", "conversion", "21 胡 counts as 20 → 3 舵 [20 // 5 − 1]",
+     "21 胡 算 20 → 3 舵 [20 // 5 − 1]"),
+    ("hunan", "huangzhuang", "the wall is empty and nobody won", "牌已摸完，无人胡牌"),
+])
+def test_settlement_texts_in_chinese(variant, item, text, zh):
+    from zipai_rules.settlement import Line
+
+    line = Line(item, "x", text, 0)
+    assert Words(load_preset(variant), zh=True).settlement_text(line) == zh
+    assert Words(load_preset(variant)).settlement_text(line) == text
+
+
+def test_event_notes_and_words_in_chinese():
+    from zipai_rules.engine.actions import Event, EventKind
+    from zipai_rules.melds import Meld
+
+    yz, w = load_preset("yongzhou"), Words(load_preset("yongzhou"), zh=True)
+    x9 = parse_indices("x9")[0]
+    # 永州 calls a 偎 啸 and a 提 倾 (its terminology)
+    assert w.event(Event(EventKind.WEI, 1, x9, (Meld("wei", (x9,) * 3),), "dealt, forced")) \
+        == "1号位 啸 九 啸(九 九 九) (起手，强制)"
+    assert w.event(Event(EventKind.TI, 2, None, (), "on face-down meld 2")) == \
+        "2号位 倾 (扣着的第2组)"
+    assert w.event(Event(EventKind.CHOU, 0, x9, (), "peng")) == "0号位 臭牌 九 (碰)"
+    assert w.event(Event(EventKind.DEAL, 0, None, (), "20 cards")) == "0号位 发牌 (20张)"
+    assert yz.term("chou") == "臭牌" and w.word("discard") == "打"
+    assert Words(yz).event(Event(EventKind.CHOU, 0, x9, (), "peng")) == "seat 0 chou x9 (peng)"
+
+
+@pytest.mark.parametrize("variant", preset_ids())
+def test_every_preset_played_by_a_person_at_random(variant):
+    """A person choosing at random in every preset (seeds 1, 2; the seat after the dealer):
+    the hand ends, the actions replay to the same result, and the screen never shows another
+    seat's pass or 臭 mark."""
+    import random
+    import re
+
+    from zipai_rules.engine.game import replay
+
+    v = load_preset(variant)
+    for seed in (1, 2):
+        game, out, rng = Game(v, seed=seed), [], random.Random(seed)
+
+        def pick(_prompt: str, game: Game = game, rng: random.Random = rng) -> str:
+            return str(rng.randint(1, len(game.state.options)))
+        console = Console(game, [1], make_bots(["greedy"], seed, v.players), Words(v), pick,
+                          out.append)
+        console.play()
+        again = replay(v, game.deal, game.actions)
+        assert game.is_over and again.result == game.result
+        assert any(line.startswith("--- step ") for line in out)
+        assert not [line for line in out if re.search(r"seat [02] (pass|chou)", line)]

@@ -1,0 +1,377 @@
+"""Pictures of the table (zipai_rules.svg): every picture parses as XML, the cards drawn are the
+state's cards, a seat's picture holds no card hidden from that seat, and names are escaped."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zipai_rules import analyze, find_variant
+from zipai_rules.bots import make_bots, play_out
+from zipai_rules.cards import format_cards, indices_of, parse_indices
+from zipai_rules.engine import Game, Result
+from zipai_rules.engine.observation import spectate
+from zipai_rules.errors import SeatError, ZipaiError
+from zipai_rules.loader import build_variant
+from zipai_rules.presets import preset_ids, raw_preset
+from zipai_rules.settlement import Line, Settlement, settle
+from zipai_rules.svg import group_hand, render, render_analysis, settlement_html
+from zipai_rules.testing import game_states, games, observations, winning_hands
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def classes(el):
+    return el.get("class", "").split()
+
+
+def parts(root, cls, seat=None):
+    """The ``<g>`` elements of class ``cls`` (of ``seat``), in document order."""
+    return [g for g in root.iter(f"{NS}g") if cls in classes(g)
+            and (seat is None or g.get("data-seat") == str(seat))]
+
+
+def cards_in(el):
+    """The data-card tokens of the cards drawn inside ``el``, in order."""
+    return [g.get("data-card") for g in el.iter(f"{NS}g") if "card" in classes(g)]
+
+
+def tokens(cards):
+    return format_cards(cards).split()
+
+
+def play_first_options(variant, seed, steps):
+    g = Game(variant, seed=seed)
+    for _ in range(steps):
+        g.apply(g.legal_actions()[0])
+    return g
+
+
+# --- worked examples --------------------------------------------------------------------------
+
+def test_a_hand_is_grouped_as_a_player_holds_it():
+    """坎 x1 first; then from the lowest card: the run x2 x3 x4, the 绞 x5 x5 d5, the 二七十
+    d2 d7 d10, the pair d4 d4 (no run d4 d5 d6: no d5, d6 left), x9 alone, the 王 apart."""
+    hand = parse_indices("x1 x1 x1 x2 x3 x4 x5 x5 d5 d2 d7 d10 d4 d4 x9 K")
+    columns = group_hand([hand.count(i) for i in range(21)])
+    assert [tokens(c) for c in columns] == [
+        ["x1", "x1", "x1"], ["x2", "x3", "x4"], ["x5", "x5", "d5"], ["x9"],
+        ["d2", "d7", "d10"], ["d4", "d4"], ["K"]]
+
+
+def test_a_face_down_wei_in_the_open_picture_and_in_another_seats_view():
+    """Hunan, seed 0, 21 first options: seat 0 has laid 一句话 x2 x3 x4 (0 胡息), 碰 d5 (big: 3),
+    二七十 x2 x7 x10 (small: 3) and a 偎 of d2 (big: 6), table 12. Hunan lays a 偎 face down
+    ("碰亮偎不亮"): seat 1 sees three face-down cards, no 胡息 for it, no table total."""
+    v = find_variant("hunan")
+    game = play_first_options(v, 0, 21)
+    melds = game.state.seats[0].melds
+    assert [(m.kind.value, tokens(m.cards)) for m in melds] == [
+        ("shun", ["x2", "x3", "x4"]), ("peng", ["d5", "d5", "d5"]),
+        ("er_qi_shi", ["x2", "x7", "x10"]), ("wei", ["d2", "d2", "d2"])]
+
+    open_ = ET.fromstring(render(game))
+    drawn = parts(open_, "meld", seat=0)
+    assert [g.get("data-huxi") for g in drawn] == ["0", "3", "3", "6"]
+    assert [cards_in(g) for g in drawn][3] == ["d2", "d2", "d2"]
+    assert [("facedown" in classes(g)) for g in drawn] == [False, False, False, True]
+    label = parts(open_, "seat", seat=0)[0].find(f"{NS}text").text
+    assert "table 12 胡息" in label
+
+    seen = ET.fromstring(render(game, seat=1))
+    drawn = parts(seen, "meld", seat=0)
+    assert [cards_in(g) for g in drawn] == [
+        ["x2", "x3", "x4"], ["d5", "d5", "d5"], ["x2", "x7", "x10"],
+        ["hidden", "hidden", "hidden"]]
+    assert [g.get("data-huxi") for g in drawn] == ["0", "3", "3", None]
+    assert drawn[3].get("data-kind") == "wei"
+    assert "table" not in parts(seen, "seat", seat=0)[0].find(f"{NS}text").text
+    assert "d2" not in cards_in(parts(seen, "seat", seat=0)[0])
+    # seat 0 sees its own 偎 whole
+    mine = ET.fromstring(render(game, seat=0))
+    assert cards_in(parts(mine, "meld", seat=0)[3]) == ["d2", "d2", "d2"]
+
+
+def test_the_header_wall_offer_and_turn():
+    v = find_variant("hunan")
+    game = Game(v, seed=0)
+    st = game.state
+    root = ET.fromstring(render(game))
+    assert root.get("data-mode") == "open"
+    wall = next(t for t in root.iter(f"{NS}text") if "wall" in classes(t))
+    assert wall.get("data-wall") == str(len(st.wall)) == "19"  # 80 − 21 − 20 − 20
+    turn = next(t for t in root.iter(f"{NS}text") if "turn" in classes(t))
+    assert turn.get("data-actor") == str(st.actor)
+    # in another seat's view whose turn it is does not show (docs/observations.md)
+    other = (st.actor + 1) % 3
+    turn = next(t for t in ET.fromstring(render(game, seat=other)).iter(f"{NS}text")
+                if "turn" in classes(t))
+    assert turn.get("data-actor") is None and turn.text == "waiting for another seat"
+
+
+#: the faces written out: 一…十 small, 壹…拾 big, 王
+FACES = dict(zip([f"x{r}" for r in range(1, 11)] + [f"d{r}" for r in range(1, 11)] + ["K"],
+                 "一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾王", strict=True))
+
+
+def test_ascii_and_chinese_faces():
+    """Every card drawn shows its Chinese face (or its token with ascii), red for 2, 7, 10."""
+    v = find_variant("hunan")
+    game = play_first_options(v, 0, 21)
+    zh, ascii_ = ET.fromstring(render(game)), ET.fromstring(render(game, ascii=True))
+    assert cards_in(zh) == cards_in(ascii_)
+    for root, face in ((zh, FACES.__getitem__), (ascii_, str)):
+        for g in parts(root, "card"):
+            card = g.get("data-card")
+            assert g.find(f"{NS}text").text == face(card)
+            assert ("red" in classes(g)) == (card[1:] in ("2", "7", "10"))
+            assert ("big" in classes(g)) == card.startswith("d")
+    assert FACES["d2"] == "贰" and FACES["x10"] == "十"
+
+
+def test_the_analysis_picture_group_by_group():
+    """Hunan: 提 x5 9 + 坎 d10 6 + 一二三 x1 x2 x3 3 + 二七十 x2 x7 x10 3 + 一句话 x6 x7 x8 0 +
+    一二三 d1 d2 d3 6 + 将 d9 d9 0 = 27."""
+    v = find_variant("hunan")
+    a = analyze(v, "x1 x2 x3 d9 d9 d10 d10 d10 x6 x7 x8 d1 d2 d3 x2 x7 x10",
+                ["ti=x5 x5 x5 x5"])
+    root = ET.fromstring(a._repr_svg_())
+    assert root.get("data-win") == "true" and root.get("data-huxi") == "27"
+    groups = parts(root, "meld")
+    assert [(g.get("data-kind"), g.get("data-huxi"), g.get("data-place"), cards_in(g))
+            for g in groups] == [
+        ("ti", "9", "table", ["x5"] * 4), ("kan", "6", "hand", ["d10"] * 3),
+        ("yi_er_san", "3", "hand", ["x1", "x2", "x3"]),
+        ("er_qi_shi", "3", "hand", ["x2", "x7", "x10"]),
+        ("shun", "0", "hand", ["x6", "x7", "x8"]),
+        ("yi_er_san", "6", "hand", ["d1", "d2", "d3"]), ("jiang", "0", "hand", ["d9", "d9"])]
+    assert render(a) == render_analysis(a)
+    with pytest.raises(ZipaiError):
+        render(a, seat=0)
+
+
+def test_a_king_in_the_analysis_is_drawn_as_the_king():
+    """Winning hands of a variant with 王: the picture holds the hand's cards and the table
+    melds' cards, each 王 drawn as the 王 (data-card K) wherever it stands in."""
+    v = find_variant(next(p for p in preset_ids() if find_variant(p).deck.kings))
+
+    @settings(max_examples=15, derandomize=True)
+    @given(case=winning_hands(v))
+    def check(case):
+        a = analyze(v, case.hand, case.table)
+        root = ET.fromstring(render_analysis(a))
+        drawn = Counter(c for g in parts(root, "meld") for c in cards_in(g))
+        drawn += Counter(cards_in(parts(root, "leftover")[0])) if parts(root, "leftover") \
+            else Counter()
+        held = Counter(tokens(case.hand)) + Counter(
+            c for m in a.best.groups if m.place == "table" for c in tokens(m.meld.physical))
+        assert drawn == held
+        for g, group in zip(parts(root, "meld"), a.best.groups, strict=True):
+            assert cards_in(g).count("K") == group.meld.physical.count(20) + len(group.kings)
+        kings.append(sum(len(group.kings) for group in a.best.groups))
+
+    kings: list[int] = []
+    check()
+    assert sum(kings) > 0  # some 王 stood in for a card
+
+
+def test_the_settlement_table():
+    """Hunan E7: 18 胡息 → (18 − 12) // 3 = 2 囤, seats 0 and 2 pay 2 each to seat 1."""
+    v = find_variant("hunan")
+    a = analyze(v, "x1 x2 x3 x7 x8 x9 d7 d8 d9 x10",
+                ["peng=d3 d3 d3", "chi=d1 d2 d3", "pao=x6 x6 x6 x6"], "x10", "draw")
+    s = settle(v, Result("hu", 1, None, "draw", 18, a.best, ()))
+    root = ET.fromstring(s._repr_html_())
+    rows = [[td.text for td in tr.iter("td")] for tr in root.iter("tr") if tr.get("class")]
+    assert len(rows) == len(s.lines) == 12
+    assert rows[8] == ["conversion", "囤", "18 胡息 → 2 囤 [(18 − 12) // 3]", "2"]
+    assert [r[3] for r in rows if r[0] == "payment"] == ["-2", "-2", "4"]
+    assert root.find("caption").text == "hunan: seat 1 wins, 18 胡息, 2 tun"
+
+
+# --- escaping ---------------------------------------------------------------------------------
+
+EVIL = "<script>alert(1)</script>&amp;"
+
+
+def evil_variant():
+    return build_variant({"extends": "hunan", "id": "evil", "name": EVIL,
+                          "terminology": {"peng": "</text><script>x</script>",
+                                          "yi_er_san": '"><b onload=x>'},
+                          "citations": {}}, raw_preset, "<evil test>")
+
+
+def test_a_hostile_variant_name_and_terms_are_escaped():
+    v = evil_variant()
+    game = play_first_options(v, 0, 21)  # seat 0 has a 碰 by now (as in Hunan above)
+    for text in (render(game), render(game, seat=1), render(game.observe(0), variant=v)):
+        root = ET.fromstring(text)
+        assert not [e for e in root.iter() if e.tag.endswith(("script", "b"))]
+        assert next(t for t in root.iter(f"{NS}text") if "title" in classes(t)).text == EVIL
+        labels = {t.text for t in root.iter(f"{NS}text")}
+        assert "</text><script>x</script> 3" in labels  # the 碰 d5, in the variant's word
+    a = analyze(v, "x1 x2 x3 d9 d9 d10 d10 d10 x6 x7 x8 d1 d2 d3 x2 x7 x10", ["ti=x5 x5 x5 x5"])
+    root = ET.fromstring(render_analysis(a, variant=v))
+    assert '"><b onload=x> 3' in {t.text for t in root.iter(f"{NS}text")}
+    assert not [e for e in root.iter() if e.tag.endswith(("script", "b"))]
+
+
+def test_characters_xml_cannot_hold_are_replaced():
+    """The schema refuses control characters in names, but a Variant built in code is not
+    checked: the picture still parses, each such character drawn as U+FFFD."""
+    import attrs
+
+    v = attrs.evolve(find_variant("hunan"), name="a\x01b\x1b[31m")
+    root = ET.fromstring(render(Game(v, seed=0)))
+    assert next(t for t in root.iter(f"{NS}text") if "title" in classes(t)).text == \
+        "a\ufffdb\ufffd[31m"
+    s = Settlement("v\x00", None, 0, 0, "u", (), (0, 0, 0))
+    assert ET.fromstring(settlement_html(s)).find("caption").text.startswith("v\ufffd:")
+
+
+def test_a_hostile_settlement_is_escaped():
+    s = Settlement(EVIL, 0, 20, 3, "</td><script>", (Line("bonus", "<i>", EVIL, 1),),
+                   (2, -1, -1))
+    text = settlement_html(s)
+    root = ET.fromstring(text)
+    assert not [e for e in root.iter() if e.tag in ("script", "i")]
+    assert [td.text for td in root.iter("td")] == ["bonus", "<i>", EVIL, "1"]
+    assert root.find("caption").text == f"{EVIL}: seat 0 wins, 20 胡息, 3 </td><script>"
+
+
+def test_bad_arguments():
+    v = find_variant("hunan")
+    game = Game(v, seed=0)
+    with pytest.raises(SeatError):
+        render(game, seat=3)
+    with pytest.raises(ZipaiError) as err:
+        render(game.observe(0), seat=1)
+    assert err.value.code == "bad_argument"
+    with pytest.raises(ZipaiError):
+        render("hunan")  # type: ignore[arg-type]
+
+
+# --- properties over every preset -------------------------------------------------------------
+
+def check_open(game):
+    """The open picture draws exactly the state's cards: each concealed hand (as a multiset),
+    each meld (the cards it holds, a 王 as the 王) with its kind and 胡息, each discard area in
+    order, the card on offer; and nothing else (the wall is a count)."""
+    st, v = game.state, game.variant
+    root = ET.fromstring(render(game))
+    for s, seat in enumerate(st.seats):
+        assert Counter(cards_in(parts(root, "hand", s)[0])) == Counter(
+            tokens(indices_of(seat.hand)))
+        drawn = parts(root, "meld", s)
+        assert [(g.get("data-kind"), sorted(cards_in(g)), g.get("data-huxi")) for g in drawn] \
+            == [(m.kind.value, sorted(tokens(m.physical)), str(v.meld_huxi(m)))
+                for m in seat.melds]
+        assert cards_in(parts(root, "discards", s)[0]) == tokens(seat.discards)
+    pending = parts(root, "pending")
+    assert [cards_in(g) for g in pending] == (
+        [] if st.pending is None else [tokens([st.pending.card])])
+    assert len(parts(root, "card")) == st.card_count() - len(st.wall)
+    assert "hidden" not in cards_in(root)
+
+
+def check_seat_view(game, seat):
+    """A seat's picture is its observation drawn: equal to drawing the observation; its own
+    hand open, every other hand as face-down cards only; melds as the view shows them; and the
+    face-up cards of the whole picture are exactly those of the view (no hidden card)."""
+    v = game.variant
+    obs = game.observe(seat)
+    text = render(game, seat=seat)
+    assert text == render(obs, variant=v) == render(game.state, seat=seat)
+    root = ET.fromstring(text)
+    assert root.get("data-mode") == "seat" and root.get("data-seat") == str(seat)
+    for s in range(v.players):
+        hand = cards_in(parts(root, "hand", s)[0])
+        if s == seat:
+            assert Counter(hand) == Counter(tokens(indices_of(obs.hand)))
+        else:
+            assert hand == ["hidden"] * obs.hidden_cards[s]
+        drawn = parts(root, "meld", s)
+        assert [cards_in(g) for g in drawn] == [tokens(m.cards) + ["hidden"] * m.hidden
+                                                for m in obs.melds[s]]
+        for g, m in zip(drawn, obs.melds[s], strict=True):
+            if not [c for c in m.cards if c != 20]:
+                assert g.get("data-huxi") is None  # its size does not show
+    visible = Counter(c for c in cards_in(root) if c != "hidden")
+    shown = Counter(tokens(indices_of(obs.hand)))
+    shown += Counter(c for ms in obs.melds for m in ms for c in tokens(m.cards))
+    shown += Counter(c for d in obs.discards for c in tokens(d))
+    if obs.pending is not None:
+        shown += Counter(tokens([obs.pending[0]]))
+    assert visible == shown
+
+
+@pytest.mark.parametrize("pid", preset_ids())
+@settings(max_examples=15)
+@given(data=st.data())
+def test_pictures_of_random_states(pid, data):
+    """States with a claim on offer (game_states) and seeded games, finished ones included."""
+    v = find_variant(pid)
+    if data.draw(st.booleans(), label="finished game"):
+        game = data.draw(games(v))
+    else:
+        game = data.draw(game_states(v))
+    check_open(game)
+    for seat in range(v.players):
+        check_seat_view(game, seat)
+
+
+@pytest.mark.parametrize("pid", preset_ids())
+@settings(max_examples=15)
+@given(obs=st.data())
+def test_pictures_of_random_observations(pid, obs):
+    v = find_variant(pid)
+    obs = obs.draw(observations(v))
+    root = ET.fromstring(obs._repr_svg_())
+    assert Counter(c for c in cards_in(root) if c != "hidden") == Counter(
+        tokens(indices_of(obs.hand)) + [c for ms in obs.melds for m in ms for c in tokens(m.cards)]
+        + [c for d in obs.discards for c in tokens(d)]
+        + ([] if obs.pending is None else tokens([obs.pending[0]])))
+    assert len([c for c in cards_in(root) if c == "hidden"]) == sum(
+        n for s, n in enumerate(obs.hidden_cards) if s != obs.seat) + sum(
+        m.hidden for ms in obs.melds for m in ms)
+
+
+# --- the spectator, the docs ------------------------------------------------------------------
+
+def test_a_spectator_sees_no_concealed_card():
+    v = find_variant("hunan")
+    game = play_first_options(v, 0, 21)
+    view = spectate(game.state, game.events)
+    root = ET.fromstring(view._repr_svg_())
+    assert root.get("data-mode") == "spectator" and root.get("data-seat") is None
+    for s in range(3):
+        assert cards_in(parts(root, "hand", s)[0]) == ["hidden"] * view.hidden_cards[s]
+    assert cards_in(parts(root, "meld", 0)[3]) == ["hidden"] * 3  # the 偎 of d2
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def test_the_pictures_page_runs():
+    text = (DOCS / "pictures.md").read_text("utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```$", text, re.S | re.M)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs/pictures.md", "exec"), {"__name__": "pictures"})  # noqa: S102
+
+
+def test_the_pictures_page_image_is_current():
+    """docs/img/seat1-view.svg is seat 1's fifth view of Hunan seed 2 with greedy bots, as
+    examples/draw_the_table.py draws it."""
+    v = find_variant("hunan")
+    game = play_out(Game(v, seed=2), make_bots(["greedy"], 2, v.players))
+    views = game.views(1)
+    assert len(views) == 9
+    drawn = render(views[4], variant=v)
+    assert (DOCS / "img" / "seat1-view.svg").read_text("utf-8") == drawn

@@ -1,0 +1,290 @@
+"""``zipai view`` and ``zipai simulate --html``: the HTML replay of a game record, read
+without a browser (tests/test_browser.py drives it in one)."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from helpers import record_states
+from zipai_rules.cards import format_cards
+from zipai_rules.cli import main
+from zipai_rules.engine.observation import observe
+from zipai_rules.presets import load_preset, preset_ids
+from zipai_rules.replay_html import script_json, view_record
+from zipai_rules.simulate import default_bots, play_game, record_path
+
+# tokens of the dealer's 21 dealt cards of `zipai play --variant hunan --seed 7`, in order
+SEVEN_SEAT0 = "d7 x1 d1 x8 d10 d6 x8 x10 x5 d3 x7 d6 x9 d6 d9 x10 x6 d9 x3 x4 x8"
+
+# the tags of HTML that have no end tag
+VOID = {"meta", "input", "br", "img", "link", "hr"}
+
+
+class Page(HTMLParser):
+    """The elements of a page, checked for nesting, and the text of its scripts."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.open: list[str] = []
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.scripts: dict[str, str] = {}
+        self._script: str | None = None
+        self.title = ""
+        self._in_title = False
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        self.tags.append((tag, attributes))
+        if tag not in VOID:
+            self.open.append(tag)
+        if tag == "script":
+            self._script = attributes.get("id") or "inline"
+            self.scripts[self._script] = ""
+        self._in_title = tag == "title"
+
+    def handle_endtag(self, tag):
+        assert self.open and self.open[-1] == tag, (tag, self.open[-3:])
+        self.open.pop()
+        self._script = None
+        self._in_title = False
+
+    def handle_data(self, data):
+        if self._script is not None:
+            self.scripts[self._script] += data
+        if self._in_title:
+            self.title += data
+
+
+def parse(text: str) -> Page:
+    page = Page()
+    page.feed(text)
+    page.close()
+    assert page.open == [], page.open
+    return page
+
+
+def embedded(text: str) -> dict:
+    """The replay data a page embeds."""
+    return json.loads(parse(text).scripts["replay-data"])
+
+
+@pytest.fixture(scope="module")
+def seven(tmp_path_factory) -> Path:
+    """The record of `zipai play --variant hunan --seed 7` (15 actions, seat 0 wins, 18 胡息)."""
+    folder = tmp_path_factory.mktemp("seven")
+    assert main(["play", "--variant", "hunan", "--seed", "7",
+                 "--record", str(folder / "seven.json")]) == 0
+    return folder / "seven.json"
+
+
+@pytest.fixture(scope="module")
+def seven_page(seven) -> str:
+    out = seven.with_suffix(".html")
+    assert main(["view", str(seven), "-o", str(out)]) == 0
+    return out.read_text(encoding="utf-8")
+
+
+def test_view_writes_one_page_without_network(seven_page, capsys):
+    page = parse(seven_page)
+    assert page.title == "zipai replay: 湖南跑胡子 (hunan), seed 7"
+    assert not re.search(r"https?:|//[a-z]", seven_page, re.IGNORECASE)
+    # nothing is loaded: no element names another file (src, href, link, @import, url())
+    assert all("src" not in attrs and "href" not in attrs for _, attrs in page.tags)
+    assert "@import" not in seven_page and "url(" not in seven_page
+    csp = [a["content"] for t, a in page.tags if t == "meta"
+           and a.get("http-equiv") == "Content-Security-Policy"]
+    assert csp and csp[0].startswith("default-src 'none'")
+    assert set(page.scripts) == {"replay-data", "inline"}
+    # the controls the issue asks for
+    ids = {a.get("id") for _, a in page.tags}
+    assert {"prev", "next", "step", "seat", "lang", "settlement", "table"} <= ids
+
+
+def test_view_snapshots_are_the_engines(seven, seven_page):
+    game, states = record_states(seven)
+    data = embedded(seven_page)
+    steps = data["steps"]
+    assert len(steps) == 16 and len(game.actions) == 15
+    for k, (step, state) in enumerate(zip(steps, states, strict=True)):
+        assert step["action"] == (None if k == 0 else game.actions[k - 1].to_json())
+        for s in range(3):
+            expected = observe(state, s).to_json()
+            del expected["history"]
+            got = dict(step["seats"][s])
+            del got["events"]
+            assert got == expected, (k, s)
+            assert step["open"]["hands"][s] == format_cards(
+                i for i, n in enumerate(state.seats[s].hand) for _ in range(n)).split()
+            assert [(m["kind"], m["cards"]) for m in step["open"]["melds"][s]] == [
+                (m.kind.value, format_cards(m.cards).split()) for m in state.seats[s].melds]
+
+
+def test_view_worked_values_of_seed_7(seven_page):
+    steps = embedded(seven_page)["steps"]
+    # the deal: the dealer holds its 21 cards, sorted small before big
+    assert steps[0]["open"]["hands"][0] == sorted(
+        SEVEN_SEAT0.split(), key=lambda t: (t[0] != "x", int(t[1:])))
+    assert [len(h) for h in steps[0]["open"]["hands"]] == [21, 20, 20]
+    # step 1: seat 1 draws x9 unseen and makes a forced 偎: Hunan shows the others no card
+    wei = {"kind": "wei", "cards": ["x9", "x9", "x9"], "hidden": 0}
+    assert steps[1]["seats"][1]["melds"][1] == [wei]
+    for other in (0, 2):
+        assert steps[1]["seats"][other]["melds"][1] == [{"kind": "wei", "cards": [],
+                                                         "hidden": 3}]
+        texts = [e["text"] for e in steps[1]["seats"][other]["events"]]
+        assert "seat 1 wei (forced)" in texts and not any("x9" in t for t in texts)
+        # seat 1 holds 20 − 2 cards (the x9 pair went into the 偎); the others see the count
+        assert steps[1]["seats"][other]["hidden_cards"] == [20, 18, 20]
+        assert len(steps[1]["seats"][other]["hand"]) == 20
+    assert steps[1]["open"]["melds"][1] == [{**wei, "kings": []}]
+    # the end: seat 0 wins with 18 胡息 and 2 囤 from each loser
+    data = embedded(seven_page)
+    assert data["result"]["winner"] == 0 and data["result"]["huxi"] == 18
+    assert data["settlement"]["payments"] == [4, -2, -2]
+    assert steps[15]["open"]["phase"] == "over"
+
+
+def test_hostile_names_are_escaped(tmp_path, capsys):
+    """A variant name and terms, and bot names, that try to end the script and open markup
+    reach the page as text: the page has its own two scripts and nothing else."""
+    evil = "</script><script>alert(1)</script><!-- 恶"
+    (tmp_path / "evil.yaml").write_text(
+        f'extends: hunan\nid: evil\nname: "{evil}"\n'
+        'terminology:\n  peng: "</SCRIPT ><!--碰"\n', encoding="utf-8")
+    record = tmp_path / "evil.json"
+    assert main(["play", "--variant", str(tmp_path / "evil.yaml"), "--seed", "7",
+                 "--record", str(record)]) == 0
+    data = json.loads(record.read_text(encoding="utf-8"))
+    data["bots"] = ["<img src=x onerror=alert(1)>", "&amp;", "]]></script>"]
+    record.write_text(json.dumps(data), encoding="utf-8")
+    out = tmp_path / "evil.html"
+    assert main(["view", str(record), "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.lower().count("</script") == 2 and "<!--" not in text
+    assert "<img" not in text
+    page = parse(text)
+    assert [t for t, _ in page.tags].count("script") == 2
+    assert page.title == f"zipai replay: {evil} (evil), seed 7"
+    back = embedded(text)
+    assert back["variant"]["name"] == evil and back["terms"]["peng"] == "</SCRIPT ><!--碰"
+    assert back["bots"] == ["<img src=x onerror=alert(1)>", "&amp;", "]]></script>"]
+
+
+def test_script_json():
+    assert script_json({"a": "</script><!--&é\u2028"}) == \
+        '{"a":"\\u003c/script\\u003e\\u003c!--\\u0026\\u00e9\\u2028"}'
+    assert json.loads(script_json(["</", "<!--"])) == ["</", "<!--"]
+
+
+def test_view_default_output_name(seven, capsys):
+    assert main(["view", str(seven)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"wrote {seven.with_suffix('.html')}: 15 actions under preset hunan")
+
+
+def test_view_bad_record_is_an_error(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "zipai-log/1", "format": 1}', encoding="utf-8")
+    assert main(["view", str(bad), "-o", str(tmp_path / "x.html")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "duplicate" in err and "Traceback" not in err
+    assert main(["view", str(tmp_path / "missing.json"), "-o", str(tmp_path / "x.html")]) == 2
+    assert capsys.readouterr().err.startswith("error: ")
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_view_tampered_record_names_the_step(seven, tmp_path, capsys):
+    data = json.loads(seven.read_text(encoding="utf-8"))
+    data["actions"][4]["card"] = "d2"  # seat 0 holds no d2
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["view", str(tampered), "-o", str(tmp_path / "t.html")]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: step 5: seat 0 discard d2 refused: seat 0 holds no d2\n"
+    assert not (tmp_path / "t.html").exists()
+
+
+def test_view_unwritable_output_is_an_error(seven, tmp_path, capsys):
+    for where in (tmp_path / "no" / "such" / "folder.html", tmp_path):
+        assert main(["view", str(seven), "-o", str(where)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {where}: cannot write the replay there: it ")
+    assert main(["view", str(seven), "-o", str(seven)]) == 2
+    assert capsys.readouterr().err == f"error: {seven}: the replay would overwrite its record\n"
+    assert json.loads(seven.read_text(encoding="utf-8"))["format"] == "zipai-log/1"
+
+
+def test_simulate_html_writes_an_index(tmp_path, capsys):
+    out = tmp_path / "games"
+    assert main(["simulate", "--games", "3", "--seed", "5", "--out", str(out), "--html"]) == 0
+    assert f"replays: {out}/index.html" in capsys.readouterr().out
+    index = (out / "index.html").read_text(encoding="utf-8")
+    page = parse(index)
+    links = [a["href"] for t, a in page.tags if t == "a"]
+    assert links == ["game-00001.html", "game-00002.html", "game-00003.html"]
+    rows = re.findall(r'<tr data-game="(\d+)">(.*?)</tr>', index)
+    for (number, row), link in zip(rows, links, strict=True):
+        record = json.loads((out / f"game-{int(number):05d}.json").read_text(encoding="utf-8"))
+        cells = re.findall(r"<td>(.*?)</td>", row)
+        result = record["result"]
+        winner = "—" if result["winner"] is None else str(result["winner"])
+        assert cells[1:7] == [str(record["seed"]), result["kind"], winner,
+                             str(result["huxi"] if result["winner"] is not None else 0),
+                             str(record["settlement"]["units"]), str(len(record["actions"]))]
+        replay = (out / link).read_text(encoding="utf-8")
+        assert embedded(replay)["seed"] == str(record["seed"])
+        assert 'href="index.html"' in replay
+    # seeds 5, 6, 7: the third is the seed-7 game, won by seat 0 with 18 胡息 in 15 actions
+    assert re.findall(r"<td>(.*?)</td>", rows[2][1])[1:7] == ["7", "hu", "0", "18", "2", "15"]
+
+
+def test_simulate_html_needs_out(capsys):
+    assert main(["simulate", "--games", "1", "--html"]) == 2
+    assert capsys.readouterr().err == \
+        "error: --html goes with --out (and not --out-on-workers)\n"
+
+
+@pytest.mark.parametrize("preset", preset_ids())
+def test_every_preset_snapshot_is_the_engines(preset, tmp_path):
+    """One seeded game of every preset (王 in melds, face-down 偎 and 提, a 吃 of one's own
+    draw laid face down, a dealt 提 kept in the hand): the page's seat views are the engine's
+    observations, step by step, and each seat is shown the engine's redacted events."""
+    variant = load_preset(preset)
+    play_game(variant, 1, 11, default_bots(variant.players), tmp_path)
+    source = record_path(tmp_path, 1)
+    view_record(source, tmp_path / "game.html")
+    data = embedded((tmp_path / "game.html").read_text(encoding="utf-8"))
+    game, states = record_states(source)
+    assert len(data["steps"]) == len(states) == len(game.actions) + 1
+    shown = [[] for _ in range(variant.players)]
+    for step, state in zip(data["steps"], states, strict=True):
+        for s in range(variant.players):
+            expected = observe(state, s).to_json()
+            del expected["history"]
+            got = dict(step["seats"][s])
+            shown[s].extend(e for e in got.pop("events"))
+            assert got == expected
+    for s in range(variant.players):
+        assert [{k: v for k, v in e.items() if k not in ("text", "text_zh")}
+                for e in shown[s]] == [e.to_json() for e in game.events_for(s)]
+
+
+def test_a_king_in_a_meld(tmp_path, capsys):
+    """永州 seed 1: seat 0 碰s d2 with a 王 standing for the third d2. All open, the meld is
+    d2 d2 d2 with the 王 named (`kings`, drawn as 王贰); its owner sees d2 d2 d2, the others
+    see the 王 as K (deck.king_rules.claims)."""
+    record = tmp_path / "yz.json"
+    assert main(["play", "--variant", "yongzhou", "--seed", "1", "--record", str(record)]) == 0
+    assert main(["view", str(record), "-o", str(tmp_path / "yz.html")]) == 0
+    end = embedded((tmp_path / "yz.html").read_text(encoding="utf-8"))["steps"][-1]
+    assert end["open"]["melds"][0] == [{"kind": "peng", "cards": ["d2", "d2", "d2"],
+                                        "hidden": 0, "kings": ["d2"]}]
+    assert [v["melds"][0] for v in end["seats"]] == [
+        [{"kind": "peng", "cards": ["d2", "d2", "d2"], "hidden": 0}],
+        [{"kind": "peng", "cards": ["d2", "d2", "K"], "hidden": 0}],
+        [{"kind": "peng", "cards": ["d2", "d2", "K"], "hidden": 0}]]
