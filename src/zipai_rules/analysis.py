@@ -233,6 +233,7 @@ class _Searcher:
         # for :func:`verdict`'s plain hands: the 坎 values, the 将 allowed with no 提/跑
         self.kan_huxi = [variant.meld_huxi(Meld(MeldKind.KAN, (i,) * 3)) for i in range(20)]
         self.plain_jiang = 0 if variant.win.jiang_requires_quad else variant.win.max_jiang
+        self.quad_jiang = variant.win.max_jiang  # with a 提 or 跑
         self.plain = not variant.win.special
         self.min_huxi = variant.win.min_huxi
 
@@ -981,19 +982,36 @@ def _plain_waits(variant: Variant, counts: Sequence[int], cards: Sequence[int], 
         MeldKind.KAN if variant.won_triple == "kan" else MeldKind.PENG)
     pool = bytearray(counts[:20])
     base = 0
+    kans = 0
     for i in range(20):
         if pool[i] == 3:
             base += kan[i]
             pool[i] = 0
+            kans += 1
     x = encode(pool)
+    size = sum(counts[:20])
+    quad_pair = variant.win.jiang_requires_quad  # a 提/跑 then needs its 将
+    keep_meld = variant.claims.po_pao_hu or not variant.claims.pao_forced
     out = []
     for c in cards:
         n = counts[c]
         one = 1 << (3 * c)
-        if n == 3:
-            a = win_verdict(variant, counts, (), c, source)
-            if a.win:
-                out.append(Wait(c, a.huxi))
+        if n == 3:  # onto the 坎: 提 (own) or 跑, and where allowed the 坎 kept whole
+            total = -1
+            if own or source in variant.claims.pao_on_kan:
+                quad = same_meld(MeldKind.TI if own else MeldKind.PAO, c)
+                rest = x  # the 坎's cards are already out of the pool
+                if not (quad_pair and (size - 3 * kans) % 3 == 0):
+                    found = tables.best(rest, s.quad_jiang)
+                    if found >= 0:
+                        total = base - kan[c] + variant.meld_huxi(quad) + found
+            if (not own and (keep_meld or source not in variant.claims.pao_on_kan)) or (
+                    own and variant.claims.kept):
+                found = tables.best(x + one, jiang)  # the 坎 whole, the fourth copy free
+                if found >= 0:
+                    total = max(total, base + found)
+            if total >= low:
+                out.append(Wait(c, total))
             continue
         if n <= 1:
             found = tables.best(x + one, jiang)
