@@ -360,6 +360,29 @@ def test_write_record_refuses_symbolic_links(tmp_path, capsys):
     assert target.read_text("utf-8") == "keep me" and link.is_symlink()
 
 
+def test_write_record_refuses_devices_and_fifos(tmp_path, capsys):
+    """A record or page replaces its target through a rename: a FIFO, a socket or a device
+    (``--record /dev/null``) would be removed and replaced by a regular file, so it is
+    refused, before any game is played, and left as it was."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, _, err = cli(capsys, "play", "--seed", 2, "--record", fifo)
+    assert code == 2 and "is a FIFO, not a regular file" in err
+    assert fifo.is_fifo()
+    record = tmp_path / "g.json"
+    assert cli(capsys, "play", "--seed", 2, "--record", record)[0] == 0
+    code, _, err = cli(capsys, "view", record, "-o", fifo)
+    assert code == 2 and "is a FIFO" in err and fifo.is_fifo()
+    if Path("/dev/null").is_char_device():
+        code, _, err = cli(capsys, "view", record, "-o", "/dev/null")
+        assert code == 2 and "/dev/null" in err and "is a character device" in err
+        assert Path("/dev/null").is_char_device()
+    game = play_out(Game(load_preset("hunan"), seed=4), make_bots(["greedy"], 4, 3))
+    with pytest.raises(RecordError) as info:
+        write_record(fifo, game, settle(game.state, False))
+    assert info.value.code == "unwritable" and fifo.is_fifo()
+
+
 def test_write_record_replaces_atomically_and_leaves_no_temporary(tmp_path, record):
     v = load_preset("hunan")
     game = play_out(Game(v, seed=4), make_bots(["greedy"], 4, 3))

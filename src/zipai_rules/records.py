@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -183,18 +184,34 @@ def write_record(path: str | Path, game: Game, settlement: Settlement, **options
 
 def check_writable(path: str | Path) -> None:
     """Check before any work that a record can be written to ``path``: not a symbolic link,
-    not a folder, in a folder that exists and can be written. Raises :class:`RecordError`
-    (code ``unwritable``)."""
+    not a folder, not another file that is not a regular one (a device such as /dev/null, a
+    FIFO, a socket: the write replaces the file, which would remove the device), in a folder
+    that exists and can be written. Raises :class:`RecordError` (code ``unwritable``)."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     problem = ("is a symbolic link (never written through)" if path.is_symlink()
                else "is a folder" if path.is_dir()
                else f"is in {folder}, which is not a folder" if not folder.is_dir()
                else f"is in {folder}, which cannot be written" if not os.access(folder, os.W_OK)
-               else None)
+               else _special(path))
     if problem:
         raise RecordError(f"{path}: cannot write the record there: it {problem}",
                           code="unwritable")
+
+
+def _special(path: Path) -> str | None:
+    """Why an existing ``path`` that is not a regular file (nor a folder or a symbolic link,
+    refused apart) cannot be replaced by a record, or ``None``."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None  # nothing there yet (or not reachable: the write will say so)
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode):
+        return None
+    what = ("a character device" if stat.S_ISCHR(mode) else "a block device"
+            if stat.S_ISBLK(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    return f"is {what}, not a regular file (leave the option out to write nothing)"
 
 
 def write_text_atomic(path: str | Path, text: str) -> None:
@@ -205,6 +222,9 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     if path.is_symlink():
         raise RecordError(f"{path}: refusing to write through a symbolic link",
                           code="unwritable")
+    special = _special(path)
+    if special:
+        raise RecordError(f"{path}: refusing to replace it: it {special}", code="unwritable")
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
