@@ -314,3 +314,37 @@ def test_every_preset_played_by_a_person_at_random(variant):
         assert game.is_over and again.result == game.result
         assert any(line.startswith("--- step ") for line in out)
         assert not [line for line in out if re.search(r"seat [02] (pass|chou)", line)]
+
+
+def _numbers(lines: list[str]) -> list[int]:
+    import re
+    return [int(m.group(1)) for line in lines if (m := re.match(r"\s*(\d+)\. seat ", line))]
+
+
+def test_lines_are_numbered_by_what_the_seat_was_shown():
+    """Hunan seed 3, seat 0 discards 三 first (option 3): seat 1 declines its own draw of 三
+    (a pass seat 0 is not shown), then seat 2 takes it. The record's steps would number seat
+    2's 吃 3 and so tell seat 0 that seat 1 was asked; the screen numbers it 2."""
+    game, out = Game(HUNAN, seed=3), []
+    answers = iter(["3"])
+    console = Console(game, [0], make_bots(BOTS, 3, 3), Words(HUNAN),
+                      lambda _p: next(answers, "1"), out.append)
+    console.play()
+    assert game.actions[1].kind == "pass" and game.actions[1].seat == 1
+    numbers = _numbers(out)
+    assert numbers == list(range(1, len(numbers) + 1))
+    assert len(numbers) < len(game.actions)  # passes of the others are not counted
+    second = next(line for line in out if line.lstrip().startswith("2. seat "))
+    assert "seat 2 chi x3" in second
+    headers = [line for line in out if line.startswith("--- step ")]
+    assert headers[0].startswith("--- step 1: ")
+
+
+@pytest.mark.parametrize("text", ["²", "①", "١", "１", "9" * 5000, "0", "00000000001"])
+def test_only_ascii_numbers_choose(text):
+    """int() reads other digits than 0-9 (and refuses some isdigit() takes): a number is
+    ASCII digits, within the options; anything else is answered, never raised."""
+    game = Game(HUNAN, seed=10)
+    console = Console(game, [0], make_bots(BOTS, 10, 3), Words(HUNAN))
+    answer = console.parse(text, game.observe(0))
+    assert isinstance(answer, str) and len(answer) < 400

@@ -101,7 +101,8 @@ def read_text(path: str | Path, max_bytes: int) -> str:
         os.close(fd)
     if len(data) > max_bytes:
         raise Refused("too_large", f"{path}: larger than the limit of {max_bytes} bytes "
-                      "(raise it with max_bytes / --max-bytes)")
+                      "(raise it with Limits(max_bytes=…), or on the command line before the "
+                      "command: zipai --max-bytes N replay …)")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

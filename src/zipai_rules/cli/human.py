@@ -17,8 +17,11 @@ player types ``quit``; 130 on Ctrl-C. Neither prints a traceback.
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 
 from ..bots import seat_bot_names
 from ..cards import KING, format_cards, parse_indices
@@ -79,6 +82,9 @@ class Console:
         self.game, self.humans, self.bots, self.words = game, tuple(humans), bots, words
         self.read, self.write = read, write
         self._told = len(game.deal.hands)  # the events printed so far: the deal's
+        # the decisions shown so far: the lines are numbered by what the seat was shown, never
+        # by the record's step (which would count the others' unseen passes)
+        self.shown = 0
 
     def _news(self) -> list[Event]:
         """The events not yet printed, as one human seat is shown them
@@ -108,7 +114,8 @@ class Console:
             game.apply(action)
             shown = self._news()
             if shown and shown[0].kind.value == action.kind.value and shown[0].seat == seat:
-                self.write(f"{len(game.actions):4}. {self.words.event(shown.pop(0))}")
+                self.shown += 1
+                self.write(f"{self.shown:4}. {self.words.event(shown.pop(0))}")
             for e in shown:
                 self.write(f"      {self.words.event(e)}")
 
@@ -116,9 +123,9 @@ class Console:
 
     def table(self, obs: Observation) -> list[str]:
         """The table as ``obs.seat`` sees it, as text lines."""
-        w, seat, game = self.words, obs.seat, self.game
-        lines = [self._t(f"--- step {len(game.actions) + 1}: {w.seat(seat)} (you) to act ---",
-                         f"--- 第 {len(game.actions) + 1} 步：{w.seat(seat)}（你）行动 ---")]
+        w, seat = self.words, obs.seat
+        lines = [self._t(f"--- step {self.shown + 1}: {w.seat(seat)} (you) to act ---",
+                         f"--- 第 {self.shown + 1} 步：{w.seat(seat)}（你）行动 ---")]
         top = [self._t(f"wall {obs.wall}", f"{w.word('wall')} {obs.wall} 张"),
                self._t(f"dealer {w.seat(obs.dealer)}", f"庄家 {w.seat(obs.dealer)}")]
         if obs.pending is not None:
@@ -182,18 +189,17 @@ class Console:
         """The action ``text`` names (a number of ``obs.options``, or a kind and cards), or
         why it names none."""
         options, w = obs.options, self.words
-        if text.isdigit():
-            k = int(text)
-            if 1 <= k <= len(options):
-                return options[k - 1]
-            return self._t(f"no option {k}: choose 1-{len(options)}",
-                           f"没有第 {k} 项：请选 1-{len(options)}")
+        if text.isascii() and text.isdigit():  # ASCII digits only: int() takes others too
+            if len(text) <= 6 and 1 <= int(text) <= len(options):
+                return options[int(text) - 1]
+            return self._t(f"no option {text:.12}: choose 1-{len(options)}",
+                           f"没有第 {text:.12} 项：请选 1-{len(options)}")
         word, _, rest = text.partition(" ")
         kind = self._kind(word)
         if kind is None:
             known = ", ".join(f"{k.value}/{w.word(k.value)}" for k in ActionKind)
-            return self._t(f"unknown action {word!r}: type a number or one of {known}",
-                           f"不认识的动作 {word!r}：请输入数字，或 {known}")
+            return self._t(f"unknown action {word[:24]!r}: type a number or one of {known}",
+                           f"不认识的动作 {word[:24]!r}：请输入数字，或 {known}")
         try:
             cards = parse_indices(rest) if rest.strip() else []
         except CardError as exc:
@@ -256,6 +262,25 @@ class Console:
         return Action(ActionKind.CHI, obs.seat, card, melds)
 
 
+@contextlib.contextmanager
+def _ctrl_c_interrupts() -> Iterator[None]:
+    """Within the block Ctrl-C raises :class:`KeyboardInterrupt`, as documented, even where
+    the process started with SIGINT ignored or blocked (inherited from the program that
+    started it); the signal's handling and mask are restored after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    blocked = (signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+               if hasattr(signal, "pthread_sigmask") else None)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if blocked is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def play_human(game: Game, humans: Sequence[int], bots: Sequence[Bot], words: Words, *,
                seating: str = "", record: str | None = None,
                bot_names: Sequence[str] = (), read: Callable[[str], str] = input) -> int:
@@ -272,9 +297,10 @@ def play_human(game: Game, humans: Sequence[int], bots: Sequence[Bot], words: Wo
     for line in _deal_lines(game, words, humans[0] if len(humans) == 1 else -1):
         print(line)
     try:
-        console.play()
+        with _ctrl_c_interrupts():
+            console.play()
     except _Leave:
-        step = len(game.actions) + 1
+        step = console.shown + 1
         print(f"\n已离开：第 {step} 步，本手牌未结束" if words.zh
               else f"\nleft at step {step}: the hand is not finished", file=sys.stderr)
         return LEFT

@@ -46,7 +46,9 @@ def add_parser(sub: Any) -> None:
                       help="play these seats yourself (comma-separated game seats, e.g. 0 or "
                            "0,2) against the bots in the terminal: your hand, the table and "
                            "your numbered options at each decision. End of input or `quit` "
-                           "leaves with status 3, Ctrl-C with status 130")
+                           "leaves with status 3, Ctrl-C with status 130 (no record is "
+                           "written then). Several seats take turns at one screen: each "
+                           "seat's hand is printed in the same scrollback")
     play.add_argument("--hands", type=count(1), default=1,
                       help="play a match of N hands (dealer rotation, running scores)")
     play.add_argument("--json", action="store_true",
