@@ -195,6 +195,39 @@ def test_replay_in_a_browser(browser, tmp_path, capsys):
     assert browser.find_element(By.CSS_SELECTOR, first).text == "九"
     assert browser.find_element(By.CSS_SELECTOR, "#meld-1-0 .kind").text == "偎"
 
+    # 中文 mode words the events and the labels as zipai play --zh: step 2, all open
+    def text(css: str) -> str:
+        return browser.find_element(By.CSS_SELECTOR, css).text
+
+    def labels() -> tuple:
+        return (text("#view-label"), text("#offer-label"), text("#pending"),
+                [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#events .event")],
+                [o.text for o in Select(browser.find_element(By.ID, "seat")).options],
+                text("#step-label"), text("#caption"))
+
+    browser.execute_script("var s = document.getElementById('step'); s.value = 2;"
+                           "s.dispatchEvent(new Event('input'));")
+    assert labels() == (
+        "视角", "待取：", "二 2号位摸出",
+        ["1号位 打 叁", "1号位 入弃牌 叁", "2号位 摸 二"],
+        ["全部明牌", "0号位视角", "1号位视角", "2号位视角"], "步 2 / 15", "1号位 打 叁")
+    browser.find_element(By.ID, "lang").click()
+    assert labels() == (
+        "view", "on offer:", "x2 draw (seat 2)",
+        ["seat 1 discard d3", "seat 1 to_discards d3", "seat 2 draw x2"],
+        ["all open", "seat 0 view", "seat 1 view", "seat 2 view"], "step 2 / 15",
+        "seat 1 discard d3")
+    browser.find_element(By.ID, "lang").click()
+    # seat 0's view of step 1: the 偎 without its card, in Chinese
+    browser.execute_script("var s = document.getElementById('step'); s.value = 1;"
+                           "s.dispatchEvent(new Event('input'));")
+    Select(browser.find_element(By.ID, "seat")).select_by_value("0")
+    assert labels()[3] == ["0号位 打 柒", "0号位 入弃牌 柒", "1号位 暗摸", "1号位 偎 (强制)"]
+    assert labels()[4][1] == "0号位视角"
+    # the note that the page holds every card, shown whatever the view
+    assert browser.find_element(By.ID, "note").is_displayed()
+    assert text("#note").startswith("本页含这一手的全部牌")
+
     errors = [e for e in browser.get_log("browser") if e.get("level") == "SEVERE"]
     assert errors == []
     with capsys.disabled():

@@ -36,7 +36,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("inputs", "loader", "presets", "variant_file", ""),
     ("engine", "play"),
     ("settlement", "invariants", "match"),
-    ("records", "svg"),                       # svg: pictures of tables, analyses, settlements
+    ("records", "svg", "wording"),            # svg: pictures of tables, analyses, settlements;
+                                              # wording: the words of play --zh and the replay
     ("bots", "simulate", "bench", "reference", "testing", "variant_docs", "rl", "replay_html"),
     ("cli",),
 )

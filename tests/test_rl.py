@@ -1,6 +1,9 @@
 """The PettingZoo environment zipai_rules.rl: PettingZoo's API and seed tests on every preset,
 the observation layout with worked values, the rewards and the seeding."""
 
+import re
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -168,6 +171,63 @@ def test_an_illegal_code_is_refused():
     with pytest.raises(IllegalActionError):
         env.step(7)  # x8 is in a 坎
     assert env.agent_selection == "seat_0" and len(env.game.actions) == 0
+
+
+@pytest.mark.parametrize(("action", "words"), [
+    (4370, "action code 4370 outside 0..4369, the action space of yongzhou"),
+    (-1, "action code -1 outside 0..4369, the action space of yongzhou"),
+    (10 ** 20, f"action code {10 ** 20} outside 0..4369"),
+    (np.int64(4370), "action code 4370 outside 0..4369"),
+    (1.5, "action 1.5 is a float, not an integer code in 0..4369"),
+    (np.float64(2.0), "is a float64, not an integer code"),
+    ("3", "action '3' is a str, not an integer code"),
+    (None, "action None is a NoneType"),
+    (True, "action True is a bool"),
+    (np.bool_(True), "is a bool, not an integer code"),
+])
+@pytest.mark.parametrize("make", [rl.env, rl.raw_env])
+def test_a_code_outside_the_space_is_refused_as_illegal(make, action, words):
+    """yongzhou's space is 0..4369 (not the full table's 0..17277); a non-integer is no code
+    (not truncated: 1.5 is not code 1, True not code 1), and nothing changes."""
+    env = make("yongzhou")
+    env.reset(seed=1)
+    agent = env.agent_selection
+    with pytest.raises(IllegalActionError, match=re.escape(words)) as refused:
+        env.step(action)
+    assert refused.value.code == "unencodable_action"
+    assert env.agent_selection == agent and len(env.unwrapped.game.actions) == 0
+
+
+def test_numpy_integer_codes_are_codes():
+    env = rl.env("hunan")
+    env.reset(seed=7)
+    game = env.unwrapped.game
+    code = int(np.flatnonzero(env.observe("seat_0")["action_mask"])[0])
+    env.step(np.int16(code))
+    assert game.actions[0] == decode_action(code, 0)
+
+
+def test_the_range_is_checked_under_python_O():
+    """The check is no ``assert``: ``python -O`` refuses 4370 in yongzhou the same way."""
+    script = ("from zipai_rules import rl\n"
+              "from zipai_rules.errors import IllegalActionError\n"
+              "env = rl.env('yongzhou'); env.reset(seed=1)\n"
+              "for a in (4370, -1, 1.5, '3', True):\n"
+              "    try:\n"
+              "        env.step(a)\n"
+              "    except IllegalActionError as e:\n"
+              "        print(e.code, e)\n")
+    run = subprocess.run([sys.executable, "-O", "-c", script], capture_output=True,
+                         text=True, check=True)
+    assert run.stdout.splitlines() == [
+        "unencodable_action action code 4370 outside 0..4369, the action space of yongzhou",
+        "unencodable_action action code -1 outside 0..4369, the action space of yongzhou",
+        "unencodable_action action 1.5 is a float, not an integer code in 0..4369, the action "
+        "space of yongzhou",
+        "unencodable_action action '3' is a str, not an integer code in 0..4369, the action "
+        "space of yongzhou",
+        "unencodable_action action True is a bool, not an integer code in 0..4369, the action "
+        "space of yongzhou"]
 
 
 @pytest.mark.parametrize(("preset", "codes"), [("hunan", 1980), ("yongzhou", 4370)])

@@ -21,7 +21,14 @@ from zipai_rules.errors import SeatError, ZipaiError
 from zipai_rules.loader import build_variant
 from zipai_rules.presets import preset_ids, raw_preset
 from zipai_rules.settlement import Line, Settlement, settle
-from zipai_rules.svg import group_hand, render, render_analysis, settlement_html
+from zipai_rules.svg import (
+    group_hand,
+    render,
+    render_analysis,
+    settlement_html,
+    text_width,
+    xml_text,
+)
 from zipai_rules.testing import game_states, games, observations, winning_hands
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -255,6 +262,89 @@ def test_bad_arguments():
     assert err.value.code == "bad_argument"
     with pytest.raises(ZipaiError):
         render("hunan")  # type: ignore[arg-type]
+
+
+def refused(call, words, code="bad_argument"):
+    with pytest.raises(ZipaiError) as err:
+        call()
+    assert (err.value.code, str(err.value)) == (code, words)
+
+
+def test_every_function_refuses_an_argument_of_another_type():
+    """A ZipaiError (``bad_argument``) naming the argument and the type, never an
+    AttributeError from inside the drawing."""
+    game = Game(find_variant("hunan"), seed=0)
+    a = analyze("hunan", "x1 x2 x3 d9 d9 d10 d10 d10 x6 x7 x8 d1 d2 d3 x2 x7 x10",
+                ["ti=x5 x5 x5 x5"])
+    refused(lambda: render(None), "table: NoneType None is not a Game, GameState, "
+            "Observation, TableView, Analysis or Decomposition")
+    refused(lambda: render(game, ascii="yes"), "ascii: str 'yes' is not a bool")
+    refused(lambda: render(game, ascii=1), "ascii: int 1 is not a bool")
+    refused(lambda: render(game.observe(0), variant=3),
+            "variant: int 3 is not a Variant, a variant's name or a variant file")
+    for bad in (None, game, game.state, 42):
+        with pytest.raises(ZipaiError) as err:
+            render_analysis(bad)
+        assert err.value.code == "bad_argument"
+        assert str(err.value).startswith(f"analysis: {type(bad).__name__} ")
+        assert str(err.value).endswith("is not an Analysis or a Decomposition "
+                                       "(analyze(...), a win's result.decomposition)")
+    refused(lambda: render_analysis(a, variant=1.5),
+            "variant: float 1.5 is not a Variant, a variant's name or a variant file")
+    refused(lambda: render_analysis(a, ascii=None),
+            "ascii: NoneType None is not a bool")
+    refused(lambda: settlement_html(None), "settlement: NoneType None is not a Settlement "
+            "(settle(game))")
+    with pytest.raises(ZipaiError) as err:
+        settlement_html(game)
+    assert err.value.code == "bad_argument" and str(err.value).startswith("settlement: Game ")
+    refused(lambda: group_hand(None), "counts: NoneType None is not 21 counts of cards "
+            "(ints from 0)")
+    refused(lambda: group_hand([1] * 20), "counts: list [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, "
+            "... is not 21 counts of cards (ints from 0)")
+    refused(lambda: group_hand((True,) + (0,) * 20), "counts: tuple (True, 0, 0, 0, 0, 0, 0, "
+            "0, 0, 0, 0, ... is not 21 counts of cards (ints from 0)")
+    refused(lambda: xml_text(b"x"), "words: bytes b'x' is not a str")
+    refused(lambda: text_width(None), "words: NoneType None is not a str")
+
+
+def test_a_variant_given_by_name_is_resolved():
+    hunan = find_variant("hunan")
+    game = Game(hunan, seed=0)
+    obs = game.observe(0)
+    assert render(obs, variant="hunan") == render(obs, variant=hunan) == render(game, seat=0)
+    assert render(obs, variant="湖南跑胡子") == render(obs, variant=hunan)
+    assert render(game, variant="hunan") == render(game)
+    win = analyze(hunan, "x1 x2 x3 d9 d9 d10 d10 d10 x6 x7 x8 d1 d2 d3 x2 x7 x10",
+                  ["ti=x5 x5 x5 x5"])
+    assert render_analysis(win, variant="hunan") == render_analysis(win, variant=hunan)
+    with pytest.raises(ZipaiError) as err:
+        render(obs, variant="nosuch")
+    assert err.value.code == "unknown_variant" and "unknown variant 'nosuch'" in str(err.value)
+
+
+def test_a_variant_that_does_not_fit_is_refused():
+    """A game's or state's variant is its own: another id is refused. A view carries no
+    variant id: another number of players is refused, and so is a variant whose deck cannot
+    hold what the view shows (a 王 where it has none; yongzhou's 82 cards in hunan's 80)."""
+    hunan, yongzhou = find_variant("hunan"), find_variant("yongzhou")
+    game = Game(hunan, seed=0)
+    for table in (game, game.state):
+        refused(lambda t=table: render(t, variant=yongzhou),
+                "variant: yongzhou is not the variant of this game (hunan)")
+        refused(lambda t=table: render(t, seat=1, variant="guilin"),
+                "variant: guilin is not the variant of this game (hunan)")
+    refused(lambda: render(game.observe(0), variant="hunan_two"),
+            "variant: hunan_two has 2 players, this table 3")
+    refused(lambda: render(spectate(game.state), variant="hunan_two"),
+            "variant: hunan_two has 2 players, this table 3")
+    yz = Game(yongzhou, seed=1)
+    assert yz.observe(0).hand[20] == 1  # seat 0 holds a 王
+    refused(lambda: render(yz.observe(0), variant=hunan),
+            "variant: hunan has no 王, this view shows one")
+    refused(lambda: render(spectate(yz.state), variant=hunan),
+            "variant: hunan has 80 cards, this view 82")
+    assert render(yz.observe(0), variant="yongzhou") == render(yz, seat=0)
 
 
 # --- properties over every preset -------------------------------------------------------------

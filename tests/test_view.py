@@ -288,3 +288,66 @@ def test_a_king_in_a_meld(tmp_path, capsys):
         [{"kind": "peng", "cards": ["d2", "d2", "d2"], "hidden": 0}],
         [{"kind": "peng", "cards": ["d2", "d2", "K"], "hidden": 0}],
         [{"kind": "peng", "cards": ["d2", "d2", "K"], "hidden": 0}]]
+
+
+def test_the_chinese_words_are_the_variants_as_play_zh_prints_them(tmp_path, capsys):
+    """In 中文 mode the events are worded as ``zipai play --zh`` words them (Guilin's own 扫
+    for a 偎, 开舵 for a 跑, 普通顺子 and 下比; ``N号位``; Chinese notes), in each seat's
+    view only what the seat is shown; the page's terms fall back on the common words where
+    the variant has none; the settlement lines are in Chinese too."""
+    record = tmp_path / "guilin2.json"
+    assert main(["play", "--variant", "guilin", "--seed", "2", "--record", str(record)]) == 0
+    assert main(["view", str(record), "-o", str(tmp_path / "guilin2.html")]) == 0
+    data = embedded((tmp_path / "guilin2.html").read_text(encoding="utf-8"))
+    steps = data["steps"]
+
+    def zh(k, view="open"):
+        events = steps[k]["open" if view == "open" else "seats"]
+        return [e["text_zh"] for e in (events if view == "open" else events[view])["events"]]
+
+    assert zh(0) == ["0号位 发牌 (21张)", "1号位 发牌 (20张)", "2号位 发牌 (20张)",
+                     "0号位 发牌 拾 (亮张)"]
+    assert zh(1) == ["0号位 打 拾", "2号位 开舵 拾 开舵(拾 拾 拾 拾) (强制)"]
+    assert zh(2) == ["2号位 打 玖", "2号位 入弃牌 玖", "0号位 暗摸",
+                     "0号位 扫 一 扫(一 一 一) (强制)"]
+    assert zh(2, 1) == zh(2, 2) == ["2号位 打 玖", "2号位 入弃牌 玖", "0号位 暗摸",
+                                    "0号位 扫 (强制)"]
+    assert zh(4) == zh(4, 1) == ["1号位 吃 伍 普通顺子(叁 肆 伍) 下比:普通顺子(叁 肆 伍)"]
+    # the English notation is kept for the ASCII mode
+    assert [e["text"] for e in steps[2]["open"]["events"]][-1] == \
+        "seat 0 wei x1 wei(x1 x1 x1) (forced)"
+    # the same lines as zipai play --zh prints
+    capsys.readouterr()
+    assert main(["play", "--variant", "guilin", "--seed", "2", "--zh"]) == 0
+    printed = capsys.readouterr().out
+    for line in (*zh(1)[1:], zh(2)[3]):
+        assert f"      {line}\n" in printed
+    terms = data["terms"]
+    assert (terms["wei"], terms["pao"], terms["wall"], terms["discard"], terms["huxi"]) == (
+        "扫", "开舵", "牌垛", "打", "胡")
+    assert data["settlement_zh"][0] == "拾 拾 拾 拾（桌面）"
+    assert data["settlement_zh"][-3:] == ["0号位 付 4", "1号位 付 4", "2号位 得 8"]
+    assert [x["text"] for x in data["settlement"]["lines"]][-1] == "seat 2 gains 8"
+
+
+def test_the_page_says_it_holds_every_card(seven_page):
+    """The note at the top of the page, in both languages, before the controls."""
+    text = seven_page
+    assert text.index('<p id="note">') < text.index('<div id="controls">')
+    assert ("本页含这一手的全部牌：任何视角下，每家的手牌都在页面之中。"
+            "只供赛后复盘，勿在对局中交给玩家。") in text
+    assert ("This page holds every card of the hand, whatever view it shows: it is for after\n"
+            "the hand, never for a player while the hand is played.") in text
+
+
+def test_the_help_and_the_readme_say_the_page_holds_every_card(capsys):
+    with pytest.raises(SystemExit):
+        main(["view", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert ("The file holds every card of the hand, whatever view it opens in: it is for after "
+            "the hand, never for a player during it.") in help_text
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text(
+        encoding="utf-8").split())
+    assert ("**The file holds every card of the hand, whatever view it opens in** (the seat "
+            "views only choose what is drawn): give it to a player only after the hand, never "
+            "during it; the page says so at the top.") in readme

@@ -42,6 +42,9 @@ from .records import (
 )
 from .settlement import Settlement
 from .simulate import GameSummary, record_path
+from .variant import Variant
+from .vocab import ZH_WORDS, zh_word
+from .wording import Words
 
 __all__ = ["ReplayIndex", "replay_data", "replay_html", "replay_snapshots", "script_json",
            "view_record"]
@@ -58,14 +61,17 @@ def _meld_json(meld: Meld) -> dict[str, Any]:
             "kings": _tokens(meld.kings)}
 
 
-def _event_json(event: Event) -> dict[str, Any]:
-    return {**event.to_json(), "text": event.describe(), "text_zh": event.describe(zh=True)}
+def _event_json(event: Event, zh: Words) -> dict[str, Any]:
+    """An event as JSON with its ``text`` (the log's notation) and ``text_zh`` (as ``zipai
+    play --zh`` prints it: the variant's words, ``N号位``, Chinese cards and notes)."""
+    return {**event.to_json(), "text": event.describe(), "text_zh": zh.event(event)}
 
 
 def open_snapshot(state: GameState, events: Sequence[Event]) -> dict[str, Any]:
     """The table of ``state`` with every card open: each seat's concealed ``hands``, its
     ``melds`` (all face up), ``discards``; the ``wall`` size, the card on offer
     (``pending``), the ``actor`` and ``phase``, and the ``events`` of the step."""
+    zh = Words(state.variant, zh=True)
     p = state.pending
     return {"hands": [_tokens(indices_of(st.hand)) for st in state.seats],
             "melds": [[_meld_json(m) for m in st.melds] for st in state.seats],
@@ -74,7 +80,7 @@ def open_snapshot(state: GameState, events: Sequence[Event]) -> dict[str, Any]:
             "pending": None if p is None else {"card": token(p.card), "source": str(p.source),
                                                "by": p.by},
             "actor": state.actor, "phase": str(state.phase),
-            "events": [_event_json(e) for e in events]}
+            "events": [_event_json(e, zh) for e in events]}
 
 
 def replay_snapshots(game: Game) -> list[dict[str, Any]]:
@@ -85,6 +91,7 @@ def replay_snapshots(game: Game) -> list[dict[str, Any]]:
     variant = game.variant
     again = Game(variant, deal=game.deal)
     redactors = [Redactor(variant, s) for s in range(variant.players)]
+    zh = Words(variant, zh=True)
     steps: list[dict[str, Any]] = []
 
     def snap(action: dict[str, Any] | None, batch: Sequence[Event]) -> None:
@@ -94,7 +101,7 @@ def replay_snapshots(game: Game) -> list[dict[str, Any]]:
             view = observe(state, s).to_json()
             del view["history"]
             shown = (redactor.show(e) for e in batch)
-            view["events"] = [_event_json(e) for e in shown if e is not None]
+            view["events"] = [_event_json(e, zh) for e in shown if e is not None]
             seats.append(view)
         steps.append({"action": action, "open": open_snapshot(state, batch), "seats": seats})
 
@@ -108,20 +115,32 @@ def replay_data(game: Game, settlement: Settlement, bots: Sequence[str] | None =
                 ) -> dict[str, Any]:
     """Everything the replay page shows, as JSON-ready data: the header (variant, seed as a
     string, players, dealer, bots, the variant's terms, card faces), the ``steps``
-    (:func:`replay_snapshots`), the ``result`` and the ``settlement``."""
+    (:func:`replay_snapshots`), the ``result`` and the ``settlement`` (with
+    ``settlement_zh``, its lines' texts in Chinese). ``terms`` holds the Chinese word of
+    every canonical term: the variant's own (``zipai terms``), else the common one
+    (:data:`~zipai_rules.vocab.ZH_WORDS`), as ``zipai play --zh`` words them."""
     v = game.variant
+    zh = Words(v, zh=True)
     return {
         "variant": {"id": v.id, "name": v.name, "rules": rules_used(v)},
         "seed": None if game.seed is None else str(game.seed),
         "players": v.players, "dealer": game.deal.dealer,
         "bots": None if bots is None else [str(b) for b in bots],
-        "terms": dict(v.terminology),
+        "terms": zh_terms(v),
         "faces": {token(i): token_zh(i) for i in range(N_KINDS)},
         "red": [token(i) for i in range(N_KINDS) if rank_of(i) in RED_RANKS],
         "steps": replay_snapshots(game),
         "result": None if game.result is None else result_json(game.result),
         "settlement": settlement.to_json(),
+        "settlement_zh": [zh.settlement_text(line) for line in settlement.lines],
     }
+
+
+def zh_terms(variant: Variant) -> dict[str, str]:
+    """The Chinese word of every canonical term the page names (:func:`~zipai_rules.vocab.
+    zh_word`): the variant's ``terminology`` over :data:`~zipai_rules.vocab.ZH_WORDS`."""
+    return {word: zh_word(word, variant.terminology.get(word))
+            for word in sorted({*ZH_WORDS, *variant.terminology})}
 
 
 def script_json(value: Any) -> str:
@@ -248,6 +267,7 @@ border-radius:3px;background:#fff;font-size:1.05em;line-height:1.3}
 color:transparent}
 .card.king,.card.stand-in{color:#a0a}
 #centre{margin:6px 0}
+#note{font-size:.8em;color:#844;margin:0 0 6px}
 #events{font-size:.9em;color:#333;min-height:1.2em}
 #settlement{margin-top:10px;border-collapse:collapse}
 #settlement td,#settlement th,#games td,#games th{border:1px solid #bba;padding:2px 6px}
@@ -255,16 +275,22 @@ color:transparent}
 """
 
 _BODY = """<h1 id="title"></h1>
+<p id="note"><span lang="zh">本页含这一手的全部牌：任何视角下，\
+每家的手牌都在页面之中。只供赛后复盘，勿在对局中交给玩家。</span>
+<span lang="en">This page holds every card of the hand, whatever view it shows: it is for after
+the hand, never for a player while the hand is played.</span></p>
 <div id="controls">
 <button id="prev" type="button" title="previous step (←)">◀</button>
 <button id="next" type="button" title="next step (→)">▶</button>
 <input id="step" type="range" min="0" max="0" value="0" aria-label="step">
 <span id="step-label"></span>
-<label>view <select id="seat"><option value="open">all open</option></select></label>
+<label><span id="view-label">view</span> <select id="seat"><option value="open">all open</option>
+</select></label>
 <button id="lang" type="button">ASCII</button>
 </div>
 <div id="caption"></div>
-<div id="centre"><span id="wall"></span> · on offer: <span id="pending"></span></div>
+<div id="centre"><span id="wall"></span> · <span id="offer-label">on offer:</span>
+<span id="pending"></span></div>
 <div id="table"></div>
 <div id="events"></div>
 <div id="end" hidden><p id="result"></p><table id="settlement"></table></div>
@@ -302,8 +328,10 @@ function handCards(box, tokens) {
     last = tok;
   });
 }
+var SOURCE_ZH = {discard: "打出", draw: "摸出", self: "自摸"};
+function seatNo(p) { return zh ? p + "号位" : "seat " + p; }
 function seatName(p) {
-  var name = (zh ? "座" : "seat ") + p;
+  var name = seatNo(p);
   if (D.bots && D.bots[p] !== undefined) name += " (" + D.bots[p] + ")";
   if (p === D.dealer) name += zh ? " 庄" : " dealer";
   return name;
@@ -325,9 +353,17 @@ function render() {
   document.getElementById("step-label").textContent =
     (zh ? "步 " : "step ") + step + " / " + (N - 1);
   document.getElementById("lang").textContent = zh ? "ASCII" : "中文";
+  document.getElementById("view-label").textContent = zh ? "视角" : "view";
+  document.getElementById("offer-label").textContent = zh ? "待取：" : "on offer:";
+  document.getElementById("prev").title = zh ? "上一步 (←)" : "previous step (←)";
+  document.getElementById("next").title = zh ? "下一步 (→)" : "next step (→)";
+  Array.prototype.forEach.call(sel.options, function (o) {
+    o.textContent = o.value === "open" ? (zh ? "全部明牌" : "all open")
+      : zh ? o.value + "号位视角" : "seat " + o.value + " view";
+  });
   var cap = step === 0 ? (zh ? "发牌" : "the deal") : "";
   if (open && s.action) {
-    cap = (zh ? "座" : "seat ") + s.action.seat + " " + term(s.action.kind)
+    cap = seatNo(s.action.seat) + " " + term(s.action.kind)
       + (s.action.card ? " " + face(s.action.card) : "");
   }
   document.getElementById("caption").textContent = cap;
@@ -338,7 +374,9 @@ function render() {
   pend.replaceChildren();
   if (v.pending) {
     pend.appendChild(card(v.pending.card));
-    pend.appendChild(el("span", "", " " + v.pending.source + " (" + seatName(v.pending.by) + ")"));
+    pend.appendChild(el("span", "", zh
+      ? " " + seatNo(v.pending.by) + (SOURCE_ZH[v.pending.source] || v.pending.source)
+      : " " + v.pending.source + " (" + seatNo(v.pending.by) + ")"));
   } else {
     pend.textContent = "—";
   }
@@ -416,11 +454,11 @@ function renderEnd() {
     head.appendChild(el("th", "", h));
   });
   t.appendChild(head);
-  st.lines.forEach(function (x) {
+  st.lines.forEach(function (x, i) {
     var tr = el("tr", "line");
     tr.setAttribute("data-item", x.item);
     tr.appendChild(el("td", "", x.term));
-    tr.appendChild(el("td", "", x.text));
+    tr.appendChild(el("td", "", zh ? D.settlement_zh[i] : x.text));
     tr.appendChild(el("td", "", x.value));
     t.appendChild(tr);
   });

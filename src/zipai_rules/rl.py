@@ -29,7 +29,7 @@ from .cards import N_KINDS, format_cards
 from .engine.encoding import decode_action, encode_action, num_distinct_actions
 from .engine.game import Game
 from .engine.observation import Observation, SeenMeld
-from .errors import ZipaiError
+from .errors import IllegalActionError, ZipaiError
 from .melds import MeldKind
 from .settlement import settle
 from .variant import Variant, VariantLike, as_variant
@@ -195,7 +195,10 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
     def step(self, action: Any) -> None:
         """Apply the selected agent's action code (``None`` for an agent whose hand is
         over). Raises :class:`~zipai_rules.errors.IllegalActionError` for a code the mask
-        does not allow."""
+        does not allow: code ``unencodable_action`` for one that is not an integer (``bool``,
+        ``float`` and ``str`` are refused; ``int`` and NumPy integers are codes) or lies
+        outside the action space ``0..num_distinct_actions(variant) - 1``, and the game's
+        own refusal for a code of the space that is not legal now."""
         if self.game is None:
             raise ZipaiError("reset() the environment before stepping it", code="bad_option")
         agent = self.agent_selection
@@ -204,7 +207,7 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
             return
         self._cumulative_rewards[agent] = 0
         seat = self.agent_name_mapping[agent]
-        self.game.apply(decode_action(int(action), seat))
+        self.game.apply(decode_action(self._code(action), seat))
         self.rewards = {a: 0 for a in self.agents}
         if self.game.is_over:
             result = self.game.result
@@ -216,6 +219,21 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
                 self.infos[a] = {"result": str(result.kind), "winner": result.winner}
         self._select()
         self._accumulate_rewards()
+
+    def _code(self, action: Any) -> int:
+        """``action`` as a code of this variant's action space, or refused (never by
+        ``assert``, which ``python -O`` drops)."""
+        codes = num_distinct_actions(self.variant)
+        space = f"0..{codes - 1}, the action space of {self.variant.id}"
+        if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+            raise IllegalActionError(f"action {action!r:.40} is a {type(action).__name__}, "
+                                     f"not an integer code in {space}",
+                                     code="unencodable_action")
+        code = int(action)
+        if not 0 <= code < codes:
+            raise IllegalActionError(f"action code {code} outside {space}",
+                                     code="unencodable_action")
+        return code
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``: the table, every hand shown (for a human watching)."""
@@ -243,9 +261,10 @@ def raw_env(variant: VariantLike = "hunan", seat_views: bool = True,
 def env(variant: VariantLike = "hunan", seat_views: bool = True,
         render_mode: str | None = None) -> AECEnv:
     """The AEC environment of ``variant`` (a preset id, a variant file or a
-    :class:`~zipai_rules.variant.Variant`), wrapped as PettingZoo's own environments are:
-    the actions checked against the action space, the call order enforced. ``seat_views``:
+    :class:`~zipai_rules.variant.Variant`), with PettingZoo's call order enforced. A code
+    outside the action space raises :class:`~zipai_rules.errors.IllegalActionError` (the
+    environment checks it itself, where PettingZoo's ``AssertOutOfBoundsWrapper`` would
+    assert, which ``python -O`` skips). ``seat_views``:
     each agent observes its seat view (the default), or, when false, the whole table (every
     hand and face-down meld: for training with perfect information, or a critic)."""
-    wrapped: Any = wrappers.AssertOutOfBoundsWrapper(raw_env(variant, seat_views, render_mode))
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(raw_env(variant, seat_views, render_mode))

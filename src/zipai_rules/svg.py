@@ -24,6 +24,7 @@ with its ``data-seat``; so a program (or a test) reads the cards back from the p
 from __future__ import annotations
 
 import html
+import os
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -36,9 +37,10 @@ from .engine.game import Game
 from .engine.observation import Observation, ShownResult, TableView, display, observe
 from .engine.state import GameState, Result
 from .errors import ZipaiError
+from .inputs import brief
 from .melds import Meld, MeldKind
 from .settlement import Settlement
-from .variant import Variant
+from .variant import Variant, VariantLike, as_variant
 from .vocab import Phase, ResultKind, Source
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -74,12 +76,70 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 def xml_text(words: str) -> str:
     """``words`` with every character XML cannot hold replaced by U+FFFD."""
+    if not isinstance(words, str):
+        raise _refuse("words", words, "a str")
     return _NOT_XML.sub("\ufffd", words)
 
 
 def text_width(words: str) -> int:
     """About how wide ``words`` are in 12px labels: a Chinese character 13px, others 7px."""
+    if not isinstance(words, str):
+        raise _refuse("words", words, "a str")
     return sum(13 if ord(ch) >= 0x2E80 else 7 for ch in words)
+
+
+def _refuse(argument: str, value: object, wanted: str) -> ZipaiError:
+    """The ``bad_argument`` error for ``argument`` given ``value`` instead of ``wanted``."""
+    quoted = brief(repr(value), 40)
+    return ZipaiError(f"{argument}: {type(value).__name__} {quoted} is not {wanted}",
+                      code="bad_argument")
+
+
+def _flag(ascii: object) -> bool:
+    if not isinstance(ascii, bool):
+        raise _refuse("ascii", ascii, "a bool")
+    return ascii
+
+
+def _variant(variant: object, players: int | None = None, variant_id: str | None = None
+             ) -> Variant | None:
+    """``variant=`` as a :class:`Variant` (a preset id, name or alias, or a variant file's
+    path, resolved by :func:`~zipai_rules.variant.as_variant`), or ``None``; refused
+    (``bad_argument``) when it is neither, or when it does not fit what is drawn: another
+    number of ``players``, another ``variant_id``."""
+    if variant is None:
+        return None
+    if not isinstance(variant, Variant | str | os.PathLike):
+        raise _refuse("variant", variant, "a Variant, a variant's name or a variant file")
+    v = as_variant(variant)
+    if variant_id is not None and v.id != variant_id:
+        raise ZipaiError(f"variant: {v.id} is not the variant of this game ({variant_id})",
+                         code="bad_argument")
+    if players is not None and v.players != players:
+        raise ZipaiError(f"variant: {v.id} has {v.players} players, this table "
+                         f"{players}", code="bad_argument")
+    return v
+
+
+def _view_variant(view: Observation | TableView, variant: object) -> Variant | None:
+    """``variant=`` of a view (which carries no variant id): refused when its number of
+    players differs, when the view shows a 王 its deck lacks, or more cards than its deck."""
+    v = _variant(variant, len(view.melds))
+    if v is None:
+        return None
+    face_up = [c for ms in view.melds for m in ms for c in m.cards]
+    face_up += [c for d in view.discards for c in d]
+    face_up += [] if view.pending is None else [view.pending[0]]
+    own_king = isinstance(view, Observation) and view.hand[KING] > 0
+    if (KING in face_up or own_king) and not v.deck.kings:
+        raise ZipaiError(f"variant: {v.id} has no 王, this view shows one", code="bad_argument")
+    # hidden_cards counts every concealed hand, the viewer's own too
+    cards = len(face_up) + sum(view.hidden_cards) + view.wall + sum(
+        m.hidden for ms in view.melds for m in ms)
+    if cards > v.deck.size:
+        raise ZipaiError(f"variant: {v.id} has {v.deck.size} cards, this view {cards}",
+                         code="bad_argument")
+    return v
 
 
 def _column_height(n: int) -> int:
@@ -193,6 +253,11 @@ def group_hand(counts: Sequence[int]) -> list[list[int]]:
     """A concealed hand (21 counts) in columns as a player holds it: every 坎 (and four of a
     kind) together, then, lowest card first, a run (一二三/顺, 二七十), a 绞 (a card with its
     other-size pair), a pair, or the card alone; the 王 in a column of their own."""
+    if (isinstance(counts, str | bytes) or not isinstance(counts, Sequence)
+            or len(counts) != 21
+            or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                       for n in counts)):
+        raise _refuse("counts", counts, "21 counts of cards (ints from 0)")
     left = list(counts)
     columns: list[list[int]] = []
     for c in range(20):
@@ -388,7 +453,7 @@ def _draw_seat(c: _Canvas, t: _Table, s: int, seat: _Seat, actor: int | None) ->
 
 
 def render(table: Game | GameState | Observation | TableView | Analysis | Decomposition, *,
-           seat: int | None = None, ascii: bool = False, variant: Variant | None = None
+           seat: int | None = None, ascii: bool = False, variant: VariantLike | None = None
            ) -> str:
     """The SVG text of a table.
 
@@ -399,11 +464,15 @@ def render(table: Game | GameState | Observation | TableView | Analysis | Decomp
     :class:`~zipai_rules.analysis.Analysis` or a win's
     :class:`~zipai_rules.analysis.Decomposition` (:func:`render_analysis`). ``ascii``
     writes cards as tokens (``x1``, ``d10``, ``K``) and meld kinds in pinyin instead of
-    Chinese. ``variant`` names the meld kinds and gives the 胡息 of a view's melds (a view
-    does not carry its variant; a game or state does). Raises
+    Chinese. ``variant`` (a :class:`~zipai_rules.variant.Variant` or its name) names the meld
+    kinds and gives the 胡息 of a view's melds (a view does not carry its variant; a game or
+    state does, and a ``variant`` given with one must be that variant). Raises
     :class:`~zipai_rules.errors.SeatError` for a bad ``seat``,
-    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for anything else or a
-    ``seat`` that does not apply."""
+    :class:`~zipai_rules.errors.VariantError` for a ``variant`` name that names none, and
+    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for an argument of another
+    type, a ``seat`` that does not apply, or a ``variant`` that does not fit (another id than
+    the game's, another number of players than the view's)."""
+    ascii = _flag(ascii)
     if isinstance(table, Analysis | Decomposition):
         if seat is not None:
             raise ZipaiError("an analysis has no seats to view", code="bad_argument")
@@ -411,6 +480,7 @@ def render(table: Game | GameState | Observation | TableView | Analysis | Decomp
     if isinstance(table, Game):
         table = table.state
     if isinstance(table, GameState):
+        _variant(variant, table.variant.players, table.variant.id)
         if seat is None:
             return _draw_table(_open_table(table), ascii)
         return _draw_table(_view_table(observe(table, seat), table.variant), ascii)
@@ -418,9 +488,9 @@ def render(table: Game | GameState | Observation | TableView | Analysis | Decomp
         if seat is not None and seat != getattr(table, "seat", None):
             raise ZipaiError(f"seat {seat!r}: this view is not that seat's; render the game "
                              "or state with seat=", code="bad_argument")
-        return _draw_table(_view_table(table, variant), ascii)
-    raise ZipaiError(f"cannot draw a {type(table).__name__}: a Game, GameState, Observation, "
-                     "TableView, Analysis or Decomposition", code="bad_argument")
+        return _draw_table(_view_table(table, _view_variant(table, variant)), ascii)
+    raise _refuse("table", table, "a Game, GameState, Observation, TableView, Analysis or "
+                  "Decomposition")
 
 
 def _group_cards(group: Group) -> list[int]:
@@ -434,12 +504,19 @@ def _group_cards(group: Group) -> list[int]:
 
 
 def render_analysis(analysis: Analysis | Decomposition, *, ascii: bool = False,
-                    variant: Variant | None = None) -> str:
+                    variant: VariantLike | None = None) -> str:
     """The SVG of an analysis: the verdict and total 胡息, then the best decomposition group
     by group (kind, 胡息, ``table`` or ``hand``; a 王 labelled with the card it stands for),
     and any leftover cards. A :class:`~zipai_rules.analysis.Decomposition` (a win's
-    ``Result.decomposition``) is drawn as a win. ``variant`` only names the kinds in its own
-    words."""
+    ``Result.decomposition``) is drawn as a win. ``variant`` (a
+    :class:`~zipai_rules.variant.Variant` or its name) only names the kinds in its own words.
+    Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for an argument of
+    another type."""
+    ascii = _flag(ascii)
+    v = _variant(variant)
+    if not isinstance(analysis, Analysis | Decomposition):
+        raise _refuse("analysis", analysis, "an Analysis or a Decomposition (analyze(...), "
+                      "a win's result.decomposition)")
     if isinstance(analysis, Decomposition):
         analysis = Analysis(True, None, analysis.huxi, analysis)
     c = _Canvas(ascii, **{"class": "zipai-analysis", "data-win": str(analysis.win).lower(),
@@ -457,7 +534,7 @@ def render_analysis(analysis: Analysis | Decomposition, *, ascii: bool = False,
                                         "data-huxi": str(group.huxi),
                                         "data-place": group.place})
         c.column(g, _group_cards(group), x, c.y)
-        label = f"{_kind_name(group.meld.kind, variant, ascii)} {group.huxi}"
+        label = f"{_kind_name(group.meld.kind, v, ascii)} {group.huxi}"
         c.text(g, x, below, label)
         place = c.text(g, x, below + 14, group.place if ascii else
                        {"table": "桌面", "hand": "手牌"}.get(group.place, group.place))
@@ -478,7 +555,12 @@ def render_analysis(analysis: Analysis | Decomposition, *, ascii: bool = False,
 
 def settlement_html(settlement: Settlement) -> str:
     """The settlement as an HTML table: one row per explained line (item, the variant's term,
-    the text, the value), the payments among them; every text escaped."""
+    the text, the value), the payments among them; every text escaped. Raises
+    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for another type (a game is
+    settled first: ``settle(game)``)."""
+    if not isinstance(settlement, Settlement):
+        raise _refuse("settlement", settlement, "a Settlement (settle(game))")
+
     def e(words: str) -> str:
         return html.escape(xml_text(words))
 

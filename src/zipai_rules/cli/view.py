@@ -18,7 +18,9 @@ def add_parser(sub: Any) -> None:
                        description="Replay a zipai-log/1 record strictly and write it as one "
                        "self-contained HTML page (no network): step through the hand with "
                        "◀/▶ or the ←/→ keys, a slider, all cards open or one seat's view, "
-                       "Chinese or ASCII cards, and the settlement at the end.")
+                       "Chinese (the variant's own words) or ASCII, and the settlement at the "
+                       "end. The file holds every card of the hand, whatever view it opens "
+                       "in: it is for after the hand, never for a player during it.")
     p.add_argument("record", metavar="RECORD", help="a game record (JSON)")
     p.add_argument("-o", "--output", metavar="FILE", default=None,
                    help="the HTML file to write (default: RECORD with .html for .json)")
