@@ -31,10 +31,17 @@ from zipai_rules.engine.observation import (
     spectate,
 )
 from zipai_rules.errors import MeldError
+from zipai_rules.loader import build_variant
 from zipai_rules.melds import Meld, MeldKind, parse_meld
+from zipai_rules.presets import raw_preset
 from zipai_rules.replay_html import replay_snapshots
 
 YZ = load_preset("yongzhou")
+# 王 in 比 melds too, two in one 吃 meld
+YZ_MORE = build_variant({"extends": "yongzhou", "id": "x", "name": "x", "terminology": {},
+                         "citations": {}, "deck": {"king_rules": {"chi_kings": 2,
+                                                                  "bi_kings": True}}},
+                        raw_preset, "test")
 X5, X6, X7 = c("x5"), c("x6"), c("x7")
 OWNERS = Meld(MeldKind.SHUN, (X5, X6, X7), claimed=X6, kings=(X7,))
 OTHERS = Meld(MeldKind.SHUN, (X5, X6, KING), claimed=X6)
@@ -153,21 +160,22 @@ def test_seed_30_replay_page_and_terminal():
     assert not [line for line in out if "K(x7)" in line]
 
 
-def play(seed: int) -> Game:
-    game = Game(YZ, seed=seed)
-    rngs = [random.Random(seed * 10 + s) for s in range(YZ.players)]
+def play(variant, seed: int) -> Game:
+    game = Game(variant, seed=seed)
+    rngs = [random.Random(seed * 10 + s) for s in range(variant.players)]
     while not game.is_over:
         game.apply(rngs[game.actor].choice(game.legal_actions()))
     return game
 
 
 @settings(settings.default, max_examples=max(4, settings.default.max_examples // 4))
-@given(st.integers(0, 10 ** 6))
-def test_no_other_seat_is_told_what_a_king_stands_for_in_a_chi(seed):
+@given(st.sampled_from([YZ, YZ_MORE]), st.integers(0, 10 ** 6))
+def test_no_other_seat_is_told_what_a_king_stands_for_in_a_chi(variant, seed):
     """Of every 吃 with a 王 (in its 吃 or a 比 meld), its owner is shown the event whole, every
     other seat and a spectator the same melds with each 王 laid as a 王: the kinds, the
-    physical cards, the claimed card and the 比 marks, and no card a 王 stands for."""
-    game = play(seed)
+    physical cards, the claimed card and the 比 marks, and no card a 王 stands for. Yongzhou,
+    and Yongzhou with ``chi_kings: 2`` and ``bi_kings``."""
+    game = play(variant, seed)
     chis = [e for e in game.events if e.kind == EventKind.CHI]
     for seat in (0, 1, 2, None):
         shown = (spectate(game.state, game.events).history if seat is None
