@@ -94,6 +94,16 @@ def _same(indices: Sequence[int], n: int) -> bool:
     return len(indices) == n and len(set(indices)) == 1 and indices[0] != KING
 
 
+def _chi_kinds_unnamed(indices: Sequence[int]) -> set[MeldKind | None]:
+    """The chi-type kinds three card indices can have when each 王 (index 20) among them
+    stands for a card not named."""
+    real = [i for i in indices if i != KING]
+    if len(indices) != 3 or not real:
+        return set()
+    return {chi_shape(t) for t in chi_shapes_with(real[0])
+            if all(t.count(i) >= real.count(i) for i in real)}
+
+
 _SHAPE_CHECK = {
     MeldKind.KAN: lambda ix: _same(ix, 3),
     MeldKind.PENG: lambda ix: _same(ix, 3),
@@ -136,7 +146,10 @@ class Meld:
 
     ``bi`` marks a chi-shape meld laid down as 比 together with a 吃. ``kings``: the cards of
     ``cards`` that a 王 stands for on the table (``deck.king_rules.claims``); the meld holds
-    those 王 cards, not the cards they stand for (:attr:`physical`). Raises
+    those 王 cards, not the cards they stand for (:attr:`physical`). A chi-type meld as the
+    other seats are shown it holds its 王 in ``cards`` (index 20, ``x5 x6 K``) with no
+    ``kings``: the card each stands for is not named (:meth:`unnamed`); such a meld is for
+    display, not for counting 胡息. Raises
     :class:`MeldError` if the cards do not have the kind's shape or a 王 stands for a card
     the meld does not hold.
     """
@@ -153,7 +166,12 @@ class Meld:
         object.__setattr__(self, "big", sum(1 for i in self.cards if 10 <= i < 20) * 2
                            > len(self.cards))
         check = _SHAPE_CHECK.get(self.kind)
-        ok = check(self.cards) if check else chi_shape(self.cards) == self.kind
+        if check:
+            ok = check(self.cards)
+        elif KING in self.cards:  # a chi-type meld as the other seats see it
+            ok = not self.kings and self.kind in _chi_kinds_unnamed(self.cards)
+        else:
+            ok = chi_shape(self.cards) == self.kind
         if not ok:
             raise MeldError(f"{format_cards(self.cards)} is not a {self.kind.value} meld "
                             f"({_SHAPE_HELP[self.kind]})")
@@ -176,6 +194,14 @@ class Meld:
         for c in self.kings:
             out.remove(c)
         return tuple(out) + (KING,) * len(self.kings)
+
+    def unnamed(self) -> Meld:
+        """The meld as the other seats see it: a chi-type meld (吃 or 比) with its 王 laid as
+        王, not naming the cards they stand for (``x5 x6 K``); any other meld unchanged (a 王
+        in a 碰, 偎 or 跑 stands for the meld's own card)."""
+        if not self.kings or self.kind in _SHAPE_CHECK:
+            return self
+        return Meld(self.kind, self.physical, claimed=self.claimed, bi=self.bi)
 
     @property
     def card_objects(self) -> tuple[Card, ...]:

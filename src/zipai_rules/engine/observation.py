@@ -296,7 +296,9 @@ class Redactor:
     提 kept in the hand (note ``held in hand``), nor the card of a draw kept unseen
     (``draw_hidden`` with note ``kept unseen``, ``claims.own_draw: kept``); a 吃 of that
     seat's own shown draw under ``display.chi_own_draw: hidden`` is seen with its card but
-    without its melds; and a 偎,
+    without its melds; a 吃 whose melds hold a 王 is seen with each 王 laid as a 王, not
+    naming the card it stands for (:meth:`~zipai_rules.melds.Meld.unnamed`, as the table
+    shows it: ``shun(x5 x6 K)``); and a 偎,
     臭偎, 提 or 跑 that the variant's ``display`` lays face down (``hidden``) without its card:
     ``Event(kind, seat, None, (), note)``. A 提 or 跑 made on one of the seat's face-down melds
     is seen to take that meld, as at the table: its note says ``on face-down meld N`` (the
@@ -323,6 +325,8 @@ class Redactor:
         if event.kind == EventKind.CHI and self.variant.display.chi_own_draw == "hidden" \
                 and self._drawn == (event.seat, event.card):
             return attrs.evolve(event, melds=())  # "自己摸到牌不用亮" (004 第四条1)
+        if event.kind == EventKind.CHI and any(m.kings for m in event.melds):
+            return attrs.evolve(event, melds=tuple(m.unnamed() for m in event.melds))
         if event.kind.value not in _DISPLAYED:
             return event
         face_down = self._face_down.setdefault(event.seat, [])
