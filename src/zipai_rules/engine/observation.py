@@ -271,8 +271,9 @@ def check_seat(variant: Variant, seat: object) -> int:
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise SeatError(f"a seat is an int in 0..{n - 1}, not a {type(seat).__name__}")
     if not 0 <= seat < n:
-        shown = repr(seat) if abs(seat) < 10 ** 12 else f"an integer of {seat.bit_length()} bits"
-        raise SeatError(f"seat {shown} outside 0..{n - 1}")
+        if abs(seat) < 10 ** 12:
+            raise SeatError(f"seat {seat!r} outside 0..{n - 1}")
+        raise SeatError(f"a seat number of {seat.bit_length()} bits is outside 0..{n - 1}")
     return seat
 
 
