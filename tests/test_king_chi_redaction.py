@@ -156,7 +156,8 @@ def test_seed_30_replay_page_and_terminal():
         return str(state.options.index(bots[0](state, state.options)) + 1)
     Console(again, [0], bots, Words(YZ), pick, out.append).play()
     assert again.actions == game.actions
-    assert [line for line in out if "seat 1 chi" in line] == ["  16. seat 1 chi x6 shun(x5 x6 K)"]
+    # numbered by the decisions seat 0 was shown, not the record's step (16)
+    assert [line for line in out if "seat 1 chi" in line] == ["  10. seat 1 chi x6 shun(x5 x6 K)"]
     assert not [line for line in out if "K(x7)" in line]
 
 
