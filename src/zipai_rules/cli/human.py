@@ -33,6 +33,7 @@ from ..melds import Meld, chi_shape
 from ..play import Bot
 from ..records import write_record
 from ..settlement import settle
+from .log import deal_lines, header, print_result, print_settlement
 from .words import Words
 
 #: the exit status when the player leaves before the hand ends (end of input, or ``quit``)
@@ -287,14 +288,12 @@ def play_human(game: Game, humans: Sequence[int], bots: Sequence[Bot], words: Wo
     """Play ``game`` with ``humans`` at the terminal and ``bots`` in the other seats; print
     the result and the settlement; write the record to ``record`` if given. Returns the exit
     status (0, :data:`LEFT`, :data:`INTERRUPTED`)."""
-    from .play import _deal_lines, _header, print_result, print_settlement
-
     v = game.variant
     console = Console(game, humans, bots, words, read)
-    print(_header(game, bots, words, humans=humans))
+    print(header(game, bots, words, humans=humans))
     if seating:
         print(f"  {seating}")
-    for line in _deal_lines(game, words, humans[0] if len(humans) == 1 else -1):
+    for line in deal_lines(game, words, humans[0] if len(humans) == 1 else -1):
         print(line)
     try:
         with _ctrl_c_interrupts():

@@ -18,9 +18,11 @@ from ..match import Match, sitting_out_seat
 from ..play import play_out
 from ..records import check_writable, write_record
 from ..settlement import Settlement, settle
-from ..terminal import columns, pad
+from ..terminal import pad
 from ..variant import Variant
 from .common import VARIANT_HELP, bot_names, count, variant_arg
+from .human import play_human
+from .log import deal_lines, header, print_result, print_settlement
 from .words import Words
 
 
@@ -96,16 +98,15 @@ def run(args: argparse.Namespace) -> int:
     game = Game(variant, seed=args.seed, dealer=dealer)
     words = Words(variant, args.zh)
     if args.human is not None:
-        from .human import play_human
 
         return play_human(game, args.human, bots, words, seating=seating,
                           record=args.record, bot_names=bot_names(args, variant.players))
     quiet = args.json or args.seat is not None
     say = (lambda *a, **k: None) if quiet else print
-    say(_header(game, bots, words))
+    say(header(game, bots, words))
     if seating:
         say(f"  {seating}")
-    for line in _deal_lines(game, words):
+    for line in deal_lines(game, words):
         say(line)
     opening = list(game.events)
     for e in opening[len(game.deal.hands):]:
@@ -139,46 +140,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _header(game: Game, bots: Sequence[object], words: Words, seat: int | None = None,
-            humans: Sequence[int] = ()) -> str:
-    """The log's first line: the variant, the seed, the dealer and the bots; with ``humans``,
-    each bot by its seat, then the seats played at the terminal."""
-    v = game.variant
-    names = ", ".join(type(b).__name__ for b in bots)
-    if humans:
-        names = ", ".join(f"{words.seat(s)} {type(b).__name__}" for s, b in enumerate(bots)
-                          if s not in humans)
-    if words.zh:
-        mine = "" if seat is None else f"；{words.seat(seat)}所见"
-        if humans:
-            mine = f"；你：{'、'.join(map(words.seat, humans))}"
-        return (f"{v.name} ({v.id})，种子 {game.seed}，庄家 {words.seat(game.deal.dealer)}，"
-                f"机器人：{names or '-'}{mine}")
-    mine = "" if seat is None else f"; as seat {seat} sees it"
-    if humans:
-        mine = f"; you: {', '.join(map(words.seat, humans))}"
-    return (f"{v.name} ({v.id}), seed {game.seed}, dealer seat {game.deal.dealer}, "
-            f"bots: {names or '-'}{mine}")
-
-
-def _deal_lines(game: Game, words: Words, seat: int | None = None) -> list[str]:
-    """The dealt hands (only ``seat``'s cards when given, the others ``(hidden)``) and the
-    wall."""
-    deal, lines = game.deal, []
-    for s, hand in enumerate(deal.hands):
-        held = words.cards(sorted(hand)) if seat is None or s == seat else (
-            "（不可见）" if words.zh else "(hidden)")
-        lines.append(f"  {words.seat(s)} 起手 {len(hand):2} 张：{held}" if words.zh
-                     else f"  seat {s} dealt {len(hand):2}: {held}")
-    if words.zh:
-        aside = f"，另 {len(deal.aside)} 张不用" if deal.aside else ""
-        lines.append(f"  {words.word('wall')} {len(deal.wall)} 张{aside}")
-    else:
-        aside = f", {len(deal.aside)} cards set aside unseen" if deal.aside else ""
-        lines.append(f"  wall {len(deal.wall)}{aside}")
-    return lines
-
-
 def _print_seat_log(game: Game, settlement: Settlement, seat: int, bots: Sequence[object],
                     args: argparse.Namespace) -> int:
     """The log of a finished hand as ``seat`` was shown it (:meth:`Game.events_for`): its own
@@ -195,8 +156,8 @@ def _print_seat_log(game: Game, settlement: Settlement, seat: int, bots: Sequenc
                           "settlement": settlement.to_json()}, ensure_ascii=False, indent=2))
         return 0
     words = Words(variant, zh)
-    print(_header(game, bots, words, seat))
-    lines = _deal_lines(game, words, seat)
+    print(header(game, bots, words, seat))
+    lines = deal_lines(game, words, seat)
     print("\n".join(lines if zh else lines[:-1] + [f"  wall {len(deal.wall)}"]))
     for e in shown[len(deal.hands):]:
         print(f"  {'>' if e.seat == seat else ' '}   {words.event(e)}")
@@ -232,17 +193,6 @@ def _result_json(game: Game) -> dict[str, Any]:
     r = game.state.final_result
     return {**r.to_json(),
             "groups": [g.to_json() for g in r.decomposition.groups] if r.decomposition else []}
-
-
-def print_settlement(settlement: Settlement, words: Words) -> None:
-    """The settlement's lines (the melds are listed with the result) and the payments."""
-    print("结算：" if words.zh else "settlement:")
-    rows = [(line.term, words.settlement_text(line)) if words.zh
-            else (line.term, line.item, line.text)
-            for line in settlement.lines if line.item != "meld"]
-    for text in columns(rows, "  "):
-        print(text)
-    print(words.payments(settlement))
 
 
 def _play_match(args: argparse.Namespace, variant: Variant) -> int:
@@ -282,37 +232,3 @@ def _play_match(args: argparse.Namespace, variant: Variant) -> int:
     else:
         print("final scores: " + ", ".join(f"seat {t} {p:+d}" for t, p in enumerate(match.scores)))
     return 0
-
-
-def print_result(game: Game, words: Words) -> None:
-    """How the hand ended: the winner, the winning card and where it came from, each group
-    with its 胡息, the total."""
-    r = game.state.final_result
-    v, zh = game.variant, words.zh
-    if r.kind == "huangzhuang":
-        print(f"结果：{words.word('huangzhuang')}：牌已摸完，无人胡牌" if zh else
-              f"result: {v.term('huangzhuang')} (huangzhuang): the wall is empty and nobody won")
-        return
-    special = r.decomposition.special if r.decomposition else None
-    card = "" if r.card is None else f" {'' if zh else 'on '}{words.cards([r.card])}"
-    if zh:
-        how = words.source(r.source) if r.source is not None else (
-            f"起手即胡：{special}" if special else "起手牌")
-        label = words.word("tianhu" if r.kind == "tianhu" else "hu")
-        print(f"结果：{words.seat(r.winner)} {label}{card}（{how}），{r.huxi} "
-              f"{words.word('huxi')}")
-    else:
-        how = {"self": "own draw (自摸)", "draw": "another player's draw",
-               "discard": "a discard",
-               None: f"its cards as they lie ({special}, a win at once)" if special
-               else "the dealt hand"}[r.source]
-        label = v.term("tianhu") + " (tianhu)" if r.kind == "tianhu" else v.term("hu") + " (hu)"
-        print(f"result: seat {r.winner} wins, {label}{card} from {how}, {r.huxi} "
-              f"{v.term('huxi')}")
-    groups = r.decomposition.groups if r.decomposition else ()
-    for text in columns([words.group(g) for g in groups], "  "):
-        print(text)
-    if r.decomposition and r.decomposition.leftover:
-        left = words.cards(r.decomposition.leftover)
-        print(f"  余牌 {left}（0，不计牌型）" if zh else f"  leftover {left} (0, shape waived)")
-    print(f"  {'合计' if zh else 'total'} {r.huxi} {words.word('huxi') if zh else v.term('huxi')}")
