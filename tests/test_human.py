@@ -348,3 +348,13 @@ def test_only_ascii_numbers_choose(text):
     console = Console(game, [0], make_bots(BOTS, 10, 3), Words(HUNAN))
     answer = console.parse(text, game.observe(0))
     assert isinstance(answer, str) and len(answer) < 400
+
+
+def test_a_second_quad_is_named_in_the_variants_word():
+    """The engine notes a second 提/跑 as 八块 (Hunan's word); under --zh the note is the
+    variant's own: Guilin's 重舵 (variants/guilin.yaml terminology repeat_quad)."""
+    from zipai_rules.engine.actions import EventKind
+
+    guilin = Words(load_preset("guilin"), zh=True)
+    assert guilin.note("forced, 八块", EventKind.PAO) == "强制，重舵"
+    assert Words(HUNAN, zh=True).note("forced, 八块", EventKind.PAO) == "强制，八块"

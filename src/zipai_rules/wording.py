@@ -136,6 +136,9 @@ class Words:
             if kind == EventKind.CHOU and part in ("peng", "chi"):
                 parts.append(self.word(part))
                 continue
+            if part == "八块":  # the engine's note for a second 提/跑: the variant's own word
+                parts.append(self.word("repeat_quad"))
+                continue
             text = _NOTES_ZH.get(part, part)
             for pattern, repl in _NOTE_PATTERNS_ZH:
                 text = pattern.sub(repl, text)
