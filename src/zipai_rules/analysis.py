@@ -33,7 +33,6 @@ never holds) is an error (:func:`check_count`).
 from __future__ import annotations
 
 import functools
-import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -840,8 +839,12 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     # the incoming card is placed on the real cards first: a forced 偎/提 or a 跑 uses real
     # copies only, the 王 never joins a claimed meld (digest G14); then each 王 takes every
     # identity in the remaining concealed cards
+    tables = searcher.tables
     for pl in _placements(variant, table, real, card, source):
-        for subst in _king_substitutions(kings):
+        start = list(real)
+        if source == Source.SELF and card is not None and pl.pool[card] > real[card]:
+            start[card] += 1
+        for subst in _king_substitutions(tables, list(pl.pool), start, kings, card):
             pool = list(pl.pool)
             hand = list(real)
             if source == Source.SELF and card is not None and pool[card] > real[card]:
@@ -928,10 +931,60 @@ def _unique(decs: list[Decomposition]) -> Iterator[Decomposition]:
             yield d
 
 
-def _king_substitutions(kings: int) -> Iterable[tuple[int, ...]]:
-    if kings == 0:
-        return [()]
-    return itertools.combinations_with_replacement(range(20), kings)
+def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], kings: int,
+                        card: int | None) -> list[tuple[int, ...]]:
+    """The identities the ``kings`` 王 may take (each a sorted tuple of card indices, in the
+    order of ``itertools.combinations_with_replacement(range(20), kings)``), leaving out only
+    those under which the concealed ``pool`` (``hand``: its counts before any 坎 is locked)
+    surely has no split (:func:`_may_split`): the pools :func:`_best` goes on to search."""
+    out: list[tuple[int, ...]] = []
+    chosen: list[int] = []
+
+    def walk(low: int, left: int) -> None:
+        if not _may_split(tables, pool, hand, left, card):
+            return
+        if not left:
+            out.append(tuple(chosen))
+            return
+        for i in range(low, 20):
+            if pool[i] < 3 and hand[i] < 3:  # a 王 never stands for a fifth copy
+                pool[i] += 1
+                hand[i] += 1
+                chosen.append(i)
+                walk(i, left - 1)
+                chosen.pop()
+                pool[i] -= 1
+                hand[i] -= 1
+
+    walk(0, kings)
+    return out
+
+
+_COVERED = b"\x00\x01\x02"
+
+
+def _may_split(tables: BlockTables, pool: list[int], hand: list[int], kings: int,
+               card: int | None) -> bool:
+    """Whether the concealed ``pool``, its 坎 locked (a count of 3 where ``hand`` holds 3),
+    may split into melds with any number of 将 once ``kings`` more 王 join it: ``False`` is
+    sure (the block tables' :meth:`~zipai_rules.blocks.BlockTables.wild_splits`), ``True``
+    a maybe, and always so for a pool the tables do not cover (a count of 3 that is no
+    坎, which the incoming card held free may also become with the 王)."""
+    counts = bytes(pool[:20])
+    if counts.translate(None, _COVERED):
+        locked = bytearray(counts)
+        for i, n in enumerate(counts):
+            if n > 2:
+                if hand[i] == 3:
+                    n -= 3
+                if n > 2:
+                    return True
+                locked[i] = n
+        counts = bytes(locked)
+    if kings and card is not None and pool[card] > hand[card] and pool[card] + kings >= 3:
+        return True
+    ca, cb = contents_of(counts)
+    return tables.wild_splits(ca, cb, kings)
 
 
 def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),

@@ -77,7 +77,7 @@ def huxi_key(meld_huxi: Callable[[Meld], int]) -> tuple[int, ...]:
 class BlockTables:
     """The two block tables for one 胡息 table (``values``: :func:`huxi_key`)."""
 
-    __slots__ = ("a", "b", "ma", "mb", "pair_huxi", "digits", "melds_with")
+    __slots__ = ("a", "b", "ma", "mb", "pair_huxi", "digits", "melds_with", "wild")
 
     def __init__(self, values: Sequence[int]) -> None:
         value = dict(zip(meld_types(), values, strict=True))
@@ -103,6 +103,8 @@ class BlockTables:
                 out += (c if c <= 2 else 3 ** 12) * 3 ** d
             digits.append(out)
         self.digits = digits
+        # (block, wildcards, content) -> :meth:`wild_mask`, bounded by WILD_LIMIT
+        self.wild: dict[int, int] = {}
 
     @staticmethod
     def _build(block: tuple[int, ...], value: dict[tuple[MeldKind, tuple[int, ...]], int],
@@ -243,6 +245,36 @@ class BlockTables:
                 res = got + h
         return res
 
+    def wild_mask(self, block: int, c: int, w: int) -> int:
+        """The boundary states (a bit mask, as :attr:`ma`) that block ``block`` (0: A, 1: B)
+        of content ``c`` reaches, with any number of 将, once ``w`` wildcards (王) are added
+        to it one at a time: each raises a count 0 to 1 or 1 to 2, or makes a count of 2 a
+        坎 taken out (0). A superset of what the 王 can make of the block: a mask of 0 means
+        that no way of adding them splits it."""
+        masks = self.mb if block else self.ma
+        if not w:
+            return masks[c]
+        key = (c * 64 + w) * 2 + block
+        found = self.wild.get(key)
+        if found is not None:
+            return found
+        out = 0
+        for unit in _UNITS:
+            d = c // unit % 3
+            out |= self.wild_mask(block, c - 2 * unit if d == 2 else c + unit, w - 1)
+        if len(self.wild) >= WILD_LIMIT:
+            self.wild.clear()
+        self.wild[key] = out
+        return out
+
+    def wild_splits(self, ca: int, cb: int, w: int) -> bool:
+        """Whether some way of adding ``w`` wildcards to the block contents ``ca`` and ``cb``
+        (:meth:`wild_mask`) may split the pool: ``False`` is sure, ``True`` a maybe."""
+        for wa in range(w + 1):
+            if self.wild_mask(0, ca, wa) & self.wild_mask(1, cb, w - wa):
+                return True
+        return False
+
     def contents(self, x: int) -> tuple[int, int]:
         """The content indices of blocks A and B of pool ``x`` (``N_CONTENTS`` or more for a
         block holding a count above 2)."""
@@ -301,6 +333,9 @@ for _k, _c in enumerate(BLOCK_A):
 for _k, _c in enumerate(BLOCK_B):
     _DIGIT[_c] = 3 ** _k
 _DIGIT2 = [2 * d for d in _DIGIT]
+_UNITS = tuple(3 ** k for k in range(10))
+#: the most entries of a :attr:`BlockTables.wild` cache before it is emptied
+WILD_LIMIT = 200_000
 _GUARD = sum(4 << (_BITS * i) for i in range(20))  # bit 2 of every field (counts 0–3)
 
 #: five counts (0–2) as bytes -> their base-3 value, for :func:`contents_of`
