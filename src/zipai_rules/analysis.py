@@ -693,6 +693,30 @@ def _plain(s: _Searcher, hand: Sequence[int]) -> tuple[int, bytes] | None:
     return -1, counts
 
 
+def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str) -> bool:
+    """Whether :func:`win_verdict` surely refuses a win on ``card`` from ``source`` to a player
+    holding the concealed counts ``hand``, whatever their table melds: ``True`` is sure,
+    ``False`` a maybe. Answered from the block tables for a hand with no 王 in a variant with no
+    special wins: whatever the card's placement (in the hand, or taking 2, 3 or none of its
+    copies there into a meld), the concealed cards left, their 坎 locked, have no split with any
+    number of 将."""
+    if card == KING or hand[KING] or variant.win.special:
+        return False
+    tables = _searcher(variant).tables
+    held = hand[card]
+    pool = list(hand)
+    start = list(hand)
+    own = source == Source.SELF
+    for delta in (1, 0, -2, -3):
+        if held + delta < 0:
+            continue
+        pool[card] = held + delta
+        start[card] = held + 1 if own and delta == 1 else held
+        if _may_split(tables, pool, start, 0, card):
+            return False
+    return True
+
+
 def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
                 card: int | None, source: str | None, *,
                 chou_hu: Iterable[tuple[int, int]] = (), explain: bool = True,
