@@ -38,7 +38,7 @@ from typing import Any
 
 import attrs
 
-from .blocks import N_CONTENTS, NOT_COVERED, BlockTables, contents_of, tables_for
+from .blocks import N_CONTENTS, NOT_COVERED, BlockTables, contents_of, meld_types, tables_for
 from .blocks import encode as encode  # the search pool layout, re-exported
 from .cards import (
     KING,
@@ -712,7 +712,7 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str)
             continue
         pool[card] = held + delta
         start[card] = held + 1 if own and delta == 1 else held
-        if _may_split(tables, pool, start, 0, card):
+        if _may_split(tables, pool, start, card):
             return False
     return True
 
@@ -961,54 +961,129 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
     order of ``itertools.combinations_with_replacement(range(20), kings)``), leaving out only
     those under which the concealed ``pool`` (``hand``: its counts before any 坎 is locked)
     surely has no split (:func:`_may_split`): the pools :func:`_best` goes on to search."""
+    if not kings:
+        return [()] if _may_split(tables, pool, hand, card) else []
     out: list[tuple[int, ...]] = []
     chosen: list[int] = []
+    wild = tables.wild_splits
+    # the count of each kind once its 坎 is locked (above 2: no table covers the pool)
+    locked = [n - 3 if n >= 3 and h == 3 else n for n, h in zip(pool, hand, strict=False)]
+    ca = cb = over = 0
+    for i in range(20):
+        n = locked[i]
+        if n > 2:
+            over += 1
+        elif i % 10 < 5:
+            ca += n * _DIGIT[i]
+        else:
+            cb += n * _DIGIT[i]
+    free = card is not None and pool[card] > hand[card]  # the incoming card held free
 
-    def walk(low: int, left: int) -> None:
-        if not _may_split(tables, pool, hand, left, card):
+    def walk(low: int, left: int, ca: int, cb: int, over: int) -> None:
+        if not over and not (free and card is not None and pool[card] + left >= 3) and \
+                not wild(ca, cb, left):
             return
         if not left:
-            out.append(tuple(chosen))
+            if not over or _three_may_split(tables, locked, ca, cb, over, card):
+                out.append(tuple(chosen))
             return
         for i in range(low, 20):
-            if pool[i] < 3 and hand[i] < 3:  # a 王 never stands for a fifth copy
-                pool[i] += 1
-                hand[i] += 1
+            p, h = pool[i], hand[i]
+            if p < 3 and h < 3:  # a 王 never stands for a fifth copy
+                old = locked[i]
+                new = p - 2 if p >= 2 and h == 2 else p + 1
+                d = _DIGIT[i]
+                a, b = ca, cb
+                o = over
+                if old > 2:
+                    o -= 1
+                elif i % 10 < 5:
+                    a -= old * d
+                else:
+                    b -= old * d
+                if new > 2:
+                    o += 1
+                elif i % 10 < 5:
+                    a += new * d
+                else:
+                    b += new * d
+                pool[i] = p + 1
+                hand[i] = h + 1
+                locked[i] = new
                 chosen.append(i)
-                walk(i, left - 1)
+                walk(i, left - 1, a, b, o)
                 chosen.pop()
-                pool[i] -= 1
-                hand[i] -= 1
+                pool[i] = p
+                hand[i] = h
+                locked[i] = old
 
-    walk(0, kings)
+    walk(0, kings, ca, cb, over)
     return out
+
+
+_DIGIT = [3 ** (i % 5 + 5 * (i >= 10)) for i in range(20)]  # a kind's digit in its block
+
+#: for each kind, the melds holding it (the 将 included) as ``(kind, copies)`` pairs
+_HOLDING: list[list[tuple[tuple[int, int], ...]]] = [
+    [tuple((k, cards.count(k)) for k in sorted(set(cards))) for _, cards in meld_types()
+     if c in cards] for c in range(20)]
+
+
+def _three_may_split(tables: BlockTables, locked: list[int], ca: int, cb: int, over: int,
+                     card: int | None) -> bool:
+    """Whether a pool whose only count above 2 is a 3 of the incoming ``card`` (held free, no
+    坎) may split with any number of 将: every split has a meld holding the card, and the pool
+    less that meld is one the tables cover (``locked``: the counts, ``ca`` and ``cb``: the
+    block contents of the others). ``False`` is sure, ``True`` a maybe."""
+    if over != 1 or card is None or locked[card] != 3:
+        return True
+    ma, mb = tables.ma, tables.mb
+    for meld in _HOLDING[card]:
+        a, b = ca, cb
+        for k, n in meld:
+            rest = locked[k] - n
+            if rest < 0:
+                break
+            d = _DIGIT[k] * (rest if k == card else -n)
+            if k % 10 < 5:
+                a += d
+            else:
+                b += d
+        else:
+            if ma[a] & mb[b]:
+                return True
+    return False
 
 
 _COVERED = b"\x00\x01\x02"
 
 
-def _may_split(tables: BlockTables, pool: list[int], hand: list[int], kings: int,
-               card: int | None) -> bool:
+def _may_split(tables: BlockTables, pool: list[int], hand: list[int], card: int | None) -> bool:
     """Whether the concealed ``pool``, its 坎 locked (a count of 3 where ``hand`` holds 3),
-    may split into melds with any number of 将 once ``kings`` more 王 join it: ``False`` is
-    sure (the block tables' :meth:`~zipai_rules.blocks.BlockTables.wild_splits`), ``True``
-    a maybe, and always so for a pool the tables do not cover (a count of 3 that is no
-    坎, which the incoming card held free may also become with the 王)."""
+    may split into melds with any number of 将: ``False`` is sure (the block tables' masks),
+    ``True`` a maybe. A 3 of the incoming card held free (no 坎) goes to
+    :func:`_three_may_split`; any other count above 2 is a maybe."""
     counts = bytes(pool[:20])
     if counts.translate(None, _COVERED):
-        locked = bytearray(counts)
+        locked = list(counts)
+        over = 0
         for i, n in enumerate(counts):
             if n > 2:
                 if hand[i] == 3:
                     n -= 3
                 if n > 2:
-                    return True
+                    if i != card:
+                        return True
+                    over += 1
+                    n = 0  # out of the block contents, as _three_may_split takes them
                 locked[i] = n
-        counts = bytes(locked)
-    if kings and card is not None and pool[card] > hand[card] and pool[card] + kings >= 3:
-        return True
+        ca, cb = contents_of(bytes(locked))
+        if over and card is not None:
+            locked[card] = 3
+            return _three_may_split(tables, locked, ca, cb, over, card)
+        return bool(tables.ma[ca] & tables.mb[cb])
     ca, cb = contents_of(counts)
-    return tables.wild_splits(ca, cb, kings)
+    return bool(tables.ma[ca] & tables.mb[cb])
 
 
 def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),

@@ -270,9 +270,21 @@ class BlockTables:
     def wild_splits(self, ca: int, cb: int, w: int) -> bool:
         """Whether some way of adding ``w`` wildcards to the block contents ``ca`` and ``cb``
         (:meth:`wild_mask`) may split the pool: ``False`` is sure, ``True`` a maybe."""
+        if not w:
+            return bool(self.ma[ca] & self.mb[cb])
+        get = self.wild.get
+        mask = self.wild_mask
         for wa in range(w + 1):
-            if self.wild_mask(0, ca, wa) & self.wild_mask(1, cb, w - wa):
-                return True
+            ka = get((ca * 64 + wa) * 2) if wa else self.ma[ca]
+            if ka is None:
+                ka = mask(0, ca, wa)
+            if ka:
+                wb = w - wa
+                kb = get((cb * 64 + wb) * 2 + 1) if wb else self.mb[cb]
+                if kb is None:
+                    kb = mask(1, cb, wb)
+                if ka & kb:
+                    return True
         return False
 
     def contents(self, x: int) -> tuple[int, int]:
