@@ -703,16 +703,31 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str)
     if card == KING or hand[KING] or variant.win.special:
         return False
     tables = _searcher(variant).tables
+    locked = bytes(hand[:20]).replace(b"\x03", b"\x00")  # every 坎 out of the pool
+    ca, cb = contents_of(locked)
     held = hand[card]
-    pool = list(hand)
-    start = list(hand)
+    unit = _DIGIT[card]
+    if card % 10 < 5:
+        ca -= locked[card] * unit  # the card's own count, set below for each placement
+        unit_a, unit_b = unit, 0
+    else:
+        cb -= locked[card] * unit
+        unit_a, unit_b = 0, unit
+    ma, mb = tables.ma, tables.mb
     own = source == Source.SELF
-    for delta in (1, 0, -2, -3):
-        if held + delta < 0:
+    for n in (held + 1, held, held - 2, held - 3):
+        if n < 0:
             continue
-        pool[card] = held + delta
-        start[card] = held + 1 if own and delta == 1 else held
-        if _may_split(tables, pool, start, card):
+        if n == 3 and (held == 3 or (own and held == 2)):
+            n = 0  # a 坎, locked
+        elif n == 4:
+            n = 1  # the 坎 and the fourth copy free
+        if n == 3:  # the card onto a pair held free
+            rest = list(locked)
+            rest[card] = 3
+            if _three_may_split(tables, rest, ca, cb, 1, card):
+                return False
+        elif ma[ca + n * unit_a] & mb[cb + n * unit_b]:
             return False
     return True
 
