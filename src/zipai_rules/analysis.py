@@ -696,11 +696,12 @@ def _plain(s: _Searcher, hand: Sequence[int]) -> tuple[int, bytes] | None:
 def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str) -> bool:
     """Whether :func:`win_verdict` surely refuses a win on ``card`` from ``source`` to a player
     holding the concealed counts ``hand``, whatever their table melds: ``True`` is sure,
-    ``False`` a maybe. Answered from the block tables for a hand with no 王 in a variant with no
-    special wins: whatever the card's placement (in the hand, or taking 2, 3 or none of its
-    copies there into a meld), the concealed cards left, their 坎 locked, have no split with any
-    number of 将."""
-    if card == KING or hand[KING] or variant.win.special:
+    ``False`` a maybe. Answered from the block tables for a hand with no 王: whatever the card's
+    placement (in the hand, or taking 2, 3 or none of its copies there into a meld), the
+    concealed cards left, their 坎 locked, have no split with any number of 将. A variant's
+    special wins (:func:`instant_win`) come only with one's own draw, a maybe then; a
+    fixed-value shape needs a split too."""
+    if card == KING or hand[KING] or (variant.win.special and source == Source.SELF):
         return False
     tables = _searcher(variant).tables
     locked = bytes(hand[:20]).replace(b"\x03", b"\x00")  # every 坎 out of the pool
