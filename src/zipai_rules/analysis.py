@@ -995,13 +995,26 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
             cb += n * _DIGIT[i]
     free = card is not None and pool[card] > hand[card]  # the incoming card held free
 
+    def may_split(left: int, ca: int, cb: int, over: int) -> bool:
+        if over:  # three of the free card: a meld holding it goes first
+            return _three_may_split(tables, locked, ca, cb, over, card, left)
+        if wild(ca, cb, left):
+            return True
+        if free and card is not None and pool[card] + left >= 3:
+            # the free card made three by 王 (no 坎): the card's count out of the contents
+            d = _DIGIT[card] * locked[card]
+            if card % 10 < 5:
+                return _three_may_split(tables, locked, ca - d, cb, 1, card,
+                                        left - 3 + pool[card], True)
+            return _three_may_split(tables, locked, ca, cb - d, 1, card,
+                                    left - 3 + pool[card], True)
+        return False
+
     def walk(low: int, left: int, ca: int, cb: int, over: int) -> None:
-        if not over and not (free and card is not None and pool[card] + left >= 3) and \
-                not wild(ca, cb, left):
+        if not may_split(left, ca, cb, over):
             return
         if not left:
-            if not over or _three_may_split(tables, locked, ca, cb, over, card):
-                out.append(tuple(chosen))
+            out.append(tuple(chosen))
             return
         for i in range(low, 20):
             p, h = pool[i], hand[i]
@@ -1046,28 +1059,33 @@ _HOLDING: list[list[tuple[tuple[int, int], ...]]] = [
 
 
 def _three_may_split(tables: BlockTables, locked: list[int], ca: int, cb: int, over: int,
-                     card: int | None) -> bool:
+                     card: int | None, kings: int = 0, made: bool = False) -> bool:
     """Whether a pool whose only count above 2 is a 3 of the incoming ``card`` (held free, no
-    坎) may split with any number of 将: every split has a meld holding the card, and the pool
-    less that meld is one the tables cover (``locked``: the counts, ``ca`` and ``cb``: the
-    block contents of the others). ``False`` is sure, ``True`` a maybe."""
-    if over != 1 or card is None or locked[card] != 3:
+    坎) may split with any number of 将 once ``kings`` more 王 join it: every split has a meld
+    holding the card, and the pool less that meld (its cards the pool lacks stood in for by
+    王) is one the tables cover, the other 王 added as :meth:`BlockTables.wild_splits` adds
+    them. ``locked``: the counts; ``ca`` and ``cb``: the block contents of the kinds other
+    than the card; ``made``: the card's 3 is yet to be made by 王 (``locked`` holds less).
+    ``False`` is sure, ``True`` a maybe."""
+    if over != 1 or card is None or (locked[card] != 3 and not made):
         return True
-    ma, mb = tables.ma, tables.mb
+    wild = tables.wild_splits
     for meld in _HOLDING[card]:
         a, b = ca, cb
+        missing = 0
         for k, n in meld:
-            rest = locked[k] - n
-            if rest < 0:
-                break
-            d = _DIGIT[k] * (rest if k == card else -n)
+            if k == card:
+                d = _DIGIT[k] * (3 - n)
+            else:
+                take = min(locked[k], n)
+                missing += n - take
+                d = -_DIGIT[k] * take
             if k % 10 < 5:
                 a += d
             else:
                 b += d
-        else:
-            if ma[a] & mb[b]:
-                return True
+        if missing <= kings and wild(a, b, kings - missing):
+            return True
     return False
 
 
