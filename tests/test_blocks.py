@@ -162,3 +162,29 @@ def test_wild_splits_is_never_wrong_when_it_refuses(hunan):
             left = [c for c in hand if hand.count(c) != 3]  # a 坎 is taken out
             assert ref.best_huxi(left, [], pairs_allowed=7) is None, (real, subst)
     assert refused > 100
+
+
+SIX_MELDS = "x1 x2 x3 x4 x5 x6 x7 x8 x9 d1 d2 d3 d4 d5 d6 d7 d8 d9"
+
+
+@pytest.mark.parametrize("extra, card, source, sure", [
+    # x10 d5 waiting: x10 from another's draw leaves d5 alone (the d5 pair then leaves d4 and d6)
+    ("x10 d5", "x10", "draw", True),
+    # the same card drawn by oneself: no placement of it splits either
+    ("x10 d5", "x10", "self", True),
+    # x10 x10 waiting: d10 makes the 绞 x10 x10 d10, a split: no sure refusal
+    ("x10 x10", "d10", "draw", False),
+    # x10 x10 waiting: x10 from another's draw is the 碰 (or three free x10): a split again
+    ("x10 x10", "x10", "draw", False),
+])
+def test_surely_no_win_worked_values(hunan, extra, card, source, sure):
+    """The quick refusal of a win on a card (x1 = 0 … x10 = 9, d1 = 10 … d10 = 19): sure only
+    where the full decision refuses too."""
+    from zipai_rules.analysis import surely_no_win
+    from zipai_rules.cards import counts_of
+    hand = list(counts_of(parse_indices(f"{SIX_MELDS} {extra}")))
+    c = parse_indices(card)[0]
+    assert surely_no_win(hunan, hand, c, source) is sure
+    if sure:
+        a = win_verdict(hunan, hand, (), c, source)
+        assert (a.win, a.reason) == (False, "incomplete")
