@@ -95,13 +95,10 @@ class BlockTables:
         self.ma = self._any_pairs(self.a)
         self.mb = self._any_pairs(self.b)
         # five 3-bit pool fields -> their base-3 digits (a field above 2: far out of range)
-        digits = []
-        for f in range(1 << 15):
-            out = 0
-            for d in range(5):
-                c = (f >> (_BITS * d)) & 7
-                out += (c if c <= 2 else 3 ** 12) * 3 ** d
-            digits.append(out)
+        field = [c if c <= 2 else 3 ** 12 for c in range(8)]
+        digits = field
+        for d in range(1, 5):  # the fields below d, then field d on top of them
+            digits = [low + f * 3 ** d for f in field for low in digits]
         self.digits = digits
         # (block, wildcards, content) -> :meth:`wild_mask`, bounded by WILD_LIMIT
         self.wild: dict[int, int] = {}
@@ -159,9 +156,17 @@ class BlockTables:
         masks = [0 if t is None else sum(1 << s for s in t) for t in table]
         for k in range(10):
             unit = 3 ** k
-            for top in range(0, N_CONTENTS, 3 * unit):  # the contents whose digit k is 2
-                for c in range(top + 2 * unit, top + 3 * unit):
-                    masks[c] |= masks[c - 2 * unit]
+            period = 3 * unit
+            if unit <= N_CONTENTS // period:  # few offsets: a stride slice per offset
+                for j in range(unit):  # the contents whose digit k is 2, from those with 0
+                    twos = slice(2 * unit + j, N_CONTENTS, period)
+                    zeros = masks[j::period]
+                    masks[twos] = [m | z for m, z in zip(masks[twos], zeros, strict=False)]
+            else:  # few runs: a slice per run of contents whose digit k is 2
+                for top in range(0, N_CONTENTS, period):
+                    lo = top + 2 * unit
+                    masks[lo:lo + unit] = [m | z for m, z in zip(
+                        masks[lo:lo + unit], masks[top:top + unit], strict=True)]
         return masks
 
     def best0(self, ca: int, cb: int) -> int:
@@ -332,9 +337,9 @@ class BlockTables:
 def _digit_sums() -> list[int]:
     """The sum of the base-3 digits of every content index: adding a delta keeps every digit
     within 2 exactly when the digit sums add up (each carry would lose 2)."""
-    out = [0] * N_CONTENTS
-    for n in range(1, N_CONTENTS):
-        out[n] = out[n // 3] + n % 3
+    out = [0]
+    for _ in range(10):  # n + 3^k j, for the digit j on top of the k lower ones
+        out = out + [d + 1 for d in out] + [d + 2 for d in out]
     return out
 
 
