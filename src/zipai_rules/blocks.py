@@ -352,7 +352,7 @@ for _k, _c in enumerate(BLOCK_B):
 _DIGIT2 = [2 * d for d in _DIGIT]
 _UNITS = tuple(3 ** k for k in range(10))
 #: the most entries of a :attr:`BlockTables.wild` cache before it is emptied
-WILD_LIMIT = 200_000
+WILD_LIMIT = 100_000
 _GUARD = sum(4 << (_BITS * i) for i in range(20))  # bit 2 of every field (counts 0–3)
 
 #: five counts (0–2) as bytes -> their base-3 value, for :func:`contents_of`
