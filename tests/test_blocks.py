@@ -13,6 +13,7 @@ import pytest
 import reference as ref
 from zipai_rules import analysis, blocks
 from zipai_rules.analysis import analyze, encode, verdict, win_verdict
+from zipai_rules.cards import parse_indices
 
 DEV = os.environ.get("ZIPAI_DEV") == "1" or os.environ.get("HYPOTHESIS_PROFILE") == "dev"
 
@@ -117,3 +118,73 @@ def test_verdict_is_win_verdicts_without_the_decomposition(hunan):
     for counts in (win, broken, pairs):
         a = win_verdict(hunan, counts, (), None, None)
         assert verdict(hunan, counts) == (a.win, a.reason, a.huxi)
+
+
+def _content(cards):
+    counts = bytes(min(n, 2) for n in [sum(1 for c in cards if c == k) for k in range(20)])
+    return blocks.contents_of(counts)
+
+
+@pytest.mark.parametrize("text, kings, maybe", [
+    ("x1 x2", 0, False),      # two cards make no meld
+    ("x1 x2", 1, True),       # the 王 as x3 (一二三), or x1/x2 with a 将
+    ("x1 x5", 1, False),      # x1 x5 and any third card: no meld holds x1 and x5
+    ("x1 x5", 2, True),       # the 王 as x1 and x5: two 将
+    ("x4 d7", 1, False),      # rank 4 and rank 7 never share a meld: a block-crossing check
+    ("x4 d7", 2, True),       # each with a 将 (x4 x4, d7 d7) under any number of 将
+    ("x2 x7", 1, True),       # 二七十: the 王 as x10 crosses the cut
+    ("x3 x3", 1, True),       # the 王 makes the pair a 坎, taken out
+])
+def test_wild_splits_worked_values(hunan, text, kings, maybe):
+    """Whether some identities of the 王 may split the cards (any number of 将 allowed), as
+    worked out by hand (x1 = 0 … x10 = 9, d1 = 10 … d10 = 19)."""
+    ca, cb = _content(parse_indices(text))
+    assert tables(hunan).wild_splits(ca, cb, kings) is maybe
+
+
+def test_wild_splits_is_never_wrong_when_it_refuses(hunan):
+    """A refusal is sure: every identity of every 王 leaves cards no meld split covers (the
+    reference decomposer, any number of 将), over a seeded sample of small hands."""
+    rng = random.Random(7)
+    t = tables(hunan)
+    refused = 0
+    for _ in range(300):
+        real = sorted(rng.sample([c for c in range(20) for _ in range(2)], rng.randint(1, 6)))
+        kings = rng.randint(0, 2)
+        ca, cb = _content(real)
+        if t.wild_splits(ca, cb, kings):
+            continue
+        refused += 1
+        for subst in itertools.combinations_with_replacement(range(20), kings):
+            hand = real + list(subst)
+            if max(hand.count(c) for c in hand) > 3:
+                continue
+            left = [c for c in hand if hand.count(c) != 3]  # a 坎 is taken out
+            assert ref.best_huxi(left, [], pairs_allowed=7) is None, (real, subst)
+    assert refused > 100
+
+
+SIX_MELDS = "x1 x2 x3 x4 x5 x6 x7 x8 x9 d1 d2 d3 d4 d5 d6 d7 d8 d9"
+
+
+@pytest.mark.parametrize("extra, card, source, sure", [
+    # x10 d5 waiting: x10 from another's draw leaves d5 alone (the d5 pair then leaves d4 and d6)
+    ("x10 d5", "x10", "draw", True),
+    # the same card drawn by oneself: no placement of it splits either
+    ("x10 d5", "x10", "self", True),
+    # x10 x10 waiting: d10 makes the 绞 x10 x10 d10, a split: no sure refusal
+    ("x10 x10", "d10", "draw", False),
+    # x10 x10 waiting: x10 from another's draw is the 碰 (or three free x10): a split again
+    ("x10 x10", "x10", "draw", False),
+])
+def test_surely_no_win_worked_values(hunan, extra, card, source, sure):
+    """The quick refusal of a win on a card (x1 = 0 … x10 = 9, d1 = 10 … d10 = 19): sure only
+    where the full decision refuses too."""
+    from zipai_rules.analysis import surely_no_win
+    from zipai_rules.cards import counts_of
+    hand = list(counts_of(parse_indices(f"{SIX_MELDS} {extra}")))
+    c = parse_indices(card)[0]
+    assert surely_no_win(hunan, hand, c, source) is sure
+    if sure:
+        a = win_verdict(hunan, hand, (), c, source)
+        assert (a.win, a.reason) == (False, "incomplete")

@@ -207,3 +207,76 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+# --- the pruned win check against the full one ---------------------------------------------
+
+def _every_substitution(tables, pool, hand, kings, card):
+    """Every identity of every 王, as the win check tried them before any pruning."""
+    import itertools
+    return list(itertools.combinations_with_replacement(range(20), kings)) if kings else [()]
+
+
+def _verdict_key(a):
+    return (a.win, a.reason, a.huxi, a.best)
+
+
+def compare_pruned(variant, seed: int, chooser: int, tally: Counter, every: int = 7) -> None:
+    """Play a game with random choices; at every ``every``-th decision, for each live seat and
+    each card from each source, the win check's verdict and best decomposition are those of
+    the full search over every 王 identity, and :func:`surely_no_win` refuses only what that
+    search refuses."""
+    from zipai_rules import analysis
+    from zipai_rules.analysis import surely_no_win, win_verdict
+
+    rng = random.Random(chooser)
+    game = Game(variant, seed=seed)
+    step = 0
+    while not game.is_over and step < 300:
+        if step % every == 0:
+            for seat in game.state.seats:
+                if seat.dead:
+                    continue
+                in_play = sum(seat.hand) + sum(len(m.cards) for m in seat.melds)
+                if in_play != variant.resting_size(sum(1 for m in seat.melds
+                                                       if m.kind.value in ("ti", "pao"))):
+                    continue  # a seat owing a discard takes no card
+                for card in range(21 if seat.hand[20] < variant.deck.kings else 20):
+                    for source in ("self", "draw", "discard"):
+                        new = win_verdict(variant, seat.hand, seat.melds, card, source)
+                        with pytest.MonkeyPatch.context() as mp:
+                            mp.setattr(analysis, "_king_substitutions", _every_substitution)
+                            old = win_verdict(variant, seat.hand, seat.melds, card, source)
+                        assert _verdict_key(new) == _verdict_key(old), (seat, card, source)
+                        if card < 20 and surely_no_win(variant, seat.hand, card, source):
+                            assert not old.win, (seat, card, source)
+                            tally["refused"] += 1
+                        tally["checks"] += 1
+                        tally["wins"] += old.win
+                        tally["kings"] += bool(seat.hand[20])
+        opts = game.legal_actions()
+        game.apply(rng.choice([o for o in opts if o.kind != A.HU] or list(opts)))
+        step += 1
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=max(2, settings.default.max_examples // 25), deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), chooser=st.integers(0, 2**31 - 1))
+def test_pruned_win_check_is_the_full_one(preset, seed, chooser):
+    tally: Counter = Counter()
+    compare_pruned(load_preset(preset), seed, chooser, tally)
+    assert tally["checks"] > 0
+
+
+def test_pruned_win_check_counts():
+    """Over seeded games of the presets with 王, the comparison meets hands with 王 and wins,
+    and the quick refusal answers most checks of Hunan."""
+    seen: dict[str, Counter] = {}
+    for preset, every in (("chenzhou_wang", 9), ("yongzhou", 5), ("hunan", 3)):
+        tally: Counter = Counter()
+        for g in range(2):
+            compare_pruned(load_preset(preset), g, g, tally, every)
+        seen[preset] = tally
+    assert seen["chenzhou_wang"]["kings"] > 0 and seen["yongzhou"]["kings"] > 0
+    assert sum(t["wins"] for t in seen.values()) > 0
+    assert seen["hunan"]["refused"] > seen["hunan"]["checks"] // 2

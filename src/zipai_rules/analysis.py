@@ -33,13 +33,12 @@ never holds) is an error (:func:`check_count`).
 from __future__ import annotations
 
 import functools
-import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
 
-from .blocks import N_CONTENTS, NOT_COVERED, BlockTables, contents_of, tables_for
+from .blocks import N_CONTENTS, NOT_COVERED, BlockTables, contents_of, meld_types, tables_for
 from .blocks import encode as encode  # the search pool layout, re-exported
 from .cards import (
     KING,
@@ -694,6 +693,46 @@ def _plain(s: _Searcher, hand: Sequence[int]) -> tuple[int, bytes] | None:
     return -1, counts
 
 
+def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str) -> bool:
+    """Whether :func:`win_verdict` surely refuses a win on ``card`` from ``source`` to a player
+    holding the concealed counts ``hand``, whatever their table melds: ``True`` is sure,
+    ``False`` a maybe. Answered from the block tables for a hand with no 王: whatever the card's
+    placement (in the hand, or taking 2, 3 or none of its copies there into a meld), the
+    concealed cards left, their 坎 locked, have no split with any number of 将. A variant's
+    special wins (:func:`instant_win`) come only with one's own draw, a maybe then; a
+    fixed-value shape needs a split too."""
+    if card == KING or hand[KING] or (variant.win.special and source == Source.SELF):
+        return False
+    tables = _searcher(variant).tables
+    locked = bytes(hand[:20]).replace(b"\x03", b"\x00")  # every 坎 out of the pool
+    ca, cb = contents_of(locked)
+    held = hand[card]
+    unit = _DIGIT[card]
+    if card % 10 < 5:
+        ca -= locked[card] * unit  # the card's own count, set below for each placement
+        unit_a, unit_b = unit, 0
+    else:
+        cb -= locked[card] * unit
+        unit_a, unit_b = 0, unit
+    ma, mb = tables.ma, tables.mb
+    own = source == Source.SELF
+    for n in (held + 1, held, held - 2, held - 3):
+        if n < 0:
+            continue
+        if n == 3 and (held == 3 or (own and held == 2)):
+            n = 0  # a 坎, locked
+        elif n == 4:
+            n = 1  # the 坎 and the fourth copy free
+        if n == 3:  # the card onto a pair held free
+            rest = list(locked)
+            rest[card] = 3
+            if _three_may_split(tables, rest, ca, cb, 1, card):
+                return False
+        elif ma[ca + n * unit_a] & mb[cb + n * unit_b]:
+            return False
+    return True
+
+
 def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
                 card: int | None, source: str | None, *,
                 chou_hu: Iterable[tuple[int, int]] = (), explain: bool = True,
@@ -840,8 +879,12 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     # the incoming card is placed on the real cards first: a forced 偎/提 or a 跑 uses real
     # copies only, the 王 never joins a claimed meld (digest G14); then each 王 takes every
     # identity in the remaining concealed cards
+    tables = searcher.tables
     for pl in _placements(variant, table, real, card, source):
-        for subst in _king_substitutions(kings):
+        start = list(real)
+        if source == Source.SELF and card is not None and pl.pool[card] > real[card]:
+            start[card] += 1
+        for subst in _king_substitutions(tables, list(pl.pool), start, kings, card):
             pool = list(pl.pool)
             hand = list(real)
             if source == Source.SELF and card is not None and pool[card] > real[card]:
@@ -928,10 +971,153 @@ def _unique(decs: list[Decomposition]) -> Iterator[Decomposition]:
             yield d
 
 
-def _king_substitutions(kings: int) -> Iterable[tuple[int, ...]]:
-    if kings == 0:
-        return [()]
-    return itertools.combinations_with_replacement(range(20), kings)
+def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], kings: int,
+                        card: int | None) -> list[tuple[int, ...]]:
+    """The identities the ``kings`` 王 may take (each a sorted tuple of card indices, in the
+    order of ``itertools.combinations_with_replacement(range(20), kings)``), leaving out only
+    those under which the concealed ``pool`` (``hand``: its counts before any 坎 is locked)
+    surely has no split (:func:`_may_split`): the pools :func:`_best` goes on to search."""
+    if not kings:
+        return [()] if _may_split(tables, pool, hand, card) else []
+    out: list[tuple[int, ...]] = []
+    chosen: list[int] = []
+    wild = tables.wild_splits
+    # the count of each kind once its 坎 is locked (above 2: no table covers the pool)
+    locked = [n - 3 if n >= 3 and h == 3 else n for n, h in zip(pool, hand, strict=False)]
+    ca = cb = over = 0
+    for i in range(20):
+        n = locked[i]
+        if n > 2:
+            over += 1
+        elif i % 10 < 5:
+            ca += n * _DIGIT[i]
+        else:
+            cb += n * _DIGIT[i]
+    free = card is not None and pool[card] > hand[card]  # the incoming card held free
+
+    def may_split(left: int, ca: int, cb: int, over: int) -> bool:
+        if over:  # three of the free card: a meld holding it goes first
+            return _three_may_split(tables, locked, ca, cb, over, card, left)
+        if wild(ca, cb, left):
+            return True
+        if free and card is not None and pool[card] + left >= 3:
+            # the free card made three by 王 (no 坎): the card's count out of the contents
+            d = _DIGIT[card] * locked[card]
+            if card % 10 < 5:
+                return _three_may_split(tables, locked, ca - d, cb, 1, card,
+                                        left - 3 + pool[card], True)
+            return _three_may_split(tables, locked, ca, cb - d, 1, card,
+                                    left - 3 + pool[card], True)
+        return False
+
+    def walk(low: int, left: int, ca: int, cb: int, over: int) -> None:
+        if not may_split(left, ca, cb, over):
+            return
+        if not left:
+            out.append(tuple(chosen))
+            return
+        for i in range(low, 20):
+            p, h = pool[i], hand[i]
+            if p < 3 and h < 3:  # a 王 never stands for a fifth copy
+                old = locked[i]
+                new = p - 2 if p >= 2 and h == 2 else p + 1
+                d = _DIGIT[i]
+                a, b = ca, cb
+                o = over
+                if old > 2:
+                    o -= 1
+                elif i % 10 < 5:
+                    a -= old * d
+                else:
+                    b -= old * d
+                if new > 2:
+                    o += 1
+                elif i % 10 < 5:
+                    a += new * d
+                else:
+                    b += new * d
+                pool[i] = p + 1
+                hand[i] = h + 1
+                locked[i] = new
+                chosen.append(i)
+                walk(i, left - 1, a, b, o)
+                chosen.pop()
+                pool[i] = p
+                hand[i] = h
+                locked[i] = old
+
+    walk(0, kings, ca, cb, over)
+    return out
+
+
+_DIGIT = [3 ** (i % 5 + 5 * (i >= 10)) for i in range(20)]  # a kind's digit in its block
+
+#: for each kind, the melds holding it (the 将 included) as ``(kind, copies)`` pairs
+_HOLDING: list[list[tuple[tuple[int, int], ...]]] = [
+    [tuple((k, cards.count(k)) for k in sorted(set(cards))) for _, cards in meld_types()
+     if c in cards] for c in range(20)]
+
+
+def _three_may_split(tables: BlockTables, locked: list[int], ca: int, cb: int, over: int,
+                     card: int | None, kings: int = 0, made: bool = False) -> bool:
+    """Whether a pool whose only count above 2 is a 3 of the incoming ``card`` (held free, no
+    坎) may split with any number of 将 once ``kings`` more 王 join it: every split has a meld
+    holding the card, and the pool less that meld (its cards the pool lacks stood in for by
+    王) is one the tables cover, the other 王 added as :meth:`BlockTables.wild_splits` adds
+    them. ``locked``: the counts; ``ca`` and ``cb``: the block contents of the kinds other
+    than the card; ``made``: the card's 3 is yet to be made by 王 (``locked`` holds less).
+    ``False`` is sure, ``True`` a maybe."""
+    if over != 1 or card is None or (locked[card] != 3 and not made):
+        return True
+    wild = tables.wild_splits
+    for meld in _HOLDING[card]:
+        a, b = ca, cb
+        missing = 0
+        for k, n in meld:
+            if k == card:
+                d = _DIGIT[k] * (3 - n)
+            else:
+                take = min(locked[k], n)
+                missing += n - take
+                d = -_DIGIT[k] * take
+            if k % 10 < 5:
+                a += d
+            else:
+                b += d
+        if missing <= kings and wild(a, b, kings - missing):
+            return True
+    return False
+
+
+_COVERED = b"\x00\x01\x02"
+
+
+def _may_split(tables: BlockTables, pool: list[int], hand: list[int], card: int | None) -> bool:
+    """Whether the concealed ``pool``, its 坎 locked (a count of 3 where ``hand`` holds 3),
+    may split into melds with any number of 将: ``False`` is sure (the block tables' masks),
+    ``True`` a maybe. A 3 of the incoming card held free (no 坎) goes to
+    :func:`_three_may_split`; any other count above 2 is a maybe."""
+    counts = bytes(pool[:20])
+    if counts.translate(None, _COVERED):
+        locked = list(counts)
+        over = 0
+        for i, n in enumerate(counts):
+            if n > 2:
+                if hand[i] == 3:
+                    n -= 3
+                if n > 2:
+                    if i != card:
+                        return True
+                    over += 1
+                    n = 0  # out of the block contents, as _three_may_split takes them
+                locked[i] = n
+        ca, cb = contents_of(bytes(locked))
+        if over and card is not None:
+            locked[card] = 3
+            return _three_may_split(tables, locked, ca, cb, over, card)
+        return bool(tables.ma[ca] & tables.mb[cb])
+    ca, cb = contents_of(counts)
+    return bool(tables.ma[ca] & tables.mb[cb])
 
 
 def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),

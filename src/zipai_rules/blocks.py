@@ -77,7 +77,7 @@ def huxi_key(meld_huxi: Callable[[Meld], int]) -> tuple[int, ...]:
 class BlockTables:
     """The two block tables for one 胡息 table (``values``: :func:`huxi_key`)."""
 
-    __slots__ = ("a", "b", "ma", "mb", "pair_huxi", "digits", "melds_with")
+    __slots__ = ("a", "b", "ma", "mb", "pair_huxi", "digits", "melds_with", "wild")
 
     def __init__(self, values: Sequence[int]) -> None:
         value = dict(zip(meld_types(), values, strict=True))
@@ -95,14 +95,13 @@ class BlockTables:
         self.ma = self._any_pairs(self.a)
         self.mb = self._any_pairs(self.b)
         # five 3-bit pool fields -> their base-3 digits (a field above 2: far out of range)
-        digits = []
-        for f in range(1 << 15):
-            out = 0
-            for d in range(5):
-                c = (f >> (_BITS * d)) & 7
-                out += (c if c <= 2 else 3 ** 12) * 3 ** d
-            digits.append(out)
+        field = [c if c <= 2 else 3 ** 12 for c in range(8)]
+        digits = field
+        for d in range(1, 5):  # the fields below d, then field d on top of them
+            digits = [low + f * 3 ** d for f in field for low in digits]
         self.digits = digits
+        # (block, wildcards, content) -> :meth:`wild_mask`, bounded by WILD_LIMIT
+        self.wild: dict[int, int] = {}
 
     @staticmethod
     def _build(block: tuple[int, ...], value: dict[tuple[MeldKind, tuple[int, ...]], int],
@@ -157,9 +156,17 @@ class BlockTables:
         masks = [0 if t is None else sum(1 << s for s in t) for t in table]
         for k in range(10):
             unit = 3 ** k
-            for top in range(0, N_CONTENTS, 3 * unit):  # the contents whose digit k is 2
-                for c in range(top + 2 * unit, top + 3 * unit):
-                    masks[c] |= masks[c - 2 * unit]
+            period = 3 * unit
+            if unit <= N_CONTENTS // period:  # few offsets: a stride slice per offset
+                for j in range(unit):  # the contents whose digit k is 2, from those with 0
+                    twos = slice(2 * unit + j, N_CONTENTS, period)
+                    zeros = masks[j::period]
+                    masks[twos] = [m | z for m, z in zip(masks[twos], zeros, strict=False)]
+            else:  # few runs: a slice per run of contents whose digit k is 2
+                for top in range(0, N_CONTENTS, period):
+                    lo = top + 2 * unit
+                    masks[lo:lo + unit] = [m | z for m, z in zip(
+                        masks[lo:lo + unit], masks[top:top + unit], strict=True)]
         return masks
 
     def best0(self, ca: int, cb: int) -> int:
@@ -243,6 +250,48 @@ class BlockTables:
                 res = got + h
         return res
 
+    def wild_mask(self, block: int, c: int, w: int) -> int:
+        """The boundary states (a bit mask, as :attr:`ma`) that block ``block`` (0: A, 1: B)
+        of content ``c`` reaches, with any number of 将, once ``w`` wildcards (王) are added
+        to it one at a time: each raises a count 0 to 1 or 1 to 2, or makes a count of 2 a
+        坎 taken out (0). A superset of what the 王 can make of the block: a mask of 0 means
+        that no way of adding them splits it."""
+        masks = self.mb if block else self.ma
+        if not w:
+            return masks[c]
+        key = (c * 64 + w) * 2 + block
+        found = self.wild.get(key)
+        if found is not None:
+            return found
+        out = 0
+        for unit in _UNITS:
+            d = c // unit % 3
+            out |= self.wild_mask(block, c - 2 * unit if d == 2 else c + unit, w - 1)
+        if len(self.wild) >= WILD_LIMIT:
+            self.wild.clear()
+        self.wild[key] = out
+        return out
+
+    def wild_splits(self, ca: int, cb: int, w: int) -> bool:
+        """Whether some way of adding ``w`` wildcards to the block contents ``ca`` and ``cb``
+        (:meth:`wild_mask`) may split the pool: ``False`` is sure, ``True`` a maybe."""
+        if not w:
+            return bool(self.ma[ca] & self.mb[cb])
+        get = self.wild.get
+        mask = self.wild_mask
+        for wa in range(w + 1):
+            ka = get((ca * 64 + wa) * 2) if wa else self.ma[ca]
+            if ka is None:
+                ka = mask(0, ca, wa)
+            if ka:
+                wb = w - wa
+                kb = get((cb * 64 + wb) * 2 + 1) if wb else self.mb[cb]
+                if kb is None:
+                    kb = mask(1, cb, wb)
+                if ka & kb:
+                    return True
+        return False
+
     def contents(self, x: int) -> tuple[int, int]:
         """The content indices of blocks A and B of pool ``x`` (``N_CONTENTS`` or more for a
         block holding a count above 2)."""
@@ -288,9 +337,9 @@ class BlockTables:
 def _digit_sums() -> list[int]:
     """The sum of the base-3 digits of every content index: adding a delta keeps every digit
     within 2 exactly when the digit sums add up (each carry would lose 2)."""
-    out = [0] * N_CONTENTS
-    for n in range(1, N_CONTENTS):
-        out[n] = out[n // 3] + n % 3
+    out = [0]
+    for _ in range(10):  # n + 3^k j, for the digit j on top of the k lower ones
+        out = out + [d + 1 for d in out] + [d + 2 for d in out]
     return out
 
 
@@ -301,6 +350,9 @@ for _k, _c in enumerate(BLOCK_A):
 for _k, _c in enumerate(BLOCK_B):
     _DIGIT[_c] = 3 ** _k
 _DIGIT2 = [2 * d for d in _DIGIT]
+_UNITS = tuple(3 ** k for k in range(10))
+#: the most entries of a :attr:`BlockTables.wild` cache before it is emptied
+WILD_LIMIT = 100_000
 _GUARD = sum(4 << (_BITS * i) for i in range(20))  # bit 2 of every field (counts 0–3)
 
 #: five counts (0–2) as bytes -> their base-3 value, for :func:`contents_of`
