@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator
-from typing import cast
 
 from ..analysis import Analysis, surely_no_win, win_verdict
 from ..cards import KING
@@ -57,9 +56,26 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
     if hand[KING] and "chi" in variant.deck.king_rules.claims:
         return _king_chi_plans(variant, hand, card, table)
     # without a 王 a plan uses only the cards of the chi shapes holding ``card``: the same
-    # nearby counts give the same plans
+    # nearby counts give the same plans; none when no shape finds its two other cards free
+    for need in _partners(card):
+        if all(0 < hand[i] - k < 3 - k for i, k in need):
+            break
+    else:
+        return []
     near = _near(card)
     return list(_chi_plans_near(card, tuple(hand[i] if hand[i] < 3 else 0 for i in near)))
+
+
+@functools.cache
+def _partners(card: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For each chi shape holding ``card``, the other cards it needs from the hand: pairs of
+    a card kind and the count less one that the hand must hold of it (outside a 坎)."""
+    out = []
+    for shape in chi_shapes_with(card):
+        need = list(shape)
+        need.remove(card)
+        out.append(tuple((i, need.count(i) - 1) for i in sorted(set(need))))
+    return tuple(out)
 
 
 @functools.cache
@@ -346,19 +362,26 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
     n = len(seats)
     out: list[tuple[int, tuple[Action, ...]]] = []
     plans: dict[Action, Plan] = {}
-    chou_applies = source in variant.chou.blocks_on
     hu, pao, peng = ActionKind.HU in kinds, ActionKind.PAO in kinds, ActionKind.PENG in kinds
     chi = ActionKind.CHI in kinds
-    other_source = Source(source) if hu else None
+    rules = variant.claims
+    from_discard = source == Source.DISCARD
+    other_source = Source(source)
+    # the seats that may 吃: the exposer on its own draw, the next seat
+    chi_own = chi and Source.SELF in rules.chi_by
+    chi_next = (by + 1) % n if chi and "next" in rules.chi_by else -1
+    chou_applies = chi and source in variant.chou.blocks_on
+    peng_here = peng and card != KING and source in rules.peng_on
+    forced = variant.win.forced_sources if hu else ()
     for step in range(n):
         s = (by + step) % n
-        own = s == by
-        if own and source == Source.DISCARD:
+        own = step == 0
+        if own and from_discard:
             continue
         seat = seats[s]
         opts: list[Action] = []
         if hu:
-            src = Source.SELF if own else cast(Source, other_source)
+            src = Source.SELF if own else other_source
             worth = None if ctx is None else seat_worth(variant, ctx, s, seat, card, src, by)
             win = hu_allowed(variant, seat, card, src, worth)
             if win is not None:
@@ -371,29 +394,24 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
         # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰了",
         # 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001): ``chou.blocks_on``
         # limits only the 吃 block (digest C8)
-        kings = peng_kings(variant, seat.hand, card) if peng else None
-        if kings is not None and not own and not seat.dead and not seat.fang_pao \
-                and source in variant.claims.peng_on \
-                and card not in seat.chou_peng_cards:
-            after = list(seat.hand)
-            after[card] -= 2 - kings
-            after[KING] -= kings
-            if not owes_discard(variant, seat, 1) or can_discard(variant, after):
-                opts.append(option(ActionKind.PENG, s, card))
-        if chi and not seat.dead and not seat.fang_pao \
+        if peng_here and not own and seat.hand[card] and not seat.dead and not seat.fang_pao:
+            kings = peng_kings(variant, seat.hand, card)
+            if kings is not None and card not in seat.chou_peng_cards:
+                after = list(seat.hand)
+                after[card] -= 2 - kings
+                after[KING] -= kings
+                if not owes_discard(variant, seat, 1) or can_discard(variant, after):
+                    opts.append(option(ActionKind.PENG, s, card))
+        if (chi_own if own else s == chi_next) and not seat.dead and not seat.fang_pao \
                 and card not in seat.own_chou \
-                and not (chou_applies and card in seat.chou_chi_cards) and (
-                (own and Source.SELF in variant.claims.chi_by)
-                or (s == (by + 1) % n and "next" in variant.claims.chi_by)):
+                and not (chou_applies and card in seat.chou_chi_cards):
             chis = chi_plans(variant, seat.hand, card, seat.melds)
             owes = bool(chis) and owes_discard(variant, seat, 1)
             for plan in chis:
                 if not owes or can_discard(variant, hand_after(seat.hand, plan, card)):
                     opts.append(option(ActionKind.CHI, s, card, plan))
         if opts:
-            forced_win = hu and ((Source.SELF if own else source)
-                                 in variant.win.forced_sources)
-            if not (forced_win and opts[0].kind == ActionKind.HU):
+            if not (opts[0].kind == ActionKind.HU and (Source.SELF if own else source) in forced):
                 opts.append(option(ActionKind.PASS, s))
             out.append((s, tuple(opts)))
     return out, plans
