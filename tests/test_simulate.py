@@ -46,13 +46,22 @@ def test_summarize_known_values(hunan):
     length = stats["length"]
     assert (length["count"], length["mean"], length["q1"], length["median"], length["q3"]) == (
         4, 19.0, 15.25, 22.5, 26.25)
-    assert stats["timing"] == {"jobs": 1, "seconds": 2.0, "games_per_second": 2.0}
+    assert stats["timing"] == {"jobs": 1, "seconds": 2.0, "games_per_second": 2.0,
+                               "setup_seconds": None, "play_seconds": None,
+                               "play_games_per_second": None}
     table = format_stats(stats, hunan)
     assert table.splitlines()[0] == ("湖南跑胡子 (hunan): 4 games, seeds 1..4, bots "
                                      "greedy,random,greedy, seat 0 deals")
     assert "  seat 0 wins                   2    50.0%" in table
     assert "  荒庄 (huangzhuang)            1    25.0%" in table
-    assert "speed: 4 games in 2.00 s with 1 job: 2.0 games/s" in table
+    assert "speed: 4 games in 2.00 s with 1 job: 2.0 games/s\n" in table + "\n"
+    # 0.4 s of the 2 s spent on the setup: the 4 games were played in 1.6 s, 2.5 a second
+    timed = summarize(hunan, games, seed=1, bots=["greedy"], seconds=2.0, setup_seconds=0.4)
+    assert timed["timing"] == {"jobs": 1, "seconds": 2.0, "games_per_second": 2.0,
+                               "setup_seconds": 0.4, "play_seconds": 1.6,
+                               "play_games_per_second": 2.5}
+    assert ("speed: 4 games in 2.00 s with 1 job: 2.0 games/s (0.40 s of setup, then "
+            "2.5 games/s)") in format_stats(timed, hunan)
 
 
 def test_histogram_widths():
@@ -97,7 +106,12 @@ def test_simulate_json_consistent(capsys, tmp_path):
             assert d["min"] <= d["q1"] <= d["median"] <= d["q3"] <= d["max"]
     if stats["huxi"]["count"]:
         assert stats["huxi"]["min"] >= load_preset("hunan").win.min_huxi
-    assert set(stats["timing"]) == {"jobs", "seconds", "games_per_second"}
+    t = stats["timing"]
+    assert set(t) == {"jobs", "seconds", "games_per_second", "setup_seconds", "play_seconds",
+                      "play_games_per_second"}
+    # one job in this process: the setup is timed apart, and is part of the whole run
+    assert t["setup_seconds"] is not None and t["play_seconds"] is not None
+    assert t["setup_seconds"] + t["play_seconds"] == pytest.approx(t["seconds"], abs=0.002)
 
     # the records agree with the statistics, and each is the `zipai play` game of its seed
     files = sorted(p.name for p in out.iterdir())
@@ -147,7 +161,8 @@ def test_simulate_table(capsys):
     assert lines[1] == "results"
     assert sum(1 for x in lines if x.startswith("  seat ") and " wins " in x) == 3
     assert any(x.startswith("  荒庄 (huangzhuang)") for x in lines)
-    assert lines[-1].startswith("speed: 5 games in ") and lines[-1].endswith(" games/s")
+    assert lines[-1].startswith("speed: 5 games in ") and lines[-1].endswith(" games/s)")
+    assert " games/s (" in lines[-1] and " s of setup, then " in lines[-1]
 
 
 def test_simulate_bad_input(capsys):

@@ -17,7 +17,8 @@ from .errors import ZipaiError
 from .play import Bot, play_out
 from .variant import Variant
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bots", "play_out", "seat_bot_names"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "leftover_measure", "make_bots", "play_out",
+           "seat_bot_names"]
 
 
 class RandomBot:
@@ -176,6 +177,11 @@ class _Leftover:
 
 
 _MEASURES: dict[str, _Leftover] = {}
+
+
+def leftover_measure(variant: Variant) -> None:
+    """Build GreedyBot's discard measure of ``variant`` now (kept for the process)."""
+    _leftover(variant)
 
 
 def _leftover(variant: Variant) -> _Leftover:

@@ -26,11 +26,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
-from .bots import BOTS, make_bots, seat_bot_names
+from .analysis import searcher
+from .bots import BOTS, leftover_measure, make_bots, seat_bot_names
 from .engine.actions import Action
 from .engine.game import Game
 from .engine.seeds import check_seed
@@ -53,8 +54,8 @@ DEFAULT_BOTS = ("greedy", "random", "greedy")
 EXECUTOR_CHUNK = 200
 
 __all__ = ["DEFAULT_BOTS", "EXECUTOR_CHUNK", "GameSummary", "Tally", "default_bots",
-           "format_stats", "max_jobs", "play_game", "prepare_out", "record_path", "run_games",
-           "simulate", "simulate_check", "summarize", "tally_stats"]
+           "format_stats", "max_jobs", "play_game", "prepare", "prepare_out", "record_path",
+           "run_games", "simulate", "simulate_check", "summarize", "tally_stats"]
 
 
 @attrs.frozen(slots=True)
@@ -84,6 +85,15 @@ def play_game(variant: VariantLike, number: int, seed: int, bots: Sequence[str],
     if out is not None and record is not None:
         write_text_atomic(record_path(out, number), record)
     return summary
+
+
+def prepare(variant: VariantLike) -> None:
+    """Build, once per process, what every game of ``variant`` reads: the analysis's search
+    with its block tables and GreedyBot's discard measure. Games build them on first use
+    anyway; calling this first lets a run time that setup apart from the games."""
+    v = as_variant(variant)
+    searcher(v)
+    leftover_measure(v)
 
 
 def record_path(out: str | Path, number: int) -> Path:
@@ -455,28 +465,37 @@ def _next_round(width: int) -> int:
 
 
 def summarize(variant: Variant, summaries: Iterable[GameSummary], *, seed: int,
-              bots: Sequence[str], jobs: int = 1, seconds: float | None = None
-              ) -> dict[str, Any]:
+              bots: Sequence[str], jobs: int = 1, seconds: float | None = None,
+              setup_seconds: float | None = None) -> dict[str, Any]:
     """The statistics of a run as a JSON-ready dict: per-seat ``wins`` and ``win_rate``,
     ``huangzhuang`` count and rate (the win rates and it add up to 1), result ``kinds``, the
     distributions (count, mean, min, quartiles, max, histogram buckets ``from``/``to``/
     ``count``) of the winning ``huxi``, the ``units`` per loser, the winner's ``gain`` and
     the game ``length`` in actions, and ``timing`` (``jobs``, ``seconds``,
-    ``games_per_second``: the only fields that vary between identical runs).
+    ``games_per_second``, and when the process's one-time setup was timed apart
+    (``setup_seconds``, see :func:`prepare`) ``play_seconds`` and ``play_games_per_second``
+    without it, else ``None``: the only fields that vary between identical runs).
     ``summaries`` may be any iterable, in any order (e.g. :func:`run_games`): it is consumed
     once and nothing is kept."""
     tally = Tally(variant.players)
     for g in summaries:
         tally.add(g)
-    return tally_stats(tally, variant, seed=seed, bots=bots, jobs=jobs, seconds=seconds)
+    return tally_stats(tally, variant, seed=seed, bots=bots, jobs=jobs, seconds=seconds,
+                       setup_seconds=setup_seconds)
 
 
 def tally_stats(tally: Tally, variant: Variant, *, seed: int, bots: Sequence[str],
-                jobs: int = 1, seconds: float | None = None) -> dict[str, Any]:
-    """The statistics dict of :func:`summarize` from a :class:`Tally`."""
+                jobs: int = 1, seconds: float | None = None,
+                setup_seconds: float | None = None) -> dict[str, Any]:
+    """The statistics dict of :func:`summarize` from a :class:`Tally`. ``seconds``: the whole
+    run; ``setup_seconds``: the part of it spent on :func:`prepare` (``None``: not timed)."""
     n = tally.games
+    play = None if seconds is None or setup_seconds is None else seconds - setup_seconds
     timing = {"jobs": jobs, "seconds": None if seconds is None else round(seconds, 3),
-              "games_per_second": None if not seconds else round(n / seconds, 1)}
+              "games_per_second": None if not seconds else round(n / seconds, 1),
+              "setup_seconds": None if play is None else round(cast(float, setup_seconds), 3),
+              "play_seconds": None if play is None else round(play, 3),
+              "play_games_per_second": None if not play else round(n / play, 1)}
     return {
         "variant": variant.id, "content_hash": variant.content_hash, "games": n,
         "seed": seed, "bots": seat_bot_names(bots, variant.players),
@@ -529,7 +548,10 @@ def format_stats(stats: dict[str, Any], variant: Variant) -> str:
     t = stats["timing"]
     if t["seconds"] is not None:
         lines.append(f"speed: {n} games in {t['seconds']:.2f} s with {t['jobs']} job"
-                     f"{'s' if t['jobs'] != 1 else ''}: {t['games_per_second']:.1f} games/s")
+                     f"{'s' if t['jobs'] != 1 else ''}: {t['games_per_second']:.1f} games/s"
+                     + ("" if not t.get("play_seconds") else
+                        f" ({t['setup_seconds']:.2f} s of setup, then "
+                        f"{t['play_games_per_second']:.1f} games/s)"))
     return "\n".join(lines)
 
 

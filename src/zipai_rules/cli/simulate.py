@@ -16,7 +16,15 @@ from typing import Any
 
 from ..errors import ZipaiError
 from ..replay_html import ReplayIndex
-from ..simulate import DEFAULT_BOTS, Tally, format_stats, max_jobs, run_games, tally_stats
+from ..simulate import (
+    DEFAULT_BOTS,
+    Tally,
+    format_stats,
+    max_jobs,
+    prepare,
+    run_games,
+    tally_stats,
+)
 from .common import VARIANT_HELP, bot_names, count, variant_arg
 
 
@@ -150,6 +158,10 @@ def run(args: argparse.Namespace) -> int:
         executor, jobs = (None, args.jobs) if args.dask is None else stack.enter_context(
             dask_executor(args.dask, args.jobs))
         t0 = time.perf_counter()
+        setup = None
+        if executor is None and jobs == 1:  # the games run here: their setup, timed apart
+            prepare(variant)
+            setup = time.perf_counter() - t0
         with deferred_sigint() as interrupted:
             for g in run_games(variant, args.games, args.seed, bots, jobs, args.out,
                                stop=interrupted, executor=executor,
@@ -170,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
               f"({done.describe()}){written}", file=sys.stderr)
         return 130
     stats = tally_stats(tally, variant, seed=args.seed, bots=bots, jobs=jobs,
-                        seconds=seconds)
+                        seconds=seconds, setup_seconds=setup)
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
     else:
