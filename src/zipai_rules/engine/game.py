@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from ..cards import KING, Card, card_index, cards_arg, check_copies, format_cards
+from ..cards import KING, N_KINDS, Card, card_index, cards_arg, check_copies, format_cards
 from ..errors import CardError, HandError, IllegalActionError
 from ..variant import Variant, VariantLike, as_variant
 from .actions import Action, Event
@@ -26,19 +26,26 @@ from .transition import start, step
 Cards = Iterable[Card | int | str] | str
 
 
+def _indices(cards: Cards, argument: str) -> tuple[int, ...]:
+    """The card indices of ``cards`` (:func:`cards_arg`); a tuple of indices as it is."""
+    if type(cards) is tuple and all(type(c) is int and 0 <= c < N_KINDS for c in cards):
+        return cards
+    return tuple(cards_arg(cards, argument))
+
+
 def _wall(cards: Cards) -> tuple[int, ...]:
-    return tuple(cards_arg(cards, "wall"))
+    return _indices(cards, "wall")
 
 
 def _aside(cards: Cards) -> tuple[int, ...]:
-    return tuple(cards_arg(cards, "aside"))
+    return _indices(cards, "aside")
 
 
 def _hands(hands: Iterable[Cards]) -> tuple[tuple[int, ...], ...]:
     if isinstance(hands, str) or not isinstance(hands, Iterable):
         raise CardError(f"hands: {hands!r:.60} is not a list of hands, one per seat",
                         code="unknown_card")
-    return tuple(tuple(cards_arg(h, f"hands[{s}]")) for s, h in enumerate(hands))
+    return tuple(_indices(h, f"hands[{s}]") for s, h in enumerate(hands))
 
 
 def _dealer(_deal: object, _field: object, dealer: object) -> None:
@@ -109,7 +116,8 @@ def check_deal(variant: Variant, deal: Deal) -> None:
     who deals)."""
     for cards in (*deal.hands, deal.wall, deal.aside):
         for c in cards:
-            card_index(c)
+            if type(c) is not int or not 0 <= c < N_KINDS:
+                card_index(c)
     _dealer(deal, None, deal.dealer)
     if not 0 <= deal.dealer < variant.players:
         raise HandError(f"bad deal: dealer seat {deal.dealer} outside 0..{variant.players - 1}",
