@@ -387,7 +387,9 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
             if win is not None:
                 opts.append(option(ActionKind.HU, s, card))
                 plans[opts[-1]] = win
-        target = pao_source(variant, seat, card, source, own) if pao else None
+        # a 跑 needs two copies in hand at least (a 坎, or a pair and a 王) or a table meld
+        target = pao_source(variant, seat, card, source, own) if pao and (
+            seat.hand[card] >= 2 or any(m.cards[0] == card for m in seat.melds)) else None
         if target is not None:
             opts.append(option(ActionKind.PAO, s, card))
             plans[opts[-1]] = target
