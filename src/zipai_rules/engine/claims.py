@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator
+from typing import cast
 
 from ..analysis import Analysis, surely_no_win, win_verdict
 from ..cards import KING
@@ -366,7 +367,7 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
     chi = ActionKind.CHI in kinds
     rules = variant.claims
     from_discard = source == Source.DISCARD
-    other_source = Source(source)
+    other_source = Source(source) if hu else None
     # the seats that may 吃: the exposer on its own draw, the next seat
     chi_own = chi and Source.SELF in rules.chi_by
     chi_next = (by + 1) % n if chi and "next" in rules.chi_by else -1
@@ -381,7 +382,7 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
         seat = seats[s]
         opts: list[Action] = []
         if hu:
-            src = Source.SELF if own else other_source
+            src = Source.SELF if own else cast(Source, other_source)
             worth = None if ctx is None else seat_worth(variant, ctx, s, seat, card, src, by)
             win = hu_allowed(variant, seat, card, src, worth)
             if win is not None:
