@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("variant",),                             # the frozen rules model the analysis reads
     ("special",),                             # the special-win shapes the analysis judges
     ("blocks",),                              # the block tables behind the search value
+    ("drawing",),                             # the pictures drawn from plain data
     ("analysis",),
     # the variant's input: loading, presets; "" is the package itself, whose
     # __init__ re-exports the presets and the file loader (imported on first use)
@@ -46,10 +47,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 #: inside the function, and only for a variant given by name or path, so that every function
 #: taking a variant takes a name as ``--variant`` does (a loaded :class:`Variant` needs none)
 LATE_BOUND = {("zipai_rules.variant", "zipai_rules.variant_file")}
-#: the Jupyter pictures, bound late the same way: ``_repr_svg_``/``_repr_html_`` of a game, a
-#: state, a view, an analysis and a settlement import :mod:`zipai_rules.svg` inside the method
-LATE_BOUND |= {(f"zipai_rules.{m}", "zipai_rules.svg") for m in (
-    "analysis", "engine.game", "engine.state", "engine.observation", "settlement")}
 
 #: modules that read or write files, or talk to a terminal: the hand analysis loads none
 IO_MODULES = ("inputs", "loader", "presets", "variant_file", "records", "simulate", "bench",
@@ -166,3 +163,13 @@ def test_the_engine_loads_no_cli_records_or_bots():
     assert "zipai_rules.engine.game" in loaded
     assert not [m for m in loaded if m.startswith(("zipai_rules.cli", "zipai_rules.records",
                                                    "zipai_rules.bots", "zipai_rules.match"))]
+
+
+def test_the_drawing_imports_none_of_what_it_draws():
+    """The pictures are drawn from plain data: the drawing imports no analysis, engine or
+    settlement, and no module imports the pictures' public face (svg) but the CLI."""
+    assert imports_of(PACKAGE / "drawing.py") == {
+        "zipai_rules.cards", "zipai_rules.errors", "zipai_rules.melds", "zipai_rules.variant",
+        "zipai_rules.vocab"}
+    users = sorted(module_name(p) for p in SOURCES if "zipai_rules.svg" in imports_of(p))
+    assert all(u.startswith("zipai_rules.cli") for u in users), users

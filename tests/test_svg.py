@@ -15,10 +15,12 @@ from hypothesis import strategies as st
 from zipai_rules import analyze, find_variant
 from zipai_rules.bots import make_bots, play_out
 from zipai_rules.cards import format_cards, indices_of, parse_indices
+from zipai_rules.drawing import Outcome, TableMeld, TablePicture, TableSeat, draw_table
 from zipai_rules.engine import Game, Result
 from zipai_rules.engine.observation import spectate
 from zipai_rules.errors import SeatError, ZipaiError
 from zipai_rules.loader import build_variant
+from zipai_rules.melds import MeldKind
 from zipai_rules.presets import preset_ids, raw_preset
 from zipai_rules.settlement import Line, Settlement, settle
 from zipai_rules.svg import (
@@ -30,6 +32,7 @@ from zipai_rules.svg import (
     xml_text,
 )
 from zipai_rules.testing import game_states, games, observations, winning_hands
+from zipai_rules.vocab import Phase, ResultKind
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -465,3 +468,41 @@ def test_the_pictures_page_image_is_current():
     assert len(views) == 9
     drawn = render(views[4], variant=v)
     assert (DOCS / "img" / "seat1-view.svg").read_text("utf-8") == drawn
+
+
+def test_the_drawing_draws_plain_data():
+    """zipai_rules.drawing draws a table made by hand, without a game: seat 0 holds x1 x2 x3
+    (one run column) and a 碰 of d5 worth 3 胡息, seat 1 two face-down cards and a discard."""
+    peng = TableMeld(MeldKind.PENG, (14, 14, 14), 0, 3)
+    picture = TablePicture(
+        title="t", mode="open", viewer=None,
+        seats=(TableSeat((0, 1, 2), 0, (peng,), ()), TableSeat(None, 2, (), (9,))),
+        dealer=0, wall=40, pending=None, turn=(None, Phase.OVER),
+        result=Outcome(ResultKind.HU, 0, 2, 15), variant=None)
+    root = ET.fromstring(draw_table(picture, ascii=False))
+    hand0 = root.find(f".//{NS}g[@class='hand'][@data-seat='0']")
+    assert [g.get("data-card") for g in hand0.iter(f"{NS}g") if "card" in classes(g)] == [
+        "x1", "x2", "x3"]
+    assert len(hand0.findall(f"{NS}g[@class='group']")) == 1
+    meld = root.find(f".//{NS}g[@data-kind='peng']")
+    assert meld.get("data-huxi") == "3"
+    assert [t.text for t in meld.iter(f"{NS}text")][-1] == "碰 3"
+    hand1 = root.find(f".//{NS}g[@class='hand'][@data-seat='1']")
+    assert hand1.get("data-hidden") == "2"
+    discards = root.find(f".//{NS}g[@class='discards'][@data-seat='1']")
+    assert [g.get("data-card") for g in discards if "card" in classes(g)] == ["x10"]
+    turn = root.find(f".//{NS}text[@class='label turn']")
+    assert turn.text == "seat 0 wins: hu 三, 15 胡息"
+
+
+def test_the_jupyter_pictures_are_the_svg_pictures():
+    """``_repr_svg_`` of a game, a state, a view and a spectator's view, and ``_repr_html_``
+    of a settlement, draw what zipai_rules.svg draws for them."""
+    v = find_variant("hunan")
+    game = play_out(Game(v, seed=2), make_bots(["greedy"], 2, v.players))
+    assert game._repr_svg_() == game.state._repr_svg_() == render(game)
+    view = game.views(1)[4]
+    assert view._repr_svg_() == render(view)
+    assert spectate(game.state)._repr_svg_() == render(spectate(game.state))
+    s = settle(game)
+    assert s._repr_html_() == settlement_html(s)

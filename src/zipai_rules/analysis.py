@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -58,6 +58,9 @@ from .melds import QUADS, Meld, MeldKind, parse_meld, stand_in_text
 from .special import fixed_value_win, special_win
 from .variant import Variant, VariantLike, as_variant
 from .vocab import Reason, Source
+
+if TYPE_CHECKING:
+    from .drawing import AnalysisPicture
 
 SOURCES = tuple(s.value for s in Source)
 
@@ -169,8 +172,29 @@ class Analysis:
 
     def _repr_svg_(self) -> str:
         """The best decomposition, group by group with 胡息 (:mod:`zipai_rules.svg`)."""
-        from .svg import render_analysis
-        return render_analysis(self)
+        from .drawing import draw_analysis  # the drawing only when drawn (a lower module)
+        return draw_analysis(self.picture())
+
+    def picture(self) -> AnalysisPicture:
+        """What a picture of this analysis shows (:func:`zipai_rules.drawing.draw_analysis`):
+        the verdict, the best decomposition's groups (a card a 王 stands for drawn as the 王)
+        and its leftover cards."""
+        from .drawing import AnalysisGroup, AnalysisPicture
+        best = self.best
+        groups = () if best is None else tuple(
+            AnalysisGroup(g.meld.kind, g.huxi, g.place, _lying(g), g.kings) for g in best.groups)
+        return AnalysisPicture(self.win, self.reason, self.huxi, groups,
+                               () if best is None else tuple(best.leftover))
+
+
+def _lying(group: Group) -> tuple[int, ...]:
+    """A group's cards as they lie: each card a 王 stands for drawn as the 王."""
+    cards = list(group.meld.physical)
+    for c in group.kings:
+        if c in cards:
+            cards.remove(c)
+            cards.append(KING)
+    return tuple(cards)
 
 
 @attrs.frozen(slots=True)

@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from .cards import KING, format_cards, is_big, rank_of, token
+from .drawing import settlement_table
 from .engine.actions import Event, EventKind
 from .engine.game import Game
 from .engine.state import GameState, Result
@@ -65,8 +66,8 @@ class Settlement:
 
     def _repr_html_(self) -> str:
         """The itemised lines and payments as an HTML table (:mod:`zipai_rules.svg`)."""
-        from .svg import settlement_html
-        return settlement_html(self)
+        return settlement_table(self.variant_id, self.winner, self.huxi, self.units, self.unit,
+                                [(x.item, x.term, x.text, x.value) for x in self.lines])
 
 
 def formula(conversion: Conversion, huxi: int) -> str:

@@ -199,8 +199,7 @@ class Game:
 
     def _repr_svg_(self) -> str:
         """The table with every card open (:mod:`zipai_rules.svg`), for Jupyter."""
-        from ..svg import render
-        return render(self)
+        return self.state._repr_svg_()
 
     @property
     def state(self) -> GameState:

@@ -20,17 +20,17 @@ from typing import Any
 
 import attrs
 
-from ..cards import format_cards, parse_indices
+from ..cards import format_cards, indices_of, parse_indices
+from ..drawing import Outcome, TableMeld, TablePicture, TableSeat, draw_table, seen_huxi
 from ..errors import RecordError, SeatError
 from ..melds import Meld, MeldKind
 from ..variant import Variant
 from ..vocab import Phase, ResultKind, Source
 from .actions import Action, Event, EventKind, card_from_json
+from .display import DISPLAYED
+from .display import display as display  # how the other seats see a meld, re-exported
 from .state import GameState, Result
 
-# meld kinds (and the events that lay them down, of the same name) whose display the variant
-# chooses (``display.wei`` …); every other meld is shown face up
-_DISPLAYED = frozenset({"wei", "chou_wei", "ti", "pao"})
 # a declined claim or win (and the 臭 it leaves) is known only to the seat that declined it
 _PRIVATE_EVENTS = frozenset({EventKind.PASS, EventKind.CHOU})
 
@@ -182,8 +182,13 @@ class Observation:
 
     def _repr_svg_(self) -> str:
         """The table as this seat sees it (:mod:`zipai_rules.svg`), for Jupyter."""
-        from ..svg import render
-        return render(self)
+        return draw_table(self.picture(), False)
+
+    def picture(self, variant: Variant | None = None) -> TablePicture:
+        """What a picture of this view shows (:func:`zipai_rules.drawing.draw_table`): this
+        seat's hand open, the other hands face down; ``variant`` (a view carries none) names
+        the table and gives the 胡息 of the melds whose kind and size show."""
+        return _picture(self, variant, self.seat, self.hand)
 
     def to_json(self) -> dict[str, Any]:
         """The observation as JSON: cards as ASCII tokens, ``options`` and ``history`` in the
@@ -243,8 +248,12 @@ class TableView:
 
     def _repr_svg_(self) -> str:
         """The table as a spectator sees it (:mod:`zipai_rules.svg`), for Jupyter."""
-        from ..svg import render
-        return render(self)
+        return draw_table(self.picture(), False)
+
+    def picture(self, variant: Variant | None = None) -> TablePicture:
+        """What a picture of this view shows (:func:`zipai_rules.drawing.draw_table`): every
+        hand face down; ``variant`` as :meth:`Observation.picture`."""
+        return _picture(self, variant)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableView:
@@ -258,10 +267,27 @@ class TableView:
             raise _decoding(f"table view: {exc!r}") from None
 
 
-def display(variant: Variant, kind: MeldKind | EventKind) -> str:
-    """How the other seats see a meld of ``kind`` (or the meld an event of that name lays
-    down): ``hidden``, ``one_up`` or ``all_up``."""
-    return getattr(variant.display, kind.value) if kind.value in _DISPLAYED else "all_up"
+def _picture(view: Observation | TableView, variant: Variant | None,
+                 viewer: int | None = None, hand: Sequence[int] | None = None
+                 ) -> TablePicture:
+    """The table as ``view`` shows it: a seat's (``viewer`` and its ``hand``, 21 counts) or a
+    spectator's; ``variant`` (a view carries none) names the title and gives the 胡息 of the
+    melds whose kind and size show."""
+    seats, r = [], view.result
+    for s, melds in enumerate(view.melds):
+        seats.append(TableSeat(
+            tuple(indices_of(hand)) if hand is not None and s == viewer else None,
+            view.hidden_cards[s],
+            tuple(TableMeld(m.kind, m.cards, m.hidden,
+                            seen_huxi(variant, m.kind, m.cards, m.hidden)) for m in melds),
+            view.discards[s]))
+    mine = viewer is not None and view.phase not in (Phase.WAIT, Phase.OVER)
+    title = "" if variant is None else variant.name
+    return TablePicture(title=title, mode="seat" if viewer is not None else "spectator",
+                        viewer=viewer, seats=tuple(seats), dealer=view.dealer, wall=view.wall,
+                        pending=view.pending, turn=(viewer if mine else None, view.phase),
+                        result=None if r is None else Outcome(r.kind, r.winner, r.card, r.huxi),
+                        variant=variant)
 
 
 def check_seat(variant: Variant, seat: object) -> int:
@@ -328,7 +354,7 @@ class Redactor:
             return attrs.evolve(event, melds=())  # "自己摸到牌不用亮" (004 第四条1)
         if event.kind == EventKind.CHI and any(m.kings for m in event.melds):
             return attrs.evolve(event, melds=tuple(m.unnamed() for m in event.melds))
-        if event.kind.value not in _DISPLAYED:
+        if event.kind.value not in DISPLAYED:
             return event
         face_down = self._face_down.setdefault(event.seat, [])
         hidden, note = display(self.variant, event.kind) == "hidden", event.note

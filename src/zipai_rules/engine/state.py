@@ -7,12 +7,14 @@ from typing import Any
 import attrs
 
 from ..analysis import Analysis, Decomposition
-from ..cards import token
+from ..cards import indices_of, token
+from ..drawing import Outcome, TableMeld, TablePicture, TableSeat, draw_table
 from ..errors import IllegalActionError, ZipaiError
 from ..melds import QUADS, Meld, MeldKind
 from ..variant import Variant
 from ..vocab import Label, Phase, ResultKind, Source
 from .actions import Action
+from .display import display
 
 
 @attrs.frozen(slots=True)
@@ -223,5 +225,25 @@ class GameState:
 
     def _repr_svg_(self) -> str:
         """The table with every card open (:mod:`zipai_rules.svg`), for Jupyter."""
-        from ..svg import render
-        return render(self)
+        return draw_table(self.picture(), False)
+
+    def picture(self) -> TablePicture:
+        """What a picture of this table shows with every card open
+        (:func:`zipai_rules.drawing.draw_table`); a meld the other seats see face down is
+        marked ``facedown``."""
+        v = self.variant
+        seats = []
+        for st in self.seats:
+            melds = tuple(TableMeld(m.kind, m.physical, 0, v.meld_huxi(m),
+                                    display(v, m.kind) != "all_up" or k in st.own_chi
+                                    and v.display.chi_own_draw == "hidden")
+                          for k, m in enumerate(st.melds))
+            seats.append(TableSeat(tuple(indices_of(st.hand)), 0, melds, st.discards))
+        p, r = self.pending, self.result
+        return TablePicture(title=v.name, mode="open", viewer=None, seats=tuple(seats),
+                            dealer=self.dealer, wall=len(self.wall),
+                            pending=None if p is None else (p.card, p.source, p.by),
+                            turn=(self.actor, self.phase),
+                            result=None if r is None else Outcome(r.kind, r.winner, r.card,
+                                                                  r.huxi),
+                            variant=v)
