@@ -18,7 +18,6 @@ from typing import Any
 import attrs
 
 from .cards import KING, format_cards, is_big, rank_of, token
-from .drawing import settlement_table
 from .engine.actions import Event, EventKind
 from .engine.game import Game
 from .engine.state import GameState, Result
@@ -66,6 +65,7 @@ class Settlement:
 
     def _repr_html_(self) -> str:
         """The itemised lines and payments as an HTML table (:mod:`zipai_rules.svg`)."""
+        from .drawing import settlement_table  # the drawing only when drawn
         return settlement_table(self.variant_id, self.winner, self.huxi, self.units, self.unit,
                                 [(x.item, x.term, x.text, x.value) for x in self.lines])
 

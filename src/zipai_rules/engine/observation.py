@@ -16,12 +16,11 @@ infer from the rules themselves is listed in ``docs/observations.md``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..cards import format_cards, indices_of, parse_indices
-from ..drawing import Outcome, TableMeld, TablePicture, TableSeat, draw_table, seen_huxi
 from ..errors import RecordError, SeatError
 from ..melds import Meld, MeldKind
 from ..variant import Variant
@@ -30,6 +29,9 @@ from .actions import Action, Event, EventKind, card_from_json
 from .display import DISPLAYED
 from .display import display as display  # how the other seats see a meld, re-exported
 from .state import GameState, Result
+
+if TYPE_CHECKING:
+    from ..drawing import TablePicture
 
 # a declined claim or win (and the 臭 it leaves) is known only to the seat that declined it
 _PRIVATE_EVENTS = frozenset({EventKind.PASS, EventKind.CHOU})
@@ -182,6 +184,7 @@ class Observation:
 
     def _repr_svg_(self) -> str:
         """The table as this seat sees it (:mod:`zipai_rules.svg`), for Jupyter."""
+        from ..drawing import draw_table  # the drawing only when drawn
         return draw_table(self.picture(), False)
 
     def picture(self, variant: Variant | None = None) -> TablePicture:
@@ -248,6 +251,7 @@ class TableView:
 
     def _repr_svg_(self) -> str:
         """The table as a spectator sees it (:mod:`zipai_rules.svg`), for Jupyter."""
+        from ..drawing import draw_table  # the drawing only when drawn
         return draw_table(self.picture(), False)
 
     def picture(self, variant: Variant | None = None) -> TablePicture:
@@ -273,6 +277,7 @@ def _picture(view: Observation | TableView, variant: Variant | None,
     """The table as ``view`` shows it: a seat's (``viewer`` and its ``hand``, 21 counts) or a
     spectator's; ``variant`` (a view carries none) names the title and gives the 胡息 of the
     melds whose kind and size show."""
+    from ..drawing import Outcome, TableMeld, TablePicture, TableSeat, seen_huxi
     seats, r = [], view.result
     for s, melds in enumerate(view.melds):
         seats.append(TableSeat(

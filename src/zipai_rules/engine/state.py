@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..analysis import Analysis, Decomposition
 from ..cards import indices_of, token
-from ..drawing import Outcome, TableMeld, TablePicture, TableSeat, draw_table
 from ..errors import IllegalActionError, ZipaiError
 from ..melds import QUADS, Meld, MeldKind
 from ..variant import Variant
 from ..vocab import Label, Phase, ResultKind, Source
 from .actions import Action
 from .display import display
+
+if TYPE_CHECKING:
+    from ..drawing import TablePicture
 
 
 @attrs.frozen(slots=True)
@@ -225,12 +227,14 @@ class GameState:
 
     def _repr_svg_(self) -> str:
         """The table with every card open (:mod:`zipai_rules.svg`), for Jupyter."""
+        from ..drawing import draw_table  # the drawing only when drawn
         return draw_table(self.picture(), False)
 
     def picture(self) -> TablePicture:
         """What a picture of this table shows with every card open
         (:func:`zipai_rules.drawing.draw_table`); a meld the other seats see face down is
         marked ``facedown``."""
+        from ..drawing import Outcome, TableMeld, TablePicture, TableSeat
         v = self.variant
         seats = []
         for st in self.seats:
