@@ -701,9 +701,11 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str)
     concealed cards left, their 坎 locked, have no split with any number of 将. A variant's
     special wins (:func:`instant_win`) come only with one's own draw, a maybe then; a
     fixed-value shape needs a split too."""
-    if card == KING or hand[KING] or (variant.win.special and source == Source.SELF):
+    if card == KING or (variant.win.special and source == Source.SELF):
         return False
     tables = _searcher(variant).tables
+    if hand[KING]:
+        return not _kings_may_win(variant, tables, hand, card, source)
     locked = bytes(hand[:20]).replace(b"\x03", b"\x00")  # every 坎 out of the pool
     ca, cb = contents_of(locked)
     held = hand[card]
@@ -731,6 +733,31 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str)
         elif ma[ca + n * unit_a] & mb[cb + n * unit_b]:
             return False
     return True
+
+
+def _kings_may_win(variant: Variant, tables: BlockTables, hand: Sequence[int], card: int,
+                   source: str) -> bool:
+    """:func:`surely_no_win`'s maybe for a hand holding 王: whether some placement of ``card``
+    that :func:`_best` tries, whatever the table melds (on a table 碰/偎 too), leaves a pool
+    whose first 王 test in :func:`_king_substitutions` passes. ``False`` is sure: :func:`_best`
+    then searches no pool at all."""
+    real = list(hand)
+    kings = real[KING]
+    real[KING] = 0
+    pools = [pl.pool for pl in _placements(variant, (), real, card, source)]
+    pools.append(tuple(real))  # the card onto a table meld
+    if real[card] < 3:  # the card in the hand beside a table meld of it
+        with_card = list(real)
+        with_card[card] += 1
+        pools.append(tuple(with_card))
+    own = source == Source.SELF
+    for pool in dict.fromkeys(pools):
+        start = list(real)
+        if own and pool[card] > real[card]:
+            start[card] += 1
+        if _kings_first_test(tables, list(pool), start, kings, card):
+            return True
+    return False
 
 
 def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
@@ -981,34 +1008,9 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
         return [()] if _may_split(tables, pool, hand, card) else []
     out: list[tuple[int, ...]] = []
     chosen: list[int] = []
-    wild = tables.wild_splits
-    # the count of each kind once its 坎 is locked (above 2: no table covers the pool)
-    locked = [n - 3 if n >= 3 and h == 3 else n for n, h in zip(pool, hand, strict=False)]
-    ca = cb = over = 0
-    for i in range(20):
-        n = locked[i]
-        if n > 2:
-            over += 1
-        elif i % 10 < 5:
-            ca += n * _DIGIT[i]
-        else:
-            cb += n * _DIGIT[i]
-    free = card is not None and pool[card] > hand[card]  # the incoming card held free
-
-    def may_split(left: int, ca: int, cb: int, over: int) -> bool:
-        if over:  # three of the free card: a meld holding it goes first
-            return _three_may_split(tables, locked, ca, cb, over, card, left)
-        if wild(ca, cb, left):
-            return True
-        if free and card is not None and pool[card] + left >= 3:
-            # the free card made three by 王 (no 坎): the card's count out of the contents
-            d = _DIGIT[card] * locked[card]
-            if card % 10 < 5:
-                return _three_may_split(tables, locked, ca - d, cb, 1, card,
-                                        left - 3 + pool[card], True)
-            return _three_may_split(tables, locked, ca, cb - d, 1, card,
-                                    left - 3 + pool[card], True)
-        return False
+    locked, ca, cb, over = _kings_pool(pool, hand)
+    may_split = functools.partial(_kings_may_split, tables, pool, locked, card,
+                                  card is not None and pool[card] > hand[card])
 
     def walk(low: int, left: int, ca: int, cb: int, over: int) -> None:
         if not may_split(left, ca, cb, over):
@@ -1048,6 +1050,51 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
 
     walk(0, kings, ca, cb, over)
     return out
+
+
+def _kings_pool(pool: list[int], hand: list[int]) -> tuple[list[int], int, int, int]:
+    """The count of each kind of the concealed ``pool`` once its 坎 (where ``hand`` holds 3)
+    are locked, the block contents of the counts within 2, and how many counts are above 2
+    (no table covers those)."""
+    locked = [n - 3 if n >= 3 and h == 3 else n for n, h in zip(pool, hand, strict=False)]
+    ca = cb = over = 0
+    for i in range(20):
+        n = locked[i]
+        if n > 2:
+            over += 1
+        elif i % 10 < 5:
+            ca += n * _DIGIT[i]
+        else:
+            cb += n * _DIGIT[i]
+    return locked, ca, cb, over
+
+
+def _kings_may_split(tables: BlockTables, pool: list[int], locked: list[int], card: int | None,
+                     free: bool, left: int, ca: int, cb: int, over: int) -> bool:
+    """Whether the pool (``locked`` its counts, ``ca``/``cb``/``over`` as
+    :func:`_kings_pool` gives them) may split once ``left`` more 王 join it: ``False`` is
+    sure. ``free``: the incoming ``card`` is held free (no 坎)."""
+    if over:  # three of the free card: a meld holding it goes first
+        return _three_may_split(tables, locked, ca, cb, over, card, left)
+    if tables.wild_splits(ca, cb, left):
+        return True
+    if free and card is not None and pool[card] + left >= 3:
+        # the free card made three by 王 (no 坎): the card's count out of the contents
+        d = _DIGIT[card] * locked[card]
+        if card % 10 < 5:
+            return _three_may_split(tables, locked, ca - d, cb, 1, card,
+                                    left - 3 + pool[card], True)
+        return _three_may_split(tables, locked, ca, cb - d, 1, card,
+                                left - 3 + pool[card], True)
+    return False
+
+
+def _kings_first_test(tables: BlockTables, pool: list[int], hand: list[int], kings: int,
+                      card: int | None) -> bool:
+    """The first test of :func:`_king_substitutions`: ``False`` when it gives no identity."""
+    locked, ca, cb, over = _kings_pool(pool, hand)
+    return _kings_may_split(tables, pool, locked, card,
+                            card is not None and pool[card] > hand[card], kings, ca, cb, over)
 
 
 _DIGIT = [3 ** (i % 5 + 5 * (i >= 10)) for i in range(20)]  # a kind's digit in its block
