@@ -1009,8 +1009,9 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
     out: list[tuple[int, ...]] = []
     chosen: list[int] = []
     locked, ca, cb, over = _kings_pool(pool, hand)
-    may_split = functools.partial(_kings_may_split, tables, pool, locked, card,
-                                  card is not None and pool[card] > hand[card])
+    free = card is not None and pool[card] > hand[card]  # the incoming card held free
+    may_split = functools.partial(_kings_may_split, tables, pool, locked, card, free)
+    ma, mb = tables.ma, tables.mb
 
     def walk(low: int, left: int, ca: int, cb: int, over: int) -> None:
         if not may_split(left, ca, cb, over):
@@ -1042,7 +1043,14 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
                 hand[i] = h + 1
                 locked[i] = new
                 chosen.append(i)
-                walk(i, left - 1, a, b, o)
+                if left > 1:
+                    walk(i, left - 1, a, b, o)
+                # the last 王: walk's test inline (the masks decide unless a count is above 2
+                # or the free card may be three)
+                elif (ma[a] & mb[b] if not o else may_split(0, a, b, o)) or (
+                        not o and free and pool[card] >= 3  # type: ignore[index]
+                        and may_split(0, a, b, o)):
+                    out.append(tuple(chosen))
                 chosen.pop()
                 pool[i] = p
                 hand[i] = h
