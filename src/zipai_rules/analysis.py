@@ -1039,6 +1039,12 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
                     a += new * d
                 else:
                     b += new * d
+                if left == 1 and not o:  # the last 王, the masks decide: the test below
+                    if ma[a] & mb[b]:
+                        out.append((*chosen, i))
+                        continue
+                    if not (free and (p + 1 if i == card else pool[card]) >= 3):  # type: ignore[index]
+                        continue
                 pool[i] = p + 1
                 hand[i] = h + 1
                 locked[i] = new
