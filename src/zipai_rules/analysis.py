@@ -737,25 +737,33 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str)
 
 def _kings_may_win(variant: Variant, tables: BlockTables, hand: Sequence[int], card: int,
                    source: str) -> bool:
-    """:func:`surely_no_win`'s maybe for a hand holding 王: whether some placement of ``card``
-    that :func:`_best` tries, whatever the table melds (on a table 碰/偎 too), leaves a pool
-    whose first 王 test in :func:`_king_substitutions` passes. ``False`` is sure: :func:`_best`
-    then searches no pool at all."""
-    real = list(hand)
-    kings = real[KING]
-    real[KING] = 0
-    pools = [pl.pool for pl in _placements(variant, (), real, card, source)]
-    pools.append(tuple(real))  # the card onto a table meld
-    if real[card] < 3:  # the card in the hand beside a table meld of it
-        with_card = list(real)
-        with_card[card] += 1
-        pools.append(tuple(with_card))
+    """:func:`surely_no_win`'s maybe for a hand holding 王: whether some pool :func:`_best`
+    may search passes the first 王 test of :func:`_king_substitutions`. The card's count in
+    the pool is one more than held (in the hand), as held (onto a table meld), two or three
+    fewer (its 碰/偎 or 提/跑), the held count each time being that before the card (and after
+    one's own draw joined the hand, when it is there): every placement :func:`_placements`
+    gives, whatever the table melds. ``False`` is sure: :func:`_best` then searches nothing."""
+    kings = hand[KING]
+    held = hand[card]
+    pool = list(hand[:20])
+    pool[card] = 0
+    locked, ca, cb, over = _kings_pool(pool, pool)
     own = source == Source.SELF
-    for pool in dict.fromkeys(pools):
-        start = list(real)
-        if own and pool[card] > real[card]:
-            start[card] += 1
-        if _kings_first_test(tables, list(pool), start, kings, card):
+    d = _DIGIT[card]
+    for n in (held + 1, held, held - 2, held - 3):
+        if n < 0 or (n == 4 and own):
+            continue  # one's own fourth copy is always its 提 (the pool holds 0 or 1 then)
+        start = n if own and n > held else held  # one's own draw joins the hand
+        m = n - 3 if n >= 3 and start == 3 else n
+        pool[card] = n
+        locked[card] = m
+        if m > 2:
+            a, b, o = ca, cb, over + 1
+        elif card % 10 < 5:
+            a, b, o = ca + m * d, cb, over
+        else:
+            a, b, o = ca, cb + m * d, over
+        if _kings_may_split(tables, pool, locked, card, n > start, kings, a, b, o):
             return True
     return False
 
