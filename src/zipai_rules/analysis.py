@@ -696,9 +696,11 @@ def _plain(s: _Searcher, hand: Sequence[int]) -> tuple[int, bytes] | None:
 def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str) -> bool:
     """Whether :func:`win_verdict` surely refuses a win on ``card`` from ``source`` to a player
     holding the concealed counts ``hand``, whatever their table melds: ``True`` is sure,
-    ``False`` a maybe. Answered from the block tables for a hand with no 王: whatever the card's
-    placement (in the hand, or taking 2, 3 or none of its copies there into a meld), the
-    concealed cards left, their 坎 locked, have no split with any number of 将. A variant's
+    ``False`` a maybe. Answered from the block tables: whatever the card's placement (in the
+    hand, or taking 2, 3 or none of its copies there into a meld), the concealed cards left,
+    their 坎 locked, have no split with any number of 将; with 王, not even once the 王 are
+    added as wildcards (:meth:`~zipai_rules.blocks.BlockTables.wild_splits`, the first test
+    of the win check's 王 walk, so that the check would search no pool). A variant's
     special wins (:func:`instant_win`) come only with one's own draw, a maybe then; a
     fixed-value shape needs a split too."""
     if card == KING or (variant.win.special and source == Source.SELF):
@@ -1109,14 +1111,6 @@ def _kings_may_split(tables: BlockTables, pool: list[int], locked: list[int], ca
         return _three_may_split(tables, locked, ca, cb - d, 1, card,
                                 left - 3 + pool[card], True)
     return False
-
-
-def _kings_first_test(tables: BlockTables, pool: list[int], hand: list[int], kings: int,
-                      card: int | None) -> bool:
-    """The first test of :func:`_king_substitutions`: ``False`` when it gives no identity."""
-    locked, ca, cb, over = _kings_pool(pool, hand)
-    return _kings_may_split(tables, pool, locked, card,
-                            card is not None and pool[card] > hand[card], kings, ca, cb, over)
 
 
 _DIGIT = [3 ** (i % 5 + 5 * (i >= 10)) for i in range(20)]  # a kind's digit in its block
