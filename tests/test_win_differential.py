@@ -225,7 +225,7 @@ def compare_pruned(variant, seed: int, chooser: int, tally: Counter, every: int 
     """Play a game with random choices; at every ``every``-th decision, for each live seat and
     each card from each source, the win check's verdict and best decomposition are those of
     the full search over every 王 identity, and :func:`surely_no_win` refuses only what that
-    search refuses."""
+    search refuses, for hands holding 王 as for the others."""
     from zipai_rules import analysis
     from zipai_rules.analysis import surely_no_win, win_verdict
 
@@ -251,6 +251,7 @@ def compare_pruned(variant, seed: int, chooser: int, tally: Counter, every: int 
                         if card < 20 and surely_no_win(variant, seat.hand, card, source):
                             assert not old.win, (seat, card, source)
                             tally["refused"] += 1
+                            tally["kings_refused"] += bool(seat.hand[20])
                         tally["checks"] += 1
                         tally["wins"] += old.win
                         tally["kings"] += bool(seat.hand[20])
@@ -280,3 +281,5 @@ def test_pruned_win_check_counts():
     assert seen["chenzhou_wang"]["kings"] > 0 and seen["yongzhou"]["kings"] > 0
     assert sum(t["wins"] for t in seen.values()) > 0
     assert seen["hunan"]["refused"] > seen["hunan"]["checks"] // 2
+    # hands holding 王 are refused quickly too (the 王 as wildcards over the block tables)
+    assert seen["chenzhou_wang"]["kings_refused"] > seen["chenzhou_wang"]["kings"] // 4

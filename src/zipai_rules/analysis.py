@@ -720,14 +720,18 @@ def _plain(s: _Searcher, hand: Sequence[int]) -> tuple[int, bytes] | None:
 def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str) -> bool:
     """Whether :func:`win_verdict` surely refuses a win on ``card`` from ``source`` to a player
     holding the concealed counts ``hand``, whatever their table melds: ``True`` is sure,
-    ``False`` a maybe. Answered from the block tables for a hand with no 王: whatever the card's
-    placement (in the hand, or taking 2, 3 or none of its copies there into a meld), the
-    concealed cards left, their 坎 locked, have no split with any number of 将. A variant's
+    ``False`` a maybe. Answered from the block tables: whatever the card's placement (in the
+    hand, or taking 2, 3 or none of its copies there into a meld), the concealed cards left,
+    their 坎 locked, have no split with any number of 将; with 王, not even once the 王 are
+    added as wildcards (:meth:`~zipai_rules.blocks.BlockTables.wild_splits`, the first test
+    of the win check's 王 walk, so that the check would search no pool). A variant's
     special wins (:func:`instant_win`) come only with one's own draw, a maybe then; a
     fixed-value shape needs a split too."""
-    if card == KING or hand[KING] or (variant.win.special and source == Source.SELF):
+    if card == KING or (variant.win.special and source == Source.SELF):
         return False
     tables = _searcher(variant).tables
+    if hand[KING]:
+        return not _kings_may_win(variant, tables, hand, card, source)
     locked = bytes(hand[:20]).replace(b"\x03", b"\x00")  # every 坎 out of the pool
     ca, cb = contents_of(locked)
     held = hand[card]
@@ -755,6 +759,39 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str)
         elif ma[ca + n * unit_a] & mb[cb + n * unit_b]:
             return False
     return True
+
+
+def _kings_may_win(variant: Variant, tables: BlockTables, hand: Sequence[int], card: int,
+                   source: str) -> bool:
+    """:func:`surely_no_win`'s maybe for a hand holding 王: whether some pool :func:`_best`
+    may search passes the first 王 test of :func:`_king_substitutions`. The card's count in
+    the pool is one more than held (in the hand), as held (onto a table meld), two or three
+    fewer (its 碰/偎 or 提/跑), the held count each time being that before the card (and after
+    one's own draw joined the hand, when it is there): every placement :func:`_placements`
+    gives, whatever the table melds. ``False`` is sure: :func:`_best` then searches nothing."""
+    kings = hand[KING]
+    held = hand[card]
+    pool = list(hand[:20])
+    pool[card] = 0
+    locked, ca, cb, over = _kings_pool(pool, pool)
+    own = source == Source.SELF
+    d = _DIGIT[card]
+    for n in (held + 1, held, held - 2, held - 3):
+        if n < 0 or (n == 4 and own):
+            continue  # one's own fourth copy is always its 提 (the pool holds 0 or 1 then)
+        start = n if own and n > held else held  # one's own draw joins the hand
+        m = n - 3 if n >= 3 and start == 3 else n
+        pool[card] = n
+        locked[card] = m
+        if m > 2:
+            a, b, o = ca, cb, over + 1
+        elif card % 10 < 5:
+            a, b, o = ca + m * d, cb, over
+        else:
+            a, b, o = ca, cb + m * d, over
+        if _kings_may_split(tables, pool, locked, card, n > start, kings, a, b, o):
+            return True
+    return False
 
 
 def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
@@ -1005,34 +1042,10 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
         return [()] if _may_split(tables, pool, hand, card) else []
     out: list[tuple[int, ...]] = []
     chosen: list[int] = []
-    wild = tables.wild_splits
-    # the count of each kind once its 坎 is locked (above 2: no table covers the pool)
-    locked = [n - 3 if n >= 3 and h == 3 else n for n, h in zip(pool, hand, strict=False)]
-    ca = cb = over = 0
-    for i in range(20):
-        n = locked[i]
-        if n > 2:
-            over += 1
-        elif i % 10 < 5:
-            ca += n * _DIGIT[i]
-        else:
-            cb += n * _DIGIT[i]
+    locked, ca, cb, over = _kings_pool(pool, hand)
     free = card is not None and pool[card] > hand[card]  # the incoming card held free
-
-    def may_split(left: int, ca: int, cb: int, over: int) -> bool:
-        if over:  # three of the free card: a meld holding it goes first
-            return _three_may_split(tables, locked, ca, cb, over, card, left)
-        if wild(ca, cb, left):
-            return True
-        if free and card is not None and pool[card] + left >= 3:
-            # the free card made three by 王 (no 坎): the card's count out of the contents
-            d = _DIGIT[card] * locked[card]
-            if card % 10 < 5:
-                return _three_may_split(tables, locked, ca - d, cb, 1, card,
-                                        left - 3 + pool[card], True)
-            return _three_may_split(tables, locked, ca, cb - d, 1, card,
-                                    left - 3 + pool[card], True)
-        return False
+    may_split = functools.partial(_kings_may_split, tables, pool, locked, card, free)
+    ma, mb = tables.ma, tables.mb
 
     def walk(low: int, left: int, ca: int, cb: int, over: int) -> None:
         if not may_split(left, ca, cb, over):
@@ -1060,11 +1073,24 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
                     a += new * d
                 else:
                     b += new * d
+                if left == 1 and not o:  # the last 王, the masks decide: the test below
+                    if ma[a] & mb[b]:
+                        out.append((*chosen, i))
+                        continue
+                    if not (free and (p + 1 if i == card else pool[card]) >= 3):  # type: ignore[index]
+                        continue
                 pool[i] = p + 1
                 hand[i] = h + 1
                 locked[i] = new
                 chosen.append(i)
-                walk(i, left - 1, a, b, o)
+                if left > 1:
+                    walk(i, left - 1, a, b, o)
+                # the last 王: walk's test inline (the masks decide unless a count is above 2
+                # or the free card may be three)
+                elif (ma[a] & mb[b] if not o else may_split(0, a, b, o)) or (
+                        not o and free and pool[card] >= 3  # type: ignore[index]
+                        and may_split(0, a, b, o)):
+                    out.append(tuple(chosen))
                 chosen.pop()
                 pool[i] = p
                 hand[i] = h
@@ -1072,6 +1098,43 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
 
     walk(0, kings, ca, cb, over)
     return out
+
+
+def _kings_pool(pool: list[int], hand: list[int]) -> tuple[list[int], int, int, int]:
+    """The count of each kind of the concealed ``pool`` once its 坎 (where ``hand`` holds 3)
+    are locked, the block contents of the counts within 2, and how many counts are above 2
+    (no table covers those)."""
+    locked = [n - 3 if n >= 3 and h == 3 else n for n, h in zip(pool, hand, strict=False)]
+    ca = cb = over = 0
+    for i in range(20):
+        n = locked[i]
+        if n > 2:
+            over += 1
+        elif i % 10 < 5:
+            ca += n * _DIGIT[i]
+        else:
+            cb += n * _DIGIT[i]
+    return locked, ca, cb, over
+
+
+def _kings_may_split(tables: BlockTables, pool: list[int], locked: list[int], card: int | None,
+                     free: bool, left: int, ca: int, cb: int, over: int) -> bool:
+    """Whether the pool (``locked`` its counts, ``ca``/``cb``/``over`` as
+    :func:`_kings_pool` gives them) may split once ``left`` more 王 join it: ``False`` is
+    sure. ``free``: the incoming ``card`` is held free (no 坎)."""
+    if over:  # three of the free card: a meld holding it goes first
+        return _three_may_split(tables, locked, ca, cb, over, card, left)
+    if tables.wild_splits(ca, cb, left):
+        return True
+    if free and card is not None and pool[card] + left >= 3:
+        # the free card made three by 王 (no 坎): the card's count out of the contents
+        d = _DIGIT[card] * locked[card]
+        if card % 10 < 5:
+            return _three_may_split(tables, locked, ca - d, cb, 1, card,
+                                    left - 3 + pool[card], True)
+        return _three_may_split(tables, locked, ca, cb - d, 1, card,
+                                left - 3 + pool[card], True)
+    return False
 
 
 _DIGIT = [3 ** (i % 5 + 5 * (i >= 10)) for i in range(20)]  # a kind's digit in its block

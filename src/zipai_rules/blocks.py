@@ -264,9 +264,13 @@ class BlockTables:
         if found is not None:
             return found
         out = 0
-        for unit in _UNITS:
-            d = c // unit % 3
-            out |= self.wild_mask(block, c - 2 * unit if d == 2 else c + unit, w - 1)
+        if w == 1:  # the masks of the contents one wildcard reaches, read at once
+            for unit in _UNITS:
+                out |= masks[c - 2 * unit if c // unit % 3 == 2 else c + unit]
+        else:
+            for unit in _UNITS:
+                d = c // unit % 3
+                out |= self.wild_mask(block, c - 2 * unit if d == 2 else c + unit, w - 1)
         if len(self.wild) >= WILD_LIMIT:
             self.wild.clear()
         self.wild[key] = out
