@@ -717,7 +717,7 @@ def _plain(s: _Searcher, hand: Sequence[int]) -> tuple[int, bytes] | None:
     return -1, counts
 
 
-def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str) -> bool:
+def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str | None) -> bool:
     """Whether :func:`win_verdict` surely refuses a win on ``card`` from ``source`` to a player
     holding the concealed counts ``hand``, whatever their table melds: ``True`` is sure,
     ``False`` a maybe. Answered from the block tables: whatever the card's placement (in the
@@ -731,7 +731,7 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str)
         return False
     tables = _searcher(variant).tables
     if hand[KING]:
-        return not _kings_may_win(variant, tables, hand, card, source)
+        return not _kings_may_win(tables, hand, card, source)
     locked = bytes(hand[:20]).replace(b"\x03", b"\x00")  # every 坎 out of the pool
     ca, cb = contents_of(locked)
     held = hand[card]
@@ -761,8 +761,8 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str)
     return True
 
 
-def _kings_may_win(variant: Variant, tables: BlockTables, hand: Sequence[int], card: int,
-                   source: str) -> bool:
+def _kings_may_win(tables: BlockTables, hand: Sequence[int], card: int,
+                   source: str | None) -> bool:
     """:func:`surely_no_win`'s maybe for a hand holding 王: whether some pool :func:`_best`
     may search passes the first 王 test of :func:`_king_substitutions`. The card's count in
     the pool is one more than held (in the hand), as held (onto a table meld), two or three
@@ -822,7 +822,9 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
       of the variant's fixed-value shapes (无胡: 0 胡息, no pair, scores as 21).
 
     With ``explain`` (the default) the best decomposition and 胡息 are given even when a rule
-    refuses the win; without it a refusal by the first three rules returns at once with 0.
+    refuses the win; without it a refusal by the first three rules returns at once with 0,
+    and so does an ``incomplete`` that the block tables show before any search
+    (:func:`surely_no_win`: the engine's claim checks, most of which fail).
 
     Before all of these, the wins that need no choice (:func:`instant_win`): the hand as it
     stands, or after one's own draw made a forced 偎/提, is judged for the variant's special
@@ -863,6 +865,8 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
         reason = Reason.CHOU_HU
     if reason is not None and (not explain or card == KING):
         return Analysis(False, reason, 0, None)
+    if not explain and card is not None and surely_no_win(variant, hand, card, source):
+        return Analysis(False, Reason.INCOMPLETE, 0, None)  # what the search would find
     found = _best(variant, hand, table, card, source, all_decompositions)
     if variant.win.special and found.reason == Reason.BELOW_MIN_HUXI and found.best is not None:
         b = found.best

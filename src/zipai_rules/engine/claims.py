@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable, Iterator
 from typing import cast
 
-from ..analysis import Analysis, surely_no_win, win_verdict
+from ..analysis import Analysis, win_verdict
 from ..cards import KING
 from ..melds import Meld, MeldKind, chi_meld, chi_shapes_with
 from ..variant import Variant
@@ -289,8 +289,6 @@ def hu_allowed(variant: Variant, seat: SeatState, card: int | None, source: str,
     ``docs/RULES.md``; ``packages/engine/src/game.ts`` ``declineHu``, ``huOption``): ``worth``
     values the win (:func:`win_units` with the table's context); without it the rule is not
     applied (the bare win decision)."""
-    if card is not None and surely_no_win(variant, seat.hand, card, source):
-        return None
     a = win_verdict(variant, seat.hand, seat.melds, card, source, chou_hu=seat.chou_hu_marks,
                     explain=False)
     if not a.win:
