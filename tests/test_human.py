@@ -358,3 +358,11 @@ def test_a_second_quad_is_named_in_the_variants_word():
     guilin = Words(load_preset("guilin"), zh=True)
     assert guilin.note("forced, 八块", EventKind.PAO) == "强制，重舵"
     assert Words(HUNAN, zh=True).note("forced, 八块", EventKind.PAO) == "强制，八块"
+
+
+def test_a_huge_seat_argument_is_quoted_short(capsys):
+    """A 5,000-digit --human value (int() refuses it) is refused with a short quote of it."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["play", "--human", "9" * 5000])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "is not an integer" in err and len(err) < 1000

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import attrs
 
-from ..inputs import VARIANT_LIMITS, Limits
+from ..inputs import VARIANT_LIMITS, Limits, brief
 from ..variant import Variant
 from ..variant_file import variant_named
 
@@ -18,9 +18,10 @@ def count(minimum: int) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+            raise argparse.ArgumentTypeError(f"{brief(repr(text), 40)} is not an integer"
+                                              ) from None
         if value < minimum:
-            raise argparse.ArgumentTypeError(f"{value} is below {minimum}")
+            raise argparse.ArgumentTypeError(f"{brief(str(value), 40)} is below {minimum}")
         return value
     return parse
 

@@ -14,6 +14,7 @@ from ..cards import format_cards
 from ..engine import Action, Event, Game
 from ..engine.observation import check_seat
 from ..errors import ZipaiError
+from ..inputs import brief
 from ..match import Match, sitting_out_seat
 from ..play import play_out
 from ..records import check_writable, write_record
@@ -67,7 +68,8 @@ def seat_list(text: str) -> tuple[int, ...]:
     """argparse type: comma-separated seat numbers (0, 1, …), each once."""
     seats = tuple(count(0)(part.strip()) for part in text.split(",")[:8])
     if len(set(seats)) != len(seats) or len(seats) < len(text.split(",")):
-        raise argparse.ArgumentTypeError(f"{text!r}: give each seat once, at most 8")
+        raise argparse.ArgumentTypeError(f"{brief(repr(text), 40)}: give each seat once, "
+                                         "at most 8")
     return seats
 
 
