@@ -188,3 +188,32 @@ def test_surely_no_win_worked_values(hunan, extra, card, source, sure):
     if sure:
         a = win_verdict(hunan, hand, (), c, source)
         assert (a.win, a.reason) == (False, "incomplete")
+
+
+def test_verdict_tells_jiang_not_allowed_from_incomplete_in_many_pair_hands(hunan):
+    """A hand whose only split uses nine 将 is ``incomplete`` (a win allows 7 at most); with at
+    most 7 kinds held twice any split has at most 7 将, so the masks alone answer; the
+    verdict agrees with the naive reference on a seeded sample of 9-pair hands."""
+    from zipai_rules.cards import counts_of
+    from zipai_rules.melds import chi_shapes_with
+
+    nine = parse_indices("x2 x2 x3 x3 x5 x5 x6 x6 x9 x9 d1 d1 d3 d3 d4 d4 d7 d7 d8 d9 d10")
+    assert ref.best_huxi(nine, (), pairs_allowed=9) is not None  # nine 将 and d8 d9 d10
+    assert ref.best_huxi(nine, (), pairs_allowed=7) is None
+    assert verdict(hunan, list(counts_of(nine))) == (False, "incomplete", 0)
+    rng = random.Random(3)
+    seen = set()
+    for _ in range(150):
+        kinds = rng.sample(range(20), 9)
+        others = [k for k in range(20) if k not in kinds]
+        c = rng.choice(others)
+        shapes = [s for s in chi_shapes_with(c) if len(set(s)) == 3 and set(s) <= set(others)]
+        if not shapes:
+            continue
+        hand = [k for k in kinds for _ in (0, 1)] + list(rng.choice(shapes))
+        got = verdict(hunan, list(counts_of(hand)))
+        if ref.best_huxi(hand, (), pairs_allowed=0) is None:
+            with_pairs = ref.best_huxi(hand, (), pairs_allowed=7)
+            assert got == (False, "incomplete" if with_pairs is None else "jiang_not_allowed", 0)
+        seen.add(got[1])
+    assert {"incomplete", "jiang_not_allowed"} <= seen

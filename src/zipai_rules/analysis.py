@@ -38,7 +38,17 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .blocks import N_CONTENTS, NOT_COVERED, BlockTables, contents_of, meld_types, tables_for
+from .blocks import (
+    CONTENT_MASK,
+    KAN_SHIFT,
+    N_CONTENTS,
+    NOT_COVERED,
+    BlockTables,
+    contents_of,
+    meld_types,
+    slice_readers,
+    tables_for,
+)
 from .blocks import encode as encode  # the search pool layout, re-exported
 from .cards import (
     KING,
@@ -255,6 +265,7 @@ class _Searcher:
         self.tables: BlockTables = tables_for(variant.meld_huxi)
         # for :func:`verdict`'s plain hands: the 坎 values, the 将 allowed with no 提/跑
         self.kan_huxi = [variant.meld_huxi(Meld(MeldKind.KAN, (i,) * 3)) for i in range(20)]
+        self.readers = slice_readers(self.kan_huxi)
         self.plain_jiang = 0 if variant.win.jiang_requires_quad else variant.win.max_jiang
         self.quad_jiang = variant.win.max_jiang  # with a 提 or 跑
         self.plain = not variant.win.special
@@ -662,46 +673,45 @@ def verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...] = (),
     and no special wins in the variant, is answered straight from the block tables; every
     other situation goes through :func:`win_verdict`, whose verdict it is either way.
     """
-    if card is None and not table and source is None:
+    if card is None and source is None and not table:
         s = _searcher(variant)
         if s.plain:
-            found = _plain(s, hand)
-            if found is not None:
-                total = found[0]
+            total = _plain(s, hand)
+            if total is not None:
                 if total >= 0:
                     if total < s.min_huxi:
                         return False, Reason.BELOW_MIN_HUXI, total
                     return True, None, total
-                return False, _FAILED[total], 0
+                return _REFUSED[total]
     a = win_verdict(variant, hand, table, card, source, chou_hu=chou_hu)
     return a.win, a.reason, a.huxi
 
 
 _FAILED = {-1: Reason.INCOMPLETE, -3: Reason.JIANG_NOT_ALLOWED}
+_REFUSED = {k: (False, r, 0) for k, r in _FAILED.items()}
 
 
-def _plain(s: _Searcher, hand: Sequence[int]) -> tuple[int, bytes] | None:
+def _plain(s: _Searcher, hand: Sequence[int]) -> int | None:
     """The best total 胡息 of a hand judged as it stands with no table melds and no 王 (its 坎
-    locked), -1 for ``incomplete``, -3 for ``jiang_not_allowed``, with the counts left once
-    the 坎 are locked; ``None`` for a hand of other counts (not 21 of them, a 王, a four)."""
+    locked), -1 for ``incomplete``, -3 for ``jiang_not_allowed``; ``None`` for a hand of other
+    counts (not 21 of them, a 王, a four). Each block's content and 坎 胡息 are read from the
+    hand's count slices (:func:`~zipai_rules.blocks.slice_readers`), then the block tables
+    are joined."""
     counts = bytes(hand)
-    if len(counts) != N_KINDS or counts[KING] or \
-            counts.translate(None, b"\x00\x01\x02\x03"):  # counts within 3
+    if len(counts) != N_KINDS or counts[KING]:
         return None
-    base = 0
-    if 3 in counts:
-        kan = s.kan_huxi
-        i = counts.find(3)
-        while i >= 0:
-            base += kan[i]
-            i = counts.find(3, i + 1)
-        counts = counts.replace(b"\x03", b"\x00")
-    ca, cb = contents_of(counts)
+    r0, r1, r2, r3 = s.readers
+    try:
+        a = r0[counts[0:5]] + r1[counts[10:15]]
+        b = r2[counts[5:10]] + r3[counts[15:20]]
+    except KeyError:
+        return None  # a count above 3
+    ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     tables = s.tables
     jiang = s.plain_jiang
     found = -1
     if jiang:
-        found = tables.best(encode(counts), jiang)
+        found = tables.best(encode(counts.replace(b"\x03", b"\x00")), jiang)
     else:
         za, zb = tables.a[ca], tables.b[cb]
         if za is not None and zb is not None:
@@ -710,11 +720,14 @@ def _plain(s: _Searcher, hand: Sequence[int]) -> tuple[int, bytes] | None:
                 if hb is not None and h + hb > found:
                     found = h + hb
     if found >= 0:
-        return base + found, counts
-    if jiang < 7 and tables.ma[ca] & tables.mb[cb] and \
-            tables.splits(encode(counts), ca, cb, 7):
-        return -3, counts
-    return -1, counts
+        return (a >> KAN_SHIFT) + (b >> KAN_SHIFT) + found
+    if jiang >= 7 or not tables.ma[ca] & tables.mb[cb]:
+        return -1  # no split with any number of 将 (a 将 takes a kind held twice)
+    # some split exists; one with 7 将 at most surely does when at most 7 kinds are held twice
+    if counts.count(2) <= 7 or \
+            tables.splits(encode(counts.replace(b"\x03", b"\x00")), ca, cb, 7):
+        return -3
+    return -1
 
 
 def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str | None) -> bool:
@@ -833,14 +846,13 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     """
     if card is None and source is None and not table and not dealt and not all_decompositions:
         s = _searcher(variant)
-        plain = _plain(s, hand) if s.plain else None
-        if plain is not None:  # the hand as it stands, from the block tables
-            total, rest = plain
+        total = _plain(s, hand) if s.plain else None
+        if total is not None:  # the hand as it stands, from the block tables
             if total < 0:
                 return Analysis(False, _FAILED[total], 0, None)
             kans = tuple(same_meld(MeldKind.KAN, i) for i in range(20) if hand[i] == 3)
-            lazy = functools.partial(_searched, variant, (), kans, encode(rest), s.plain_jiang,
-                                     ())
+            rest = encode([n if n < 3 else 0 for n in hand[:20]])
+            lazy = functools.partial(_searched, variant, (), kans, rest, s.plain_jiang, ())
             if total < s.min_huxi:
                 return Analysis(False, Reason.BELOW_MIN_HUXI, total, None, lazy=lazy)
             return Analysis(True, None, total, None, lazy=lazy)

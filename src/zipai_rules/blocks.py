@@ -373,6 +373,29 @@ def encode(counts: Sequence[int]) -> int:
     return x
 
 
+#: :func:`slice_readers`' bit where a slice's 坎 胡息 starts (above every content index)
+KAN_SHIFT = 20
+#: the content index part of a :func:`slice_readers` sum
+CONTENT_MASK = (1 << KAN_SHIFT) - 1
+
+
+def slice_readers(kan_huxi: Sequence[int]) -> tuple[dict[bytes, int], ...]:
+    """Four maps reading a hand's 20 counts (0–3 each) by their slices ``[0:5]``,
+    ``[10:15]`` (block A) and ``[5:10]``, ``[15:20]`` (block B): each gives the slice's part of
+    its block content index, its 坎 locked (a count of 3 read as 0), plus the 胡息 of those
+    坎 (``kan_huxi``: per card kind) shifted by :data:`KAN_SHIFT`. The two reads of a block
+    added give ``content | kan_huxi << KAN_SHIFT``; a count above 3 is not a key."""
+    out = []
+    for start, weight in ((0, 1), (10, 243), (5, 1), (15, 243)):
+        read = {}
+        for cs in itertools.product(range(4), repeat=5):
+            content = sum((c if c < 3 else 0) * 3 ** k for k, c in enumerate(cs)) * weight
+            kan = sum(kan_huxi[start + k] for k, c in enumerate(cs) if c == 3)
+            read[bytes(cs)] = content | kan << KAN_SHIFT
+        out.append(read)
+    return tuple(out)
+
+
 def contents_of(counts: bytes) -> tuple[int, int]:
     """The block content indices of the first 20 ``counts`` (each 0–2; a larger count raises
     ``KeyError``)."""
