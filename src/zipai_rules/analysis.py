@@ -688,6 +688,8 @@ def verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...] = (),
 
 
 _FAILED = {-1: Reason.INCOMPLETE, -3: Reason.JIANG_NOT_ALLOWED}
+#: the analysis of a refusal with nothing to show (no 胡息, no decomposition): one value each
+_REFUSAL = {r: Analysis(False, r, 0, None) for r in Reason}
 _REFUSED = {k: (False, r, 0) for k, r in _FAILED.items()}
 
 
@@ -742,18 +744,22 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str 
     fixed-value shape needs a split too."""
     if card == KING or (variant.win.special and source == Source.SELF):
         return False
-    tables = _searcher(variant).tables
+    s = _searcher(variant)
+    tables = s.tables
     if hand[KING]:
         return not _kings_may_win(tables, hand, card, source)
-    locked = bytes(hand[:20]).replace(b"\x03", b"\x00")  # every 坎 out of the pool
-    ca, cb = contents_of(locked)
+    counts = bytes(hand)
+    r0, r1, r2, r3 = s.readers  # the block contents with every 坎 out of the pool
+    ca = (r0[counts[0:5]] + r1[counts[10:15]]) & CONTENT_MASK
+    cb = (r2[counts[5:10]] + r3[counts[15:20]]) & CONTENT_MASK
     held = hand[card]
     unit = _DIGIT[card]
+    own_count = held if held < 3 else 0  # the card's own count, set below for each placement
     if card % 10 < 5:
-        ca -= locked[card] * unit  # the card's own count, set below for each placement
+        ca -= own_count * unit
         unit_a, unit_b = unit, 0
     else:
-        cb -= locked[card] * unit
+        cb -= own_count * unit
         unit_a, unit_b = 0, unit
     ma, mb = tables.ma, tables.mb
     own = source == Source.SELF
@@ -765,7 +771,7 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str 
         elif n == 4:
             n = 1  # the 坎 and the fourth copy free
         if n == 3:  # the card onto a pair held free
-            rest = list(locked)
+            rest = [k if k < 3 else 0 for k in hand[:20]]
             rest[card] = 3
             if _three_may_split(tables, rest, ca, cb, 1, card):
                 return False
@@ -849,7 +855,7 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
         total = _plain(s, hand) if s.plain else None
         if total is not None:  # the hand as it stands, from the block tables
             if total < 0:
-                return Analysis(False, _FAILED[total], 0, None)
+                return _REFUSAL[_FAILED[total]]
             kans = tuple(same_meld(MeldKind.KAN, i) for i in range(20) if hand[i] == 3)
             rest = encode([n if n < 3 else 0 for n in hand[:20]])
             lazy = functools.partial(_searched, variant, (), kans, rest, s.plain_jiang, ())
@@ -871,14 +877,14 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
             source in (Source.DRAW, Source.DISCARD):
         reason = Reason.KING_NOT_CLAIMABLE
     elif source is not None and source not in variant.win.sources:
-        reason = Reason.source_not_allowed(Source(source))
+        reason = Reason.source_not_allowed(source)
     elif variant.win.chou_hu and card is not None and chou_hu and \
             (card, sum(map(variant.meld_huxi, table))) in set(chou_hu):
         reason = Reason.CHOU_HU
     if reason is not None and (not explain or card == KING):
-        return Analysis(False, reason, 0, None)
+        return _REFUSAL[reason]
     if not explain and card is not None and surely_no_win(variant, hand, card, source):
-        return Analysis(False, Reason.INCOMPLETE, 0, None)  # what the search would find
+        return _REFUSAL[Reason.INCOMPLETE]  # what the search would find
     found = _best(variant, hand, table, card, source, all_decompositions)
     if variant.win.special and found.reason == Reason.BELOW_MIN_HUXI and found.best is not None:
         b = found.best

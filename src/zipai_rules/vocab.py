@@ -71,9 +71,16 @@ class Reason(enum.StrEnum):
     BELOW_MIN_HUXI = "below_min_huxi"
 
     @classmethod
-    def source_not_allowed(cls, source: Source) -> Reason:
+    def source_not_allowed(cls, source: str) -> Reason:
         """The refusal of a win from ``source`` where the variant's ``win.sources`` omit it."""
-        return cls(f"{Source(source).value}_win_not_allowed")
+        try:
+            return _NOT_ALLOWED[source]
+        except KeyError:
+            raise ValueError(f"{source!r} is not a Source") from None
+
+
+#: :meth:`Reason.source_not_allowed` of each source (keyed by its value as well)
+_NOT_ALLOWED: dict[str, Reason] = {s.value: Reason(f"{s.value}_win_not_allowed") for s in Source}
 
 
 REASON_MEANINGS: dict[Reason, str] = {

@@ -9,8 +9,8 @@ seats are asked in turn order starting from the seat that exposed the card ("如
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Iterator
-from typing import cast
 
 from ..analysis import Analysis, win_verdict
 from ..cards import KING
@@ -57,35 +57,25 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
     if hand[KING] and "chi" in variant.deck.king_rules.claims:
         return _king_chi_plans(variant, hand, card, table)
     # without a 王 a plan uses only the cards of the chi shapes holding ``card``: the same
-    # nearby counts give the same plans; none when no shape finds its two other cards free
-    for need in _partners(card):
-        if all(0 < hand[i] - k < 3 - k for i, k in need):
-            break
-    else:
-        return []
-    near = _near(card)
-    return list(_chi_plans_near(card, tuple(hand[i] if hand[i] < 3 else 0 for i in near)))
+    # nearby counts (a 坎 counted 0) give the same plans
+    if card >= KING:
+        return []  # a 王 is in no chi shape
+    counts = _NEAR_COUNTS[card](hand)
+    if 3 in counts:
+        counts = tuple(n if n < 3 else 0 for n in counts)
+    return list(_chi_plans_near(card, counts))
 
 
-@functools.cache
-def _partners(card: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """For each chi shape holding ``card``, the other cards it needs from the hand: pairs of
-    a card kind and the count less one that the hand must hold of it (outside a 坎)."""
-    out = []
-    for shape in chi_shapes_with(card):
-        need = list(shape)
-        need.remove(card)
-        out.append(tuple((i, need.count(i) - 1) for i in sorted(set(need))))
-    return tuple(out)
-
-
-@functools.cache
 def _near(card: int) -> tuple[int, ...]:
     """The card kinds of every chi shape holding ``card``."""
     return tuple(sorted({i for shape in chi_shapes_with(card) for i in shape}))
 
 
-@functools.lru_cache(maxsize=16384)
+#: per card, the reader of a hand's counts of the kinds :func:`_near` it
+_NEAR_COUNTS = [operator.itemgetter(*_near(card)) for card in range(20)]
+
+
+@functools.lru_cache(maxsize=32768)  # every nearby count of every card: about 27,000
 def _chi_plans_near(card: int, counts: tuple[int, ...]) -> tuple[tuple[Meld, ...], ...]:
     """:func:`chi_plans` with no 王, from the free ``counts`` of the kinds :func:`_near`
     ``card`` (a 坎 counted 0)."""
@@ -208,8 +198,12 @@ def discardable(variant: Variant, hand: list[int] | tuple[int, ...]) -> list[int
 
 
 def can_discard(variant: Variant, hand: list[int] | tuple[int, ...]) -> bool:
-    """Whether the hand holds at least one card the variant lets a player discard."""
-    return bool(discardable(variant, hand))
+    """Whether the hand holds at least one card the variant lets a player discard
+    (:func:`discardable` is not empty)."""
+    free = hand[:20]
+    if 1 in free or 2 in free or (variant.discard.kan_discardable and any(free)):
+        return True
+    return bool(hand[KING]) and variant.deck.king_rules.discardable
 
 
 def discard_options(variant: Variant, seat: int, hand: tuple[int, ...]) -> tuple[Action, ...]:
@@ -344,6 +338,18 @@ def pao_source(variant: Variant, seat: SeatState, card: int, source: str, own: b
     return None
 
 
+#: each source by its value (a claim's ``source`` may come as either)
+_SOURCE: dict[str, Source] = {src.value: src for src in Source}
+
+
+def _on_table(melds: tuple[Meld, ...], card: int) -> bool:
+    """Whether a table meld is made of ``card`` (its first card)."""
+    for m in melds:
+        if m.cards[0] == card:
+            return True
+    return False
+
+
 def tier_options(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str, ...],
                  card: int, source: str, by: int, ctx: WinContext | None = None
                  ) -> list[tuple[int, tuple[Action, ...]]]:
@@ -365,7 +371,12 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
     chi = ActionKind.CHI in kinds
     rules = variant.claims
     from_discard = source == Source.DISCARD
-    other_source = Source(source) if hu else None
+    # a win on another seat's card where ``win.sources`` omit that source is refused before
+    # anything else (:func:`~zipai_rules.analysis.win_verdict`'s first rules: no special win
+    # comes but with one's own draw), so those seats are not asked
+    other_source = _SOURCE[source]
+    hu_own = hu and not from_discard
+    hu_other = hu and other_source in variant.win.sources
     # the seats that may 吃: the exposer on its own draw, the next seat
     chi_own = chi and Source.SELF in rules.chi_by
     chi_next = (by + 1) % n if chi and "next" in rules.chi_by else -1
@@ -379,19 +390,19 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
             continue
         seat = seats[s]
         opts: list[Action] = []
-        if hu:
-            src = Source.SELF if own else cast(Source, other_source)
+        if hu_own if own else hu_other:
+            src = Source.SELF if own else other_source
             worth = None if ctx is None else seat_worth(variant, ctx, s, seat, card, src, by)
             win = hu_allowed(variant, seat, card, src, worth)
             if win is not None:
                 opts.append(option(ActionKind.HU, s, card))
                 plans[opts[-1]] = win
         # a 跑 needs two copies in hand at least (a 坎, or a pair and a 王) or a table meld
-        target = pao_source(variant, seat, card, source, own) if pao and (
-            seat.hand[card] >= 2 or any(m.cards[0] == card for m in seat.melds)) else None
-        if target is not None:
-            opts.append(option(ActionKind.PAO, s, card))
-            plans[opts[-1]] = target
+        if pao and (seat.hand[card] >= 2 or _on_table(seat.melds, card)):
+            target = pao_source(variant, seat, card, source, own)
+            if target is not None:
+                opts.append(option(ActionKind.PAO, s, card))
+                plans[opts[-1]] = target
         # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰了",
         # 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001): ``chou.blocks_on``
         # limits only the 吃 block (digest C8)
