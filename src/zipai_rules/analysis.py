@@ -1327,6 +1327,19 @@ def _plain_waits(variant: Variant, counts: Sequence[int], cards: Sequence[int], 
     return out
 
 
+def tianhu_due(variant: Variant, counts: Sequence[int], table: Sequence[Meld] = ()) -> bool:
+    """Whether a freshly dealt hand (``counts``: its 21 concealed counts; ``table``: its dealt
+    melds) has the forced 天胡 (:func:`tianhu`, which gives its analysis): ``tianhu.ti`` or
+    more 提, or ``tianhu.kan`` or more 坎, a 提 counting as a 坎 where
+    ``tianhu.ti_counts_as_kan``."""
+    rules = variant.win.tianhu
+    tis = sum(1 for m in table if m.kind == MeldKind.TI)
+    if rules.ti and tis >= rules.ti:
+        return True
+    kans = counts[:20].count(3) + (tis if rules.ti_counts_as_kan else 0)
+    return bool(rules.kan) and kans >= rules.kan
+
+
 def tianhu(variant: VariantLike, hand: HandCards, table: Sequence[Meld] = ()) -> Analysis | None:
     """The forced 天胡 of a freshly dealt hand, or ``None``.
 
@@ -1339,13 +1352,10 @@ def tianhu(variant: VariantLike, hand: HandCards, table: Sequence[Meld] = ()) ->
     variant = as_variant(variant)
     indices = read_hand(hand)[0]
     counts = list(counts_of(indices))
+    if not tianhu_due(variant, counts, table):
+        return None
     tis = [m for m in table if m.kind == MeldKind.TI]
     kans = [i for i in range(20) if counts[i] == 3]
-    n_kan = len(kans) + (len(tis) if variant.win.tianhu.ti_counts_as_kan else 0)
-    hit = (variant.win.tianhu.ti and len(tis) >= variant.win.tianhu.ti) or (
-        variant.win.tianhu.kan and n_kan >= variant.win.tianhu.kan)
-    if not hit:
-        return None
     searcher = _searcher(variant)
     groups = [Group(m, variant.meld_huxi(m), "table", m.kings) for m in table]
     for i in kans:

@@ -175,7 +175,8 @@ class Game:
                 raise HandError("a shuffle commitment needs a seed, not only a deal",
                                 code="bad_commitment")
             self.commitment = commit_seed(seed)
-        check_deal(variant, self.deal)
+        if deal is not None:  # a deal shuffled here fits the variant by construction
+            check_deal(variant, self.deal)
         if deal is not None and seed is not None and \
                 shuffled_deal(variant, seed, deal.dealer) != deal:
             raise HandError(f"the deal is not the deal seed {seed} shuffles: give the seed or "

@@ -19,7 +19,7 @@ from typing import Any, cast
 
 import attrs
 
-from ..analysis import Analysis, instant_win, own_wei_kind, tianhu
+from ..analysis import Analysis, instant_win, own_wei_kind, tianhu, tianhu_due
 from ..cards import KING, counts_of, indices_of
 from ..melds import QUADS, Meld, MeldKind
 from ..variant import Variant
@@ -194,7 +194,9 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
     # 天胡 "三提五坎 … 必须天胡" (003)
     for step in range(b.n):
         s = (dealer + step) % b.n
-        a = tianhu(variant, indices_of(b.seats[s].hand), b.seats[s].melds)
+        seat = b.seats[s]
+        a = tianhu(variant, indices_of(seat.hand), seat.melds) \
+            if tianhu_due(variant, seat.hand, seat.melds) else None
         if a is not None:
             b.emit(EventKind.TIANHU, s, note="forced")
             b.finish(Result(ResultKind.TIANHU, s, None, None, a.huxi, a.best,
