@@ -208,7 +208,14 @@ def can_discard(variant: Variant, hand: list[int] | tuple[int, ...]) -> bool:
 
 def discard_options(variant: Variant, seat: int, hand: tuple[int, ...]) -> tuple[Action, ...]:
     """One discard action per distinct discardable card kind."""
-    return tuple(option(ActionKind.DISCARD, seat, i) for i in discardable(variant, hand))
+    made = _discards(seat)
+    return tuple([made[i] for i in discardable(variant, hand)])
+
+
+@functools.lru_cache(maxsize=16)
+def _discards(seat: int) -> tuple[Action, ...]:
+    """The discard action of ``seat`` for each card kind (the 王 last)."""
+    return tuple(option(ActionKind.DISCARD, seat, i) for i in range(KING + 1))
 
 
 def owes_discard(variant: Variant, seat: SeatState, extra_cards: int = 0, extra_quads: int = 0

@@ -70,12 +70,19 @@ class SeatState:
 
     @property
     def quads(self) -> int:
-        return sum(1 for m in self.melds if m.kind in QUADS)
+        n = 0
+        for m in self.melds:
+            if m.kind in QUADS:
+                n += 1
+        return n
 
     @property
     def held(self) -> int:
         """Cards held: concealed plus table."""
-        return sum(self.hand) + sum(len(m.cards) for m in self.melds)
+        n = sum(self.hand)
+        for m in self.melds:
+            n += len(m.cards)
+        return n
 
     def table_meld(self, card: int, kinds: frozenset[MeldKind]) -> int | None:
         """Position of the table meld of ``kinds`` made of ``card``, if any."""
