@@ -349,6 +349,41 @@ def pao_source(variant: Variant, seat: SeatState, card: int, source: str, own: b
 _SOURCE: dict[str, Source] = {src.value: src for src in Source}
 
 
+_TierRules = tuple[bool, Source, bool, bool, bool, bool, bool, bool, bool, frozenset[str]]
+_TIER_RULES: dict[tuple[int, tuple[str, ...], str], tuple[Variant, _TierRules]] = {}
+#: the most entries of :data:`_TIER_RULES` before it is emptied
+TIER_RULES_LIMIT = 256
+
+
+def _tier_rules(variant: Variant, kinds: tuple[str, ...], source: str) -> _TierRules:
+    """What :func:`tier_plans` reads of the variant for one claim tier (``kinds``) and a card
+    from ``source``, worked out once per variant object, tier and source: whether the card
+    was discarded; its source; whether the exposer and the others are asked about a 胡 (a
+    win on another seat's card where ``win.sources`` omit that source is refused before
+    anything else, :func:`~zipai_rules.analysis.win_verdict`'s first rules, no special win
+    coming but with one's own draw); whether 跑 and 碰 are asked; whether the exposer (its own
+    draw) and the next seat may 吃; whether declined 吃 block this source; the sources of
+    forced wins."""
+    key = (id(variant), kinds, source)
+    found = _TIER_RULES.get(key)
+    if found is not None and found[0] is variant:
+        return found[1]
+    hu, chi = ActionKind.HU in kinds, ActionKind.CHI in kinds
+    rules = variant.claims
+    from_discard = source == Source.DISCARD
+    other_source = _SOURCE[source]
+    made = (from_discard, other_source, hu and not from_discard,
+            hu and other_source in variant.win.sources, ActionKind.PAO in kinds,
+            ActionKind.PENG in kinds and source in rules.peng_on,
+            chi and Source.SELF in rules.chi_by, chi and "next" in rules.chi_by,
+            chi and source in variant.chou.blocks_on,
+            variant.win.forced_sources if hu else frozenset())
+    if len(_TIER_RULES) >= TIER_RULES_LIMIT:
+        _TIER_RULES.clear()
+    _TIER_RULES[key] = (variant, made)  # the variant kept: its id is not reused meanwhile
+    return made
+
+
 def _on_table(melds: tuple[Meld, ...], card: int) -> bool:
     """Whether a table meld is made of ``card`` (its first card)."""
     for m in melds:
@@ -374,22 +409,10 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
     n = len(seats)
     out: list[tuple[int, tuple[Action, ...]]] = []
     plans: dict[Action, Plan] = {}
-    hu, pao, peng = ActionKind.HU in kinds, ActionKind.PAO in kinds, ActionKind.PENG in kinds
-    chi = ActionKind.CHI in kinds
-    rules = variant.claims
-    from_discard = source == Source.DISCARD
-    # a win on another seat's card where ``win.sources`` omit that source is refused before
-    # anything else (:func:`~zipai_rules.analysis.win_verdict`'s first rules: no special win
-    # comes but with one's own draw), so those seats are not asked
-    other_source = _SOURCE[source]
-    hu_own = hu and not from_discard
-    hu_other = hu and other_source in variant.win.sources
-    # the seats that may 吃: the exposer on its own draw, the next seat
-    chi_own = chi and Source.SELF in rules.chi_by
-    chi_next = (by + 1) % n if chi and "next" in rules.chi_by else -1
-    chou_applies = chi and source in variant.chou.blocks_on
-    peng_here = peng and card != KING and source in rules.peng_on
-    forced = variant.win.forced_sources if hu else ()
+    (from_discard, other_source, hu_own, hu_other, pao, peng_on, chi_own, chi_next_on,
+     chou_applies, forced) = _tier_rules(variant, kinds, source)
+    chi_next = (by + 1) % n if chi_next_on else -1
+    peng_here = peng_on and card != KING
     for step in range(n):
         s = (by + step) % n
         own = step == 0

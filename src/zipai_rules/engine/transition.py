@@ -644,14 +644,15 @@ def _offer(b: _Builder, by: int) -> _Next:
         return _end_lianzhang(b, p)
     tiers = b.v.claims.priority
     tier = p.tier
+    seats = tuple(b.seats)
+    # the table is read only to value a win against one declined before
+    ctx = b.ctx() if b.v.win.declined_must_be_beaten else None
+    pao_forced = b.v.claims.pao_forced
     while tier < len(tiers):
-        kinds = tiers[tier]
-        # the table is read only to value a win against one declined before
-        ctx = b.ctx() if b.v.win.declined_must_be_beaten else None
-        cands, plans = tier_plans(b.v, tuple(b.seats), kinds, p.card, p.source, p.by, ctx)
+        cands, plans = tier_plans(b.v, seats, tiers[tier], p.card, p.source, p.by, ctx)
         # a forced 跑 waits for every win on the card to be declined (破跑胡, 胡 > 跑)
-        if b.v.claims.pao_forced and not any(o.kind == ActionKind.HU for _, opts in cands
-                                      for o in opts):
+        if cands and pao_forced and not any(o.kind == ActionKind.HU for _, opts in cands
+                                            for o in opts):
             for s, opts in cands:
                 for o in opts:  # a 王 is never forced out of the hand: its 跑 is a choice
                     if o.kind == ActionKind.PAO and not cast(PaoTarget, plans[o]).king:
