@@ -13,6 +13,7 @@ analysis of a 胡, the target of a 跑, in ``GameState.plans``); taking it uses 
 from __future__ import annotations
 
 import enum
+import functools
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -122,6 +123,13 @@ class _Builder:
         self.plans = {}
 
 
+@functools.lru_cache(maxsize=1024)
+def _same(kind: MeldKind, card: int, kings: tuple[int, ...] = ()) -> Meld:
+    """The table meld of ``kind`` made of copies of ``card`` (three, four for 提/跑), ``kings``
+    the copies a 王 stands for: one shared value each."""
+    return Meld(kind, (card,) * (4 if kind in QUADS else 3), kings=kings)
+
+
 def _pending(p: Pending | None) -> Pending:
     """The card on offer; its absence in a claim phase is a bug of the engine, not of input."""
     if p is None:
@@ -174,7 +182,7 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
         # Guilin: "[自已摸到1扫穿不放在桌面；自已摸到2扫穿放在桌面不亮]" (004 第四条6)
         held = variant.deal.single_dealt_ti == "hand" and len(quads) == 1
         for i in quads:
-            meld = Meld(MeldKind.TI, (i,) * 4)
+            meld = _same(MeldKind.TI, i)
             seat = b.seats[s]
             b.set_seat(s, hand=_hand_minus(seat.hand, i, 4), melds=seat.melds + (meld,),
                        held_ti=i if held else None)
@@ -218,7 +226,7 @@ def _lay_dealt_kan(b: _Builder, s: int) -> None:
     for i in range(20):
         seat = b.seats[s]
         if seat.hand[i] == 3:
-            meld = Meld(MeldKind.WEI, (i,) * 3)
+            meld = _same(MeldKind.WEI, i)
             b.set_seat(s, hand=_hand_minus(seat.hand, i, 3), melds=seat.melds + (meld,))
             b.emit(EventKind.WEI, s, i, (meld,), "dealt, forced")
 
@@ -394,7 +402,7 @@ def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
     _wei_run(b, s, wei=False)
     if action.kind == ActionKind.PENG:
         kings = cast(int, peng_kings(b.v, seat.hand, c))  # offered, so the hand can 碰
-        meld = Meld(MeldKind.PENG, (c,) * 3, kings=(c,) * kings)
+        meld = _same(MeldKind.PENG, c, (c,) * kings)
         hand = _hand_minus(_hand_minus(seat.hand, c, 2 - kings), KING, kings)
         b.set_seat(s, hand=hand, melds=seat.melds + (meld,))
         b.emit(EventKind.PENG, s, c, (meld,))
@@ -421,12 +429,12 @@ def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False,
     seat = b.seats[s]
     if target.table_index is None:
         kings = (c,) if target.king else ()  # a pair and a 王 standing for the third card
-        meld = Meld(MeldKind.PAO, (c,) * 4, kings=kings)
+        meld = _same(MeldKind.PAO, c, kings)
         hand = _hand_minus(_hand_minus(seat.hand, c, 3 - len(kings)), KING, len(kings))
         b.set_seat(s, hand=hand, melds=seat.melds + (meld,))
     else:
         melds = list(seat.melds)
-        meld = Meld(MeldKind.PAO, (c,) * 4, kings=melds[target.table_index].kings)
+        meld = _same(MeldKind.PAO, c, melds[target.table_index].kings)
         melds[target.table_index] = meld
         b.set_seat(s, melds=tuple(melds))
     b.pending = None
@@ -555,18 +563,17 @@ def _lay_forced(b: _Builder, s: int, c: int, k: int | None) -> None:
     碰); else a 偎 (臭偎 after a declined 碰) with the pair in hand."""
     seat = b.seats[s]
     if seat.hand[c] == 3:
-        meld = Meld(MeldKind.TI, (c,) * 4)
+        meld = _same(MeldKind.TI, c)
         seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 3), melds=seat.melds + (meld,))
     elif k is not None:
         on_wei = seat.melds[k].kind in WEI_KINDS
-        meld = Meld(own_wei_kind(b.v) if on_wei else MeldKind.PAO, (c,) * 4,
-                    kings=seat.melds[k].kings)
+        meld = _same(own_wei_kind(b.v) if on_wei else MeldKind.PAO, c, seat.melds[k].kings)
         melds = list(seat.melds)
         melds[k] = meld
         seat = b.set_seat(s, melds=tuple(melds))
     else:
         chou = b.v.chou.chou_wei_after_declined_peng and c in seat.chou_peng_cards
-        meld = Meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, (c,) * 3)
+        meld = _same(MeldKind.CHOU_WEI if chou else MeldKind.WEI, c)
         seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
     b.took(s)
     b.drawn = c
