@@ -63,7 +63,13 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
     counts = _NEAR_COUNTS[card](hand)
     if 3 in counts:
         counts = tuple(n if n < 3 else 0 for n in counts)
-    return list(_chi_plans_near(card, counts))
+    for need in _PARTNERS[card]:  # a shape whose other cards the hand holds free, or none
+        for j, k in need:
+            if counts[j] <= k:
+                break
+        else:
+            return list(_chi_plans_near(card, counts))
+    return []
 
 
 def _near(card: int) -> tuple[int, ...]:
@@ -71,8 +77,22 @@ def _near(card: int) -> tuple[int, ...]:
     return tuple(sorted({i for shape in chi_shapes_with(card) for i in shape}))
 
 
+def _partners(card: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For each chi shape holding ``card``, the other cards it needs from the hand: pairs of a
+    position in :func:`_near` ``card`` and the count that the hand must hold more than there
+    (outside a 坎)."""
+    near = _near(card)
+    out = []
+    for shape in chi_shapes_with(card):
+        need = list(shape)
+        need.remove(card)
+        out.append(tuple((near.index(i), need.count(i) - 1) for i in sorted(set(need))))
+    return tuple(out)
+
+
 #: per card, the reader of a hand's counts of the kinds :func:`_near` it
 _NEAR_COUNTS = [operator.itemgetter(*_near(card)) for card in range(20)]
+_PARTNERS = [_partners(card) for card in range(20)]
 
 
 @functools.lru_cache(maxsize=32768)  # every nearby count of every card: about 27,000
