@@ -91,8 +91,23 @@ def _partners(card: int) -> tuple[tuple[tuple[int, int], ...], ...]:
 
 
 #: per card, the reader of a hand's counts of the kinds :func:`_near` it
-_NEAR_COUNTS = [operator.itemgetter(*_near(card)) for card in range(20)]
+_NEAR = [_near(card) for card in range(20)]
+_NEAR_COUNTS = [operator.itemgetter(*near) for near in _NEAR]
 _PARTNERS = [_partners(card) for card in range(20)]
+
+
+def _shapes(card: int) -> tuple[tuple[tuple[int, ...], list[int]], ...]:
+    """Each chi shape holding ``card`` with the other cards it needs (``card`` once out)."""
+    out = []
+    for shape in chi_shapes_with(card):
+        need = list(shape)
+        need.remove(card)
+        out.append((shape, need))
+    return tuple(out)
+
+
+#: :func:`_shapes` of every card (the 王 none)
+_SHAPES = [_shapes(card) for card in range(20)] + [()]
 
 
 @functools.lru_cache(maxsize=32768)  # every nearby count of every card: about 27,000
@@ -100,12 +115,10 @@ def _chi_plans_near(card: int, counts: tuple[int, ...]) -> tuple[tuple[Meld, ...
     """:func:`chi_plans` with no 王, from the free ``counts`` of the kinds :func:`_near`
     ``card`` (a 坎 counted 0)."""
     avail = [0] * (KING + 21)  # the hand's free cards; from index 21 on no room for a 王
-    for i, n in zip(_near(card), counts, strict=True):
+    for i, n in zip(_NEAR[card], counts, strict=True):
         avail[i] = n
     plans: set[tuple[Meld, ...]] = set()
-    for shape in chi_shapes_with(card):
-        need = list(shape)
-        need.remove(card)
+    for shape, need in _SHAPES[card]:
         rest = list(avail)
         if _take_or_stand(rest, need, 0) is None:
             continue
@@ -129,9 +142,7 @@ def _king_chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
         for i in m.cards:
             room[i] -= 1
     plans: set[tuple[Meld, ...]] = set()
-    for shape in chi_shapes_with(card):
-        need = list(shape)
-        need.remove(card)
+    for shape, need in _SHAPES[card]:
         rest = list(avail) + room
         stand = _take_or_stand(rest, need, per_meld)
         if stand is None:
@@ -178,11 +189,9 @@ def _bi(rest: list[int], card: int, per_meld: int = 0, kings: int = 0
     if rest[card] == 0:
         yield ()
         return
-    for shape in chi_shapes_with(card):
+    for shape, need in _SHAPES[card]:
         r2 = list(rest)
         r2[card] -= 1  # the real copy the 比 lays down
-        need = list(shape)
-        need.remove(card)
         others = [i for i in need if i != card]
         r2[card] -= len(need) - len(others)
         if r2[card] < 0:
