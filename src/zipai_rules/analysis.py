@@ -674,7 +674,7 @@ def verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...] = (),
     other situation goes through :func:`win_verdict`, whose verdict it is either way.
     """
     if card is None and source is None and not table:
-        s = _searcher(variant)
+        s = _SEARCHERS.get(variant.content_hash or variant.id) or _searcher(variant)
         if s.plain:
             total = _plain(s, hand)
             if total is not None:
