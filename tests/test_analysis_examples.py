@@ -533,3 +533,25 @@ def test_without_po_pao_hu_the_kan_must_pao():
     no_po = local_variant("no_po_pao_hu_test", "no 破跑胡", {}, {"po_pao_hu": False})
     a = verdict(no_po, H(SKIP_HAND), T(*SKIP_TABLE), card("x5"), "draw")
     check(a, win=False, reason="incomplete", huxi=0)
+
+
+def test_tianhu_due_agrees_with_tianhu_on_the_worked_examples(hunan):
+    """``tianhu_due`` (what the engine asks of every dealt hand before ``tianhu`` builds the
+    analysis) on E18–E21: 3 提; 2 提 + 3 坎 with 提 counted as 坎; 2 提 + 2 坎; and a hand with
+    neither; in chenzhou (no forced 天胡) never."""
+    from zipai_rules.analysis import tianhu_due
+    from zipai_rules.cards import counts_of
+    from zipai_rules.presets import load_preset
+
+    cases = [
+        ("x2 x4 x6 x8 d2 d4 d7 d9", ("ti=x1 x1 x1 x1", "ti=d5 d5 d5 d5", "ti=x10 x10 x10 x10"),
+         True),
+        ("x9 x9 x9 d1 d1 d1 d10 d10 d10 x5 d4 x7", ("ti=x3 x3 x3 x3", "ti=d7 d7 d7 d7"), True),
+        ("x9 x9 x9 d1 d1 d1 x2 x4 x8 x10 d5 d6 d10", ("ti=x3 x3 x3 x3", "ti=d7 d7 d7 d7"), False),
+        (E16_HAND, (), False),
+    ]
+    for hand, table, due in cases:
+        counts, melds_ = counts_of(H(hand)), tuple(T(*table))
+        assert tianhu_due(hunan, counts, melds_) is due
+        assert (tianhu(hunan, H(hand), melds_) is not None) is due
+        assert tianhu_due(load_preset("chenzhou"), counts, melds_) is False

@@ -217,3 +217,22 @@ def test_verdict_tells_jiang_not_allowed_from_incomplete_in_many_pair_hands(huna
             assert got == (False, "incomplete" if with_pairs is None else "jiang_not_allowed", 0)
         seen.add(got[1])
     assert {"incomplete", "jiang_not_allowed"} <= seen
+
+
+def test_slice_readers_give_each_block_content_and_its_kan_huxi(hunan):
+    """The four slice reads of a hand's counts add up to the block contents of the hand with
+    its 坎 locked (``contents_of``) and, above ``KAN_SHIFT``, the 胡息 of those 坎 (small 3,
+    big 6 in Hunan); a count of 4 is not read."""
+    readers = blocks.slice_readers(analysis._searcher(hunan).kan_huxi)
+    r0, r1, r2, r3 = readers
+    rng = random.Random(11)
+    for _ in range(300):
+        counts = bytes(rng.choice((0, 0, 1, 2, 3)) for _ in range(20))
+        a = r0[counts[0:5]] + r1[counts[10:15]]
+        b = r2[counts[5:10]] + r3[counts[15:20]]
+        locked = counts.replace(b"\x03", b"\x00")
+        assert (a & blocks.CONTENT_MASK, b & blocks.CONTENT_MASK) == blocks.contents_of(locked)
+        kans = [i for i in range(20) if counts[i] == 3]
+        assert (a >> blocks.KAN_SHIFT) + (b >> blocks.KAN_SHIFT) == sum(
+            3 if i < 10 else 6 for i in kans)
+    assert bytes([4, 0, 0, 0, 0]) not in r0
