@@ -453,19 +453,26 @@ def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False,
 
 def _discard(b: _Builder, s: int, c: int) -> _Next:
     seat = b.seats[s]
-    b.set_seat(s, hand=_hand_minus(seat.hand, c, 1), early_discard=False)
+    b.set_seat(s, hand=_hand_minus(seat.hand, c, 1), early_discard=False,
+               **_own_chou(b, seat, c))
     b.emit(EventKind.DISCARD, s, c)
-    _mark_own(b, s, c)
     b.pending = Pending(c, Source.DISCARD, s, 0)
     return (_Chore.OFFER, s)
 
 
 def _mark_own(b: _Builder, s: int, c: int) -> None:
     """A card a player discards (or leaves from their own draw) is 臭 for them."""
-    if b.v.chou.own_discards:
-        seat = b.seats[s]
-        b.set_seat(s, chou_chi_cards=seat.chou_chi_cards | {c},
-                   chou_peng_cards=seat.chou_peng_cards | {c}, own_chou=seat.own_chou | {c})
+    changes = _own_chou(b, b.seats[s], c)
+    if changes:
+        b.set_seat(s, **changes)
+
+
+def _own_chou(b: _Builder, seat: SeatState, c: int) -> dict[str, frozenset[int]]:
+    """The seat changes of :func:`_mark_own` (none unless ``chou.own_discards``)."""
+    if not b.v.chou.own_discards:
+        return {}
+    return {"chou_chi_cards": seat.chou_chi_cards | {c},
+            "chou_peng_cards": seat.chou_peng_cards | {c}, "own_chou": seat.own_chou | {c}}
 
 
 # --- the chores ------------------------------------------------------------------------------
@@ -673,9 +680,8 @@ def _offer(b: _Builder, by: int) -> _Next:
         tier += 1
     # nobody takes it
     seat = b.seats[p.by]
-    b.set_seat(p.by, discards=seat.discards + (p.card,))
-    if p.source == Source.DRAW:
-        _mark_own(b, p.by, p.card)
+    b.set_seat(p.by, discards=seat.discards + (p.card,),
+               **(_own_chou(b, seat, p.card) if p.source == Source.DRAW else {}))
     b.emit(EventKind.TO_DISCARDS, p.by, p.card)
     b.pending = None
     return (_Chore.DRAW, (p.by + 1) % b.n)
