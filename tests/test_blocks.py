@@ -190,6 +190,30 @@ def test_surely_no_win_worked_values(hunan, extra, card, source, sure):
         assert (a.win, a.reason) == (False, "incomplete")
 
 
+def test_surely_no_win_knowing_the_table(hunan):
+    """This 20-card hand splits with one 将 (d6 d6 d6 as a 坎 locked, d7 d8 d9, …). An x1 that
+    could go onto a table 碰 of x1 leaves that pool (a maybe); with no such meld on the table
+    x1 joins the hand, which splits with no number of 将: sure. As it stands (no card) the
+    hand is a maybe too (it splits with its 将); with x1 in place of x6 x6 it is sure."""
+    from zipai_rules.analysis import surely_no_win
+    from zipai_rules.cards import counts_of
+    from zipai_rules.melds import parse_meld
+
+    cards = "x6 x6 x7 x8 x9 x9 d2 d2 d4 d4 d5 d5 d6 d6 d6 d7 d7 d8 d8 d9"
+    hand = list(counts_of(parse_indices(cards)))
+    x1 = parse_indices("x1")[0]
+    assert surely_no_win(hunan, hand, x1, "draw") is False
+    assert surely_no_win(hunan, hand, x1, "draw", ()) is True
+    assert surely_no_win(hunan, hand, x1, "draw", (parse_meld("peng=x1 x1 x1"),)) is False
+    a = win_verdict(hunan, hand, (), x1, "draw")
+    assert (a.win, a.reason) == (False, "incomplete")
+    assert surely_no_win(hunan, hand, None, "self", ()) is False
+    loose = list(counts_of(parse_indices(cards.replace("x6 x6", "x1"))))
+    assert surely_no_win(hunan, loose, None, "self", ()) is True
+    a = win_verdict(hunan, loose, (), None, "self")
+    assert (a.win, a.reason) == (False, "incomplete")
+
+
 def test_verdict_tells_jiang_not_allowed_from_incomplete_in_many_pair_hands(hunan):
     """A hand whose only split uses nine 将 is ``incomplete`` (a win allows 7 at most); with at
     most 7 kinds held twice any split has at most 7 将, so the masks alone answer; the

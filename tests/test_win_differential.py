@@ -217,6 +217,10 @@ def _every_substitution(tables, pool, hand, kings, card):
     return list(itertools.combinations_with_replacement(range(20), kings)) if kings else [()]
 
 
+#: the reasons of a hand that has a split (the quick refusal claims it has none)
+SHAPE_PASSED = (None, "jiang_not_allowed", "below_min_huxi")
+
+
 def _verdict_key(a):
     return (a.win, a.reason, a.huxi, a.best)
 
@@ -252,9 +256,19 @@ def compare_pruned(variant, seed: int, chooser: int, tally: Counter, every: int 
                             assert not old.win, (seat, card, source)
                             tally["refused"] += 1
                             tally["kings_refused"] += bool(seat.hand[20])
+                        if card < 20 and surely_no_win(variant, seat.hand, card, source,
+                                                       seat.melds):
+                            # refused by the shape, or by a rule checked before it
+                            assert not old.win and old.reason not in SHAPE_PASSED, (seat, card)
+                            tally["refused_with_table"] += 1
                         tally["checks"] += 1
                         tally["wins"] += old.win
                         tally["kings"] += bool(seat.hand[20])
+        for seat in game.state.seats:  # the hand as it stands, after one's own draw
+            if surely_no_win(variant, seat.hand, None, "self", seat.melds):
+                full = win_verdict(variant, seat.hand, seat.melds, None, "self")
+                assert not full.win and full.reason not in SHAPE_PASSED, seat
+                tally["refused_as_it_stands"] += 1
         opts = game.legal_actions()
         game.apply(rng.choice([o for o in opts if o.kind != A.HU] or list(opts)))
         step += 1
@@ -281,5 +295,8 @@ def test_pruned_win_check_counts():
     assert seen["chenzhou_wang"]["kings"] > 0 and seen["yongzhou"]["kings"] > 0
     assert sum(t["wins"] for t in seen.values()) > 0
     assert seen["hunan"]["refused"] > seen["hunan"]["checks"] // 2
+    # knowing the table melds (no placement onto a 偎/碰 the table lacks) refuses more
+    assert seen["hunan"]["refused_with_table"] >= seen["hunan"]["refused"]
+    assert seen["hunan"]["refused_as_it_stands"] > 0
     # hands holding 王 are refused quickly too (the 王 as wildcards over the block tables)
     assert seen["chenzhou_wang"]["kings_refused"] > seen["chenzhou_wang"]["kings"] // 4

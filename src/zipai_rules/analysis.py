@@ -732,26 +732,31 @@ def _plain(s: _Searcher, hand: Sequence[int]) -> int | None:
     return -1
 
 
-def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str | None) -> bool:
-    """Whether :func:`win_verdict` surely refuses a win on ``card`` from ``source`` to a player
-    holding the concealed counts ``hand``, whatever their table melds: ``True`` is sure,
-    ``False`` a maybe. Answered from the block tables: whatever the card's placement (in the
-    hand, or taking 2, 3 or none of its copies there into a meld), the concealed cards left,
-    their 坎 locked, have no split with any number of 将; with 王, not even once the 王 are
-    added as wildcards (:meth:`~zipai_rules.blocks.BlockTables.wild_splits`, the first test
-    of the win check's 王 walk, so that the check would search no pool). A variant's
-    special wins (:func:`instant_win`) come only with one's own draw, a maybe then; a
-    fixed-value shape needs a split too."""
+def surely_no_win(variant: Variant, hand: Sequence[int], card: int | None, source: str | None,
+                  table: Sequence[Meld] | None = None) -> bool:
+    """Whether :func:`win_verdict` surely refuses a win on ``card`` (``None``: the hand as it
+    stands) from ``source`` to a player holding the concealed counts ``hand`` and the table
+    melds ``table`` (``None``: whatever they are), with the reason ``incomplete``: ``True`` is
+    sure, ``False`` a maybe. Answered from the block tables: whatever the card's placement
+    (in the hand, or taking 2, 3 or none of its copies there into a meld, none only onto a
+    table 偎/碰 of it where ``table`` is known), the concealed cards left, their 坎 locked,
+    have no split with any number of 将; with 王, not even once the 王 are added as wildcards
+    (:meth:`~zipai_rules.blocks.BlockTables.wild_splits`, the first test of the win check's
+    王 walk, so that the check would search no pool). A variant's special wins
+    (:func:`instant_win`) come only with one's own draw, a maybe then; a fixed-value shape
+    needs a split too."""
     if card == KING or (variant.win.special and source == Source.SELF):
         return False
     s = _searcher(variant)
     tables = s.tables
     if hand[KING]:
-        return not _kings_may_win(tables, hand, card, source)
+        return card is not None and not _kings_may_win(tables, hand, card, source)
     counts = bytes(hand)
     r0, r1, r2, r3 = s.readers  # the block contents with every 坎 out of the pool
     ca = (r0[counts[0:5]] + r1[counts[10:15]]) & CONTENT_MASK
     cb = (r2[counts[5:10]] + r3[counts[15:20]]) & CONTENT_MASK
+    if card is None:
+        return not tables.ma[ca] & tables.mb[cb]
     held = hand[card]
     unit = _DIGIT[card]
     own_count = held if held < 3 else 0  # the card's own count, set below for each placement
@@ -761,10 +766,12 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str 
     else:
         cb -= own_count * unit
         unit_a, unit_b = 0, unit
+    # the card onto a table 偎/碰 (pool as held): only where the table may hold one
+    onto = table is None or held == 3 or _on_table_meld(table, card)
     ma, mb = tables.ma, tables.mb
     own = source == Source.SELF
     for n in (held + 1, held, held - 2, held - 3):
-        if n < 0:
+        if n < 0 or (n == held and not onto):
             continue
         if n == 3 and (held == 3 or (own and held == 2)):
             n = 0  # a 坎, locked
@@ -778,6 +785,18 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int, source: str 
         elif ma[ca + n * unit_a] & mb[cb + n * unit_b]:
             return False
     return True
+
+
+_ONTO = frozenset({MeldKind.WEI, MeldKind.CHOU_WEI, MeldKind.PENG})
+
+
+def _on_table_meld(table: Sequence[Meld], card: int) -> bool:
+    """Whether ``table`` holds a 偎, 臭偎 or 碰 of ``card`` (which the card may make a 提/跑:
+    :func:`_placed`)."""
+    for m in table:
+        if m.cards[0] == card and m.kind in _ONTO:
+            return True
+    return False
 
 
 def _kings_may_win(tables: BlockTables, hand: Sequence[int], card: int,
@@ -883,7 +902,7 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
         reason = Reason.CHOU_HU
     if reason is not None and (not explain or card == KING):
         return _REFUSAL[reason]
-    if not explain and card is not None and surely_no_win(variant, hand, card, source):
+    if not explain and surely_no_win(variant, hand, card, source, table):
         return _REFUSAL[Reason.INCOMPLETE]  # what the search would find
     found = _best(variant, hand, table, card, source, all_decompositions)
     if variant.win.special and found.reason == Reason.BELOW_MIN_HUXI and found.best is not None:
