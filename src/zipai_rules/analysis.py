@@ -1076,8 +1076,12 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
     may_split = functools.partial(_kings_may_split, tables, pool, locked, card, free)
     ma, mb = tables.ma, tables.mb
     wild = tables.wild_splits
-    st = _Steps(pool, hand, locked, fc)
-    steps_a, steps_b, first_a, first_b, raised = st.a, st.b, st.first_a, st.first_b, st.raised
+    # the first node's test (every 王 a wildcard) refuses most pools at once
+    if over or (fc >= 0 and pool[fc] + kings >= 3):
+        if not may_split(kings, ca, cb, over):
+            return out
+    elif not wild(ca, cb, kings):
+        return out
 
     def last(i: int, ca: int, cb: int, over: int) -> bool:
         """Whether the pool of the node (contents ``ca``, ``cb``, ``over``) keeps a maybe once
@@ -1117,6 +1121,26 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
             hand[i] = h
             locked[i] = old
 
+    if kings == 1:  # one 王: each kind on the masks, the full test where they may not decide
+        for i in range(20):
+            p, h = pool[i], hand[i]
+            if p > 2 or h > 2:  # a 王 never stands for a fifth copy
+                continue
+            old = locked[i]
+            new = p - 2 if p >= 2 and h == 2 else p + 1
+            if new <= 2 and not over:
+                d = (new - old) * _DIGIT[i]
+                if (ma[ca + d] & mb[cb] if i % 10 < 5 else ma[ca] & mb[cb + d]):
+                    out.append((i,))
+                    continue
+                if fc < 0 or (p + 1 if i == fc else pool[fc]) < 3:
+                    continue
+            if last(i, ca, cb, over):
+                out.append((i,))
+        return out
+    st = _Steps(pool, hand, locked, fc)
+    steps_a, steps_b, first_a, first_b, raised = st.a, st.b, st.first_a, st.first_b, st.raised
+
     def walk(low: int, left: int, ca: int, cb: int, over: int) -> None:
         """Every choice below the node of ``left`` 王 still to place, on kinds from ``low``."""
         if left == 1:
@@ -1141,13 +1165,9 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
             for i in hits:
                 out.append((*chosen, i))
             return
-        if over or (fc >= 0 and pool[fc] + left >= 3):
-            if not may_split(left, ca, cb, over):
-                return
-        elif not wild(ca, cb, left):
-            return
         if left == 2 and not over and st.doubles and (fc <= low or pool[fc] < 3):
-            # two 王 left, every count within 2: the pairs of kinds above ``low`` at once
+            # two 王 left, every count within 2: the pairs of kinds above ``low`` at once (no
+            # node test: a pair passing passes it)
             child(low, 2, ca, cb, over)
             later = fc > low
             late = None
@@ -1171,6 +1191,11 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
                 child(fc, 2, ca, cb, over)
                 pairs = pairs[cut:]
             out.extend((*chosen, i, j) for i, j in pairs)
+            return
+        if over or (fc >= 0 and pool[fc] + left >= 3):
+            if not may_split(left, ca, cb, over):
+                return
+        elif not wild(ca, cb, left):
             return
         for i in range(low, 20):
             child(i, left, ca, cb, over)
@@ -1221,22 +1246,16 @@ class _Steps:
         #: the kinds a 王 may stand for whose locked count stays within 2 (``free``, the
         #: incoming card held free, left out: it may be made three), as ``(kind, change of its
         #: block's content)`` in kind order: those of block A, and those of block B
-        self.a: list[tuple[int, int]] = []
-        self.b: list[tuple[int, int]] = []
-        #: for each kind 0–20, the position in :attr:`a` (:attr:`b`) of the first of that
-        #: kind or above
-        self.first_a: list[int] = []
-        self.first_b: list[int] = []
-        #: each kind's locked count once a 王 stands for it (-1 where none may)
-        self.raised = [-1] * 20
-        #: the change of its block's content once two 王 stand for a kind of :attr:`a` or
-        #: :attr:`b` (``None`` where the second may not)
-        self.twice: list[int | None] = [None] * 20
-        #: whether a second 王 on any of those kinds keeps its count within 2
-        self.doubles = True
+        a: list[tuple[int, int]] = []
+        b: list[tuple[int, int]] = []
+        first_a: list[int] = []
+        first_b: list[int] = []
+        raised = [-1] * 20
+        twice: list[int | None] = [None] * 20
+        doubles = True
         for i in range(20):
-            self.first_a.append(len(self.a))
-            self.first_b.append(len(self.b))
+            first_a.append(len(a))
+            first_b.append(len(b))
             p, h = pool[i], hand[i]
             if p > 2 or h > 2 or i == free:
                 continue
@@ -1244,16 +1263,31 @@ class _Steps:
             old = locked[i]
             if new > 2 or old > 2:
                 continue
-            (self.a if i % 10 < 5 else self.b).append((i, (new - old) * _DIGIT[i]))
-            self.raised[i] = new
+            d = _DIGIT[i]
+            (a if i % 10 < 5 else b).append((i, (new - old) * d))
+            raised[i] = new
             if p < 2 and h < 2:  # a second 王 may join (a count of 3 is never one's)
                 two = p - 1 if p >= 1 and h == 1 else p + 2
                 if two > 2:
-                    self.doubles = False
+                    doubles = False
                 else:
-                    self.twice[i] = (two - old) * _DIGIT[i]
-        self.first_a.append(len(self.a))
-        self.first_b.append(len(self.b))
+                    twice[i] = (two - old) * d
+        first_a.append(len(a))
+        first_b.append(len(b))
+        #: the kinds a 王 may stand for whose locked count stays within 2 (``free``, the
+        #: incoming card held free, left out: it may be made three), as ``(kind, change of its
+        #: block's content)`` in kind order: those of block A, and those of block B
+        self.a, self.b = a, b
+        #: for each kind 0–20, the position in :attr:`a` (:attr:`b`) of the first of that
+        #: kind or above
+        self.first_a, self.first_b = first_a, first_b
+        #: each kind's locked count once a 王 stands for it (-1 where none may)
+        self.raised = raised
+        #: the change of its block's content once two 王 stand for a kind of :attr:`a` or
+        #: :attr:`b` (``None`` where the second may not)
+        self.twice = twice
+        #: whether a second 王 on any of those kinds keeps its count within 2
+        self.doubles = doubles
 
 
 def _two_more(tables: BlockTables, ca: int, cb: int, steps_a: list[tuple[int, int]],

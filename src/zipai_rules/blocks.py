@@ -267,6 +267,17 @@ class BlockTables:
         if w == 1:  # the masks of the contents one wildcard reaches, read at once
             for unit in _UNITS:
                 out |= masks[c - 2 * unit if c // unit % 3 == 2 else c + unit]
+        elif w == 2:  # the contents two wildcards reach, read at once: two on one digit
+            # (0 -> 2, 1 -> 0, 2 -> 1) or one on each of two (their changes add up)
+            steps = []
+            for unit in _UNITS:
+                d = c // unit % 3
+                steps.append(-2 * unit if d == 2 else unit)
+                out |= masks[c + 2 * unit if d == 0 else c - unit]
+            for k in range(9):
+                e = c + steps[k]
+                for f in steps[k + 1:]:
+                    out |= masks[e + f]
         else:
             for unit in _UNITS:
                 d = c // unit % 3
