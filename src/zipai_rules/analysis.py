@@ -774,7 +774,13 @@ def _kings_may_win(tables: BlockTables, hand: Sequence[int], card: int,
     held = hand[card]
     pool = list(hand[:20])
     pool[card] = 0
-    locked, ca, cb, over = _kings_pool(pool, pool)
+    rest = bytes(pool).replace(b"\x03", b"\x00")  # every 坎 locked
+    if rest.translate(None, _COVERED):  # a count above 3, which no table covers
+        locked, ca, cb, over = _kings_pool(pool, pool)
+    else:
+        locked = list(rest)
+        ca, cb = contents_of(rest)
+        over = 0
     own = source == Source.SELF
     d = _DIGIT[card]
     for n in (held + 1, held, held - 2, held - 3):
@@ -790,6 +796,11 @@ def _kings_may_win(tables: BlockTables, hand: Sequence[int], card: int,
             a, b, o = ca + m * d, cb, over
         else:
             a, b, o = ca, cb + m * d, over
+        if not o:  # the wildcard masks first, as _kings_may_split tries them
+            if tables.wild_splits(a, b, kings):
+                return True
+            if n <= start or n + kings < 3:
+                continue  # no free card to make three
         if _kings_may_split(tables, pool, locked, card, n > start, kings, a, b, o):
             return True
     return False

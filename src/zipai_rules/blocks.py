@@ -264,16 +264,15 @@ class BlockTables:
         if found is not None:
             return found
         out = 0
+        lo, hi = c % 243, c // 243
+        steps = _ONE[lo] + _ONE_HIGH[hi]
         if w == 1:  # the masks of the contents one wildcard reaches, read at once
-            for unit in _UNITS:
-                out |= masks[c - 2 * unit if c // unit % 3 == 2 else c + unit]
+            for d in steps:
+                out |= masks[c + d]
         elif w == 2:  # the contents two wildcards reach, read at once: two on one digit
-            # (0 -> 2, 1 -> 0, 2 -> 1) or one on each of two (their changes add up)
-            steps = []
-            for unit in _UNITS:
-                d = c // unit % 3
-                steps.append(-2 * unit if d == 2 else unit)
-                out |= masks[c + 2 * unit if d == 0 else c - unit]
+            # or one on each of two (their changes add up)
+            for d in _TWO[lo] + _TWO_HIGH[hi]:
+                out |= masks[c + d]
             for k in range(9):
                 e = c + steps[k]
                 for f in steps[k + 1:]:
@@ -392,6 +391,13 @@ for _k, _c in enumerate(BLOCK_B):
     _DIGIT[_c] = 3 ** _k
 _DIGIT2 = [2 * d for d in _DIGIT]
 _UNITS = tuple(3 ** k for k in range(10))
+#: for the five low digits of a content (an index below 243), the change of the content as a
+#: wildcard joins each digit (0 -> 1, 1 -> 2, 2 -> 0: a 坎 taken out), and as two join it
+#: (0 -> 2, 1 -> 0, 2 -> 1); the ``_HIGH`` lists the same for the five high digits
+_ONE = [tuple(-2 * u if r // u % 3 == 2 else u for u in _UNITS[:5]) for r in range(243)]
+_TWO = [tuple(2 * u if r // u % 3 == 0 else -u for u in _UNITS[:5]) for r in range(243)]
+_ONE_HIGH = [tuple(243 * d for d in ds) for ds in _ONE]
+_TWO_HIGH = [tuple(243 * d for d in ds) for ds in _TWO]
 #: the most entries of a :attr:`BlockTables.wild` cache before it is emptied
 WILD_LIMIT = 100_000
 _GUARD = sum(4 << (_BITS * i) for i in range(20))  # bit 2 of every field (counts 0–3)
