@@ -1177,8 +1177,13 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
                 out.append((*chosen, i))
             return
         if left == 2 and not over and st.doubles and (fc <= low or pool[fc] < 3):
-            # two 王 left, every count within 2: the pairs of kinds above ``low`` at once (no
-            # node test: a pair passing passes it)
+            # two 王 left, every count within 2: the pairs of kinds above ``low`` at once
+            if chosen:  # the node's test (the first node's was made)
+                if fc >= 0 and pool[fc] + 2 >= 3:
+                    if not may_split(2, ca, cb, 0):
+                        return
+                elif not wild(ca, cb, 2):
+                    return
             child(low, 2, ca, cb, over)
             later = fc > low
             late = None
