@@ -1101,22 +1101,7 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
         if p > 2 or h > 2:  # a 王 never stands for a fifth copy
             return False
         old = locked[i]
-        new = p - 2 if p >= 2 and h == 2 else p + 1
-        d = _DIGIT[i]
-        a, b = ca, cb
-        o = over
-        if old > 2:
-            o -= 1
-        elif i % 10 < 5:
-            a -= old * d
-        else:
-            b -= old * d
-        if new > 2:
-            o += 1
-        elif i % 10 < 5:
-            a += new * d
-        else:
-            b += new * d
+        new, a, b, o = _king_move(i, p, h, old, ca, cb, over)
         if not o:  # the masks decide, unless the free card may be three
             if ma[a] & mb[b]:
                 return True
@@ -1222,22 +1207,7 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
         if p > 2 or h > 2:  # a 王 never stands for a fifth copy
             return
         old = locked[i]
-        new = p - 2 if p >= 2 and h == 2 else p + 1
-        d = _DIGIT[i]
-        a, b = ca, cb
-        o = over
-        if old > 2:
-            o -= 1
-        elif i % 10 < 5:
-            a -= old * d
-        else:
-            b -= old * d
-        if new > 2:
-            o += 1
-        elif i % 10 < 5:
-            a += new * d
-        else:
-            b += new * d
+        new, a, b, o = _king_move(i, p, h, old, ca, cb, over)
         pool[i] = p + 1
         hand[i] = h + 1
         locked[i] = new
@@ -1250,6 +1220,29 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
 
     walk(0, kings, ca, cb, over)
     return out
+
+
+def _king_move(i: int, p: int, h: int, old: int, ca: int, cb: int, over: int
+               ) -> tuple[int, int, int, int]:
+    """A 王 standing for kind ``i``, whose pool and hand counts are ``p`` and ``h`` (each
+    within 2) and locked count ``old``: the kind's locked count after it (three in the hand
+    and the pool lock a 坎: 0), and the block contents and the number of counts above 2 of the
+    pool (``ca``, ``cb``, ``over`` before it, as :func:`_kings_pool` gives them)."""
+    new = p - 2 if p >= 2 and h == 2 else p + 1
+    d = _DIGIT[i]
+    if old > 2:
+        over -= 1
+    elif i % 10 < 5:
+        ca -= old * d
+    else:
+        cb -= old * d
+    if new > 2:
+        over += 1
+    elif i % 10 < 5:
+        ca += new * d
+    else:
+        cb += new * d
+    return new, ca, cb, over
 
 
 class _Steps:
