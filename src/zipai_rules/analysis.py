@@ -1087,11 +1087,13 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
     may_split = functools.partial(_kings_may_split, tables, pool, locked, card, free)
     ma, mb = tables.ma, tables.mb
     wild = tables.wild_splits
-    # the first node's test (every 王 a wildcard) refuses most pools at once
+    # the first node's test (every 王 a wildcard) refuses most pools at once; two 王 on
+    # counts within 2 are all tried at once below instead
     if over or (fc >= 0 and pool[fc] + kings >= 3):
-        if not may_split(kings, ca, cb, over):
+        if not (kings == 2 and not over and pool[fc] < 3) and \
+                not may_split(kings, ca, cb, over):
             return out
-    elif not wild(ca, cb, kings):
+    elif kings != 2 and not wild(ca, cb, kings):
         return out
 
     def last(i: int, ca: int, cb: int, over: int) -> bool:
