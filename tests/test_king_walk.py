@@ -71,6 +71,8 @@ def test_the_walk_keeps_what_the_enumeration_keeps(kings, monkeypatch):
         seen["kept"] += len(got)
         seen["free"] += card is not None and pool[card] > hand[card]
         seen["three"] += card is not None and pool[card] == 3 and hand[card] == 2
+        seen["two"] += card is not None and pool[card] == 2 and hand[card] == 1
+        seen["one"] += card is not None and pool[card] == 1 and hand[card] == 0
         return got
 
     monkeypatch.setattr(analysis, "_king_substitutions", checked)
@@ -83,7 +85,9 @@ def test_the_walk_keeps_what_the_enumeration_keeps(kings, monkeypatch):
                     win_verdict(v, hand, (), card, source)
     assert tables is analysis.searcher(v).tables
     assert seen["calls"] > 100
-    assert seen["kept"] > 100 and seen["free"] > 20 and seen["three"] > 5
+    assert seen["kept"] > 100 and seen["free"] > 20
+    # the free card onto a pair (three), onto a single (a 王 makes it three), alone
+    assert seen["three"] > 5 and seen["two"] > 5 and seen["one"] > 5
 
 
 def test_the_walk_on_worked_pools():
@@ -132,3 +136,30 @@ def test_one_more_is_the_masks_of_each_step():
         assert got == want
         hits += len(got)
     assert hits > 100
+
+
+def test_wild_masks_are_the_contents_the_wildcards_reach():
+    """One wildcard raises one digit 0 -> 1 or 1 -> 2, or takes a 2 out (a 坎); two are one
+    then another: the masks of two are those of one, read from each content one reaches."""
+    v = load_preset("chenzhou_wang")
+    t = analysis.searcher(v).tables
+    rng = random.Random(11)
+
+    def steps(c: int) -> list[int]:
+        return [c - 2 * 3 ** k if c // 3 ** k % 3 == 2 else c + 3 ** k for k in range(10)]
+
+    nonzero = 0
+    for _ in range(400):
+        c, block = rng.randrange(3 ** 10), rng.randrange(2)
+        masks = t.mb if block else t.ma
+        one = 0
+        for d in steps(c):
+            one |= masks[d]
+        two = 0
+        for d in steps(c):
+            for e in steps(d):
+                two |= masks[e]
+        assert t.wild_mask(block, c, 1) == one
+        assert t.wild_mask(block, c, 2) == two
+        nonzero += bool(two)
+    assert nonzero > 100
