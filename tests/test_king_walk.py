@@ -163,3 +163,29 @@ def test_wild_masks_are_the_contents_the_wildcards_reach():
         assert t.wild_mask(block, c, 2) == two
         nonzero += bool(two)
     assert nonzero > 100
+
+
+def test_the_walk_on_random_pools_around_a_free_card():
+    """Random pools built around the free incoming card: the fourth copy on a 坎 (pool 4, hand
+    3), onto a pair (3 and 2), onto a single (2 and 1), with a 坎 elsewhere half the time: shapes
+    a game meets rarely, each with 1–3 王."""
+    v = load_preset("chenzhou_wang")
+    t = analysis.searcher(v).tables
+    rng = random.Random(5)
+    kept = Counter()
+    for n in range(300):
+        pool = [0] * 21
+        for i in rng.sample(range(20), rng.randint(3, 9)):
+            pool[i] = rng.randint(1, 2)
+        card = rng.randrange(20)
+        hand = list(pool)
+        pool[card], hand[card] = ((4, 3), (3, 2), (2, 1))[n % 3]
+        other = rng.randrange(20)
+        if rng.random() < 0.5 and other != card:
+            pool[other] = hand[other] = 3
+        kings = rng.randint(1, 3)
+        want = _enumerated(t, pool, hand, kings, card)
+        assert analysis._king_substitutions(t, list(pool), list(hand), kings, card) == want, \
+            (pool, hand, kings, card)
+        kept[pool[card]] += len(want)
+    assert min(kept.values()) > 100

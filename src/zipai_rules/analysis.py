@@ -1163,7 +1163,7 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
             for i in hits:
                 out.append((*chosen, i))
             return
-        if left == 2 and not over and st.doubles and (fc <= low or pool[fc] < 3):
+        if left == 2 and not over and st.doubles and (fc < 0 or pool[fc] < 3):
             # two 王 left, every count within 2: the pairs of kinds above ``low`` at once
             if chosen:  # the node's test (the first node's was made)
                 if fc >= 0 and pool[fc] + 2 >= 3:
