@@ -1397,6 +1397,10 @@ def _kings_pool(pool: list[int], hand: list[int]) -> tuple[list[int], int, int, 
     are locked, the block contents of the counts within 2, and how many counts are above 2
     (no table covers those)."""
     locked = [n - 3 if n >= 3 and h == 3 else n for n, h in zip(pool, hand, strict=False)]
+    counts = bytes(locked[:20])
+    if not counts.translate(None, _COVERED):  # every count within 2: the contents at once
+        ca, cb = contents_of(counts)
+        return locked, ca, cb, 0
     ca = cb = over = 0
     for i in range(20):
         n = locked[i]
