@@ -32,6 +32,7 @@ never holds) is an error (:func:`check_count`).
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -811,7 +812,13 @@ def _kings_may_win(tables: BlockTables, hand: Sequence[int], card: int,
     held = hand[card]
     pool = list(hand[:20])
     pool[card] = 0
-    locked, ca, cb, over = _kings_pool(pool, pool)
+    rest = bytes(pool).replace(b"\x03", b"\x00")  # every 坎 locked
+    if rest.translate(None, _COVERED):  # a count above 3, which no table covers
+        locked, ca, cb, over = _kings_pool(pool, pool)
+    else:
+        locked = list(rest)
+        ca, cb = contents_of(rest)
+        over = 0
     own = source == Source.SELF
     d = _DIGIT[card]
     for n in (held + 1, held, held - 2, held - 3):
@@ -827,6 +834,11 @@ def _kings_may_win(tables: BlockTables, hand: Sequence[int], card: int,
             a, b, o = ca + m * d, cb, over
         else:
             a, b, o = ca, cb + m * d, over
+        if not o:  # the wildcard masks first, as _kings_may_split tries them
+            if tables.wild_splits(a, b, kings):
+                return True
+            if n <= start or n + kings < 3:
+                continue  # no free card to make three
         if _kings_may_split(tables, pool, locked, card, n > start, kings, a, b, o):
             return True
     return False
@@ -982,35 +994,47 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     # copies only, the 王 never joins a claimed meld (digest G14); then each 王 takes every
     # identity in the remaining concealed cards
     tables = searcher.tables
+    kan_huxi = searcher.kan_huxi
     for pl in _placements(variant, table, real, card, source):
         start = list(real)
         if source == Source.SELF and card is not None and pl.pool[card] > real[card]:
-            start[card] += 1
-        for subst in _king_substitutions(tables, list(pl.pool), start, kings, card):
-            pool = list(pl.pool)
-            hand = list(real)
-            if source == Source.SELF and card is not None and pool[card] > real[card]:
-                hand[card] += 1  # one's own draw joins the concealed cards
-            for i in subst:
-                pool[i] += 1
-                hand[i] += 1
-            if subst and any(pool[i] > 3 or hand[i] > 3 for i in subst):
-                continue  # a 王 never stands for a fifth copy
-            kans: tuple[Meld, ...] = ()
-            if 3 in hand:
-                kans = tuple(same_meld(MeldKind.KAN, i) for i in range(20)
-                             if hand[i] == 3 and pool[i] >= 3)
-                for m in kans:
-                    pool[m.cards[0]] -= 3
-            quads = any(m.kind in QUADS for m in pl.table + pl.extra)
-            jiang = variant.win.max_jiang if (quads or not variant.win.jiang_requires_quad) else 0
-            if quads and variant.win.jiang_requires_quad and sum(pool[:20]) % 3 == 0:
-                continue  # a 提/跑 needs its 将 ("必须有且只能有一对牌做为一方门子", 003)
-            x = encode(pool)
-            hand_fixed = pl.extra + kans
-            base = (sum(map(variant.meld_huxi, pl.table + hand_fixed))
-                    if pl.table or hand_fixed else 0)
+            start[card] += 1  # one's own draw joins the concealed cards
+        quads = any(m.kind in QUADS for m in pl.table + pl.extra)
+        jiang = variant.win.max_jiang if (quads or not variant.win.jiang_requires_quad) else 0
+        if quads and variant.win.jiang_requires_quad and (sum(pl.pool[:20]) + kings) % 3 == 0:
+            continue  # a 提/跑 needs its 将 ("必须有且只能有一对牌做为一方门子", 003): the count
+            # of the pool, each 王 in it and each 坎 out of it, leaves no room for one
+        # the pool with the 坎 held before any 王 locked (no 王 joins them), and its 胡息
+        kans0 = [i for i in range(20) if start[i] == 3 and pl.pool[i] >= 3]
+        x0 = encode(pl.pool) - sum(3 << (3 * i) for i in kans0)
+        fixed0 = sum(map(variant.meld_huxi, pl.table + pl.extra)) if pl.table or pl.extra \
+            else 0
+        fixed0 += sum(kan_huxi[i] for i in kans0)
+        for subst in _king_substitutions(tables, list(pl.pool), list(start), kings, card):
+            x = x0
+            base = fixed0
+            kans = kans0
+            if subst:
+                # each 王 adds a copy of its card; three in the hand and in the pool lock a 坎
+                made: list[int] = []
+                fifth = False
+                for i in set(subst):
+                    n = subst.count(i)
+                    held, pooled = start[i] + n, pl.pool[i] + n
+                    if pooled > 3 or held > 3:
+                        fifth = True  # a 王 never stands for a fifth copy
+                    x += n << (3 * i)
+                    if held == 3 and pooled >= 3:
+                        made.append(i)
+                if fifth:
+                    continue
+                if made:
+                    for i in made:
+                        x -= 3 << (3 * i)
+                        base += kan_huxi[i]
+                    kans = sorted(kans0 + made)
             if want_all:
+                hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
                 for melds in searcher.all(x, jiang):
                     results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds,
                                                   subst))
@@ -1021,6 +1045,7 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                     pair_only = True
                 continue
             if best_key is None or base + found > best_key[0]:
+                hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
                 best_key = (base + found, pl.table, hand_fixed, x, jiang, subst)
     if best_key is not None and not want_all:
         total = best_key[0]
@@ -1078,67 +1103,330 @@ def _king_substitutions(tables: BlockTables, pool: list[int], hand: list[int], k
     """The identities the ``kings`` 王 may take (each a sorted tuple of card indices, in the
     order of ``itertools.combinations_with_replacement(range(20), kings)``), leaving out only
     those under which the concealed ``pool`` (``hand``: its counts before any 坎 is locked)
-    surely has no split (:func:`_may_split`): the pools :func:`_best` goes on to search."""
+    surely has no split (:func:`_may_split`): the pools :func:`_best` goes on to search.
+
+    The identities are walked in that order, each node (the 王 placed so far) tested with the
+    rest as wildcards (:func:`_kings_may_split`), and each full choice by that test with no
+    王 left (the last 王's test). Where the pool's counts stay within 2, the last two 王 (or
+    the last one) are tested for every pair (or kind) above the kind last placed at once, on
+    the block masks (:class:`_Steps`, :func:`_two_more`, :meth:`BlockTables.one_more`); where
+    the free incoming card is three, on the melds holding it (:func:`_three_last`). The kind
+    last placed (its counts changed) and the free card (a 王 may make it three) are tested
+    one by one. A full choice passing its test passes every node's test above it, so the
+    identities are those passing the last 王's test, whichever way they are found."""
     if not kings:
         return [()] if _may_split(tables, pool, hand, card) else []
     out: list[tuple[int, ...]] = []
     chosen: list[int] = []
     locked, ca, cb, over = _kings_pool(pool, hand)
     free = card is not None and pool[card] > hand[card]  # the incoming card held free
+    fc = card if free and card is not None else -1  # the free card, -1 for none
     may_split = functools.partial(_kings_may_split, tables, pool, locked, card, free)
     ma, mb = tables.ma, tables.mb
+    wild = tables.wild_splits
+    # the first node's test (every 王 a wildcard) refuses most pools at once; two 王 on
+    # counts within 2 are all tried at once below instead
+    if over or (fc >= 0 and pool[fc] + kings >= 3):
+        if not (kings == 2 and not over and pool[fc] < 3) and \
+                not may_split(kings, ca, cb, over):
+            return out
+    elif kings != 2 and not wild(ca, cb, kings):
+        return out
+
+    def last(i: int, ca: int, cb: int, over: int) -> bool:
+        """Whether the pool of the node (contents ``ca``, ``cb``, ``over``) keeps a maybe once
+        its last 王 stands for kind ``i``."""
+        p, h = pool[i], hand[i]
+        if p > 2 or h > 2:  # a 王 never stands for a fifth copy
+            return False
+        old = locked[i]
+        new, a, b, o = _king_move(i, p, h, old, ca, cb, over)
+        if not o:  # the masks decide, unless the free card may be three
+            if ma[a] & mb[b]:
+                return True
+            if fc < 0 or (p + 1 if i == fc else pool[fc]) < 3:
+                return False
+        pool[i] = p + 1
+        hand[i] = h + 1
+        locked[i] = new
+        try:
+            return bool(may_split(0, a, b, o))
+        finally:
+            pool[i] = p
+            hand[i] = h
+            locked[i] = old
+
+    if kings == 1:  # one 王: each kind on the masks, the full test where they may not decide
+        for i in range(20):
+            p, h = pool[i], hand[i]
+            if p > 2 or h > 2:  # a 王 never stands for a fifth copy
+                continue
+            old = locked[i]
+            new = p - 2 if p >= 2 and h == 2 else p + 1
+            if new <= 2 and not over:
+                d = (new - old) * _DIGIT[i]
+                if (ma[ca + d] & mb[cb] if i % 10 < 5 else ma[ca] & mb[cb + d]):
+                    out.append((i,))
+                    continue
+                if fc < 0 or (p + 1 if i == fc else pool[fc]) < 3:
+                    continue
+            if last(i, ca, cb, over):
+                out.append((i,))
+        return out
+    st = _Steps(pool, hand, locked, fc)
+    steps_a, steps_b, first_a, first_b, raised = st.a, st.b, st.first_a, st.first_b, st.raised
 
     def walk(low: int, left: int, ca: int, cb: int, over: int) -> None:
-        if not may_split(left, ca, cb, over):
+        """Every choice below the node of ``left`` 王 still to place, on kinds from ``low``."""
+        if left == 1:
+            if not over and (fc < 0 or pool[fc] < 3):
+                # the counts within 2: the block masks decide, for every kind above ``low``
+                hits = tables.one_more(ca, cb, steps_a[first_a[low + 1]:],
+                                       steps_b[first_b[low + 1]:])
+                if len(hits) > 1:
+                    hits.sort()
+                if fc > low and last(fc, ca, cb, 0):
+                    bisect.insort(hits, fc)
+            elif over == 1 and fc >= 0 and locked[fc] == 3 and pool[fc] == 3:
+                # the free card three, no 王 may join it: the melds holding it decide
+                hits = sorted(_three_last(tables, locked, ca, cb, fc, steps_a[first_a[low + 1]:],
+                                          steps_b[first_b[low + 1]:], raised, low))
+            else:
+                if not may_split(1, ca, cb, over):
+                    return
+                hits = [i for i in range(low + 1, 20) if last(i, ca, cb, over)]
+            if last(low, ca, cb, over):
+                hits.insert(0, low)
+            for i in hits:
+                out.append((*chosen, i))
             return
-        if not left:
-            out.append(tuple(chosen))
+        if left == 2 and not over and st.doubles and (fc < 0 or pool[fc] < 3):
+            # two 王 left, every count within 2: the pairs of kinds above ``low`` at once
+            if chosen:  # the node's test (the first node's was made)
+                if fc >= 0 and pool[fc] + 2 >= 3:
+                    if not may_split(2, ca, cb, 0):
+                        return
+                elif not wild(ca, cb, 2):
+                    return
+            child(low, 2, ca, cb, over)
+            later = fc > low
+            late = None
+            if later and pool[fc] == 1:
+                # a 王 on the card makes it two: a kind like the others, but second only
+                late = (fc, _DIGIT[fc], fc % 10 >= 5)
+            pairs = _two_more(tables, ca, cb, steps_a[first_a[low + 1]:],
+                              steps_b[first_b[low + 1]:], st.twice, late)
+            if later and pool[fc] == 2:
+                # a 王 on the card makes it three: the melds holding it decide, for the
+                # kinds between ``low`` and the card
+                d = 2 * _DIGIT[fc]
+                a, b = (ca - d, cb) if fc % 10 < 5 else (ca, cb - d)
+                pairs += [(i, fc) for i in _three_last(
+                    tables, locked, a, b, fc, steps_a[first_a[low + 1]:first_a[fc]],
+                    steps_b[first_b[low + 1]:first_b[fc]], raised, low, fc)]
+            pairs.sort()
+            if later:  # the pairs below the card, the card's own, those above it
+                cut = bisect.bisect_left(pairs, (fc,))
+                out.extend((*chosen, i, j) for i, j in pairs[:cut])
+                child(fc, 2, ca, cb, over)
+                pairs = pairs[cut:]
+            out.extend((*chosen, i, j) for i, j in pairs)
+            return
+        if over or (fc >= 0 and pool[fc] + left >= 3):
+            if not may_split(left, ca, cb, over):
+                return
+        elif not wild(ca, cb, left):
             return
         for i in range(low, 20):
-            p, h = pool[i], hand[i]
-            if p < 3 and h < 3:  # a 王 never stands for a fifth copy
-                old = locked[i]
-                new = p - 2 if p >= 2 and h == 2 else p + 1
-                d = _DIGIT[i]
-                a, b = ca, cb
-                o = over
-                if old > 2:
-                    o -= 1
-                elif i % 10 < 5:
-                    a -= old * d
-                else:
-                    b -= old * d
-                if new > 2:
-                    o += 1
-                elif i % 10 < 5:
-                    a += new * d
-                else:
-                    b += new * d
-                if left == 1 and not o:  # the last 王, the masks decide: the test below
-                    if ma[a] & mb[b]:
-                        out.append((*chosen, i))
-                        continue
-                    if not (free and (p + 1 if i == card else pool[card]) >= 3):  # type: ignore[index]
-                        continue
-                pool[i] = p + 1
-                hand[i] = h + 1
-                locked[i] = new
-                chosen.append(i)
-                if left > 1:
-                    walk(i, left - 1, a, b, o)
-                # the last 王: walk's test inline (the masks decide unless a count is above 2
-                # or the free card may be three)
-                elif (ma[a] & mb[b] if not o else may_split(0, a, b, o)) or (
-                        not o and free and pool[card] >= 3  # type: ignore[index]
-                        and may_split(0, a, b, o)):
-                    out.append(tuple(chosen))
-                chosen.pop()
-                pool[i] = p
-                hand[i] = h
-                locked[i] = old
+            child(i, left, ca, cb, over)
+
+    def child(i: int, left: int, ca: int, cb: int, over: int) -> None:
+        """The walk below a node once one more of its ``left`` 王 stands for kind ``i``."""
+        p, h = pool[i], hand[i]
+        if p > 2 or h > 2:  # a 王 never stands for a fifth copy
+            return
+        old = locked[i]
+        new, a, b, o = _king_move(i, p, h, old, ca, cb, over)
+        pool[i] = p + 1
+        hand[i] = h + 1
+        locked[i] = new
+        chosen.append(i)
+        walk(i, left - 1, a, b, o)
+        chosen.pop()
+        pool[i] = p
+        hand[i] = h
+        locked[i] = old
 
     walk(0, kings, ca, cb, over)
     return out
+
+
+def _king_move(i: int, p: int, h: int, old: int, ca: int, cb: int, over: int
+               ) -> tuple[int, int, int, int]:
+    """A 王 standing for kind ``i``, whose pool and hand counts are ``p`` and ``h`` (each
+    within 2) and locked count ``old``: the kind's locked count after it (three in the hand
+    and the pool lock a 坎: 0), and the block contents and the number of counts above 2 of the
+    pool (``ca``, ``cb``, ``over`` before it, as :func:`_kings_pool` gives them)."""
+    new = p - 2 if p >= 2 and h == 2 else p + 1
+    d = _DIGIT[i]
+    if old > 2:
+        over -= 1
+    elif i % 10 < 5:
+        ca -= old * d
+    else:
+        cb -= old * d
+    if new > 2:
+        over += 1
+    elif i % 10 < 5:
+        ca += new * d
+    else:
+        cb += new * d
+    return new, ca, cb, over
+
+
+class _Steps:
+    """For :func:`_king_substitutions`: what a 王 does to the block contents of a pool, kind
+    by kind, as the walk starts (the kinds it has not yet placed a 王 on keep these)."""
+
+    __slots__ = ("a", "b", "first_a", "first_b", "raised", "twice", "doubles")
+
+    def __init__(self, pool: list[int], hand: list[int], locked: list[int], free: int) -> None:
+        #: the kinds a 王 may stand for whose locked count stays within 2 (``free``, the
+        #: incoming card held free, left out: it may be made three), as ``(kind, change of its
+        #: block's content)`` in kind order: those of block A, and those of block B
+        a: list[tuple[int, int]] = []
+        b: list[tuple[int, int]] = []
+        first_a: list[int] = []
+        first_b: list[int] = []
+        raised = [-1] * 20
+        twice: list[int | None] = [None] * 20
+        doubles = True
+        for i in range(20):
+            first_a.append(len(a))
+            first_b.append(len(b))
+            p, h = pool[i], hand[i]
+            if p > 2 or h > 2 or i == free:
+                continue
+            new = p - 2 if p >= 2 and h == 2 else p + 1
+            old = locked[i]
+            if new > 2 or old > 2:
+                continue
+            d = _DIGIT[i]
+            (a if i % 10 < 5 else b).append((i, (new - old) * d))
+            raised[i] = new
+            if p < 2 and h < 2:  # a second 王 may join (a count of 3 is never one's)
+                two = p - 1 if p >= 1 and h == 1 else p + 2
+                if two > 2:
+                    doubles = False
+                else:
+                    twice[i] = (two - old) * d
+        first_a.append(len(a))
+        first_b.append(len(b))
+        #: the kinds a 王 may stand for whose locked count stays within 2 (``free``, the
+        #: incoming card held free, left out: it may be made three), as ``(kind, change of its
+        #: block's content)`` in kind order: those of block A, and those of block B
+        self.a, self.b = a, b
+        #: for each kind 0–20, the position in :attr:`a` (:attr:`b`) of the first of that
+        #: kind or above
+        self.first_a, self.first_b = first_a, first_b
+        #: each kind's locked count once a 王 stands for it (-1 where none may)
+        self.raised = raised
+        #: the change of its block's content once two 王 stand for a kind of :attr:`a` or
+        #: :attr:`b` (``None`` where the second may not)
+        self.twice = twice
+        #: whether a second 王 on any of those kinds keeps its count within 2
+        self.doubles = doubles
+
+
+def _two_more(tables: BlockTables, ca: int, cb: int, steps_a: list[tuple[int, int]],
+              steps_b: list[tuple[int, int]], twice: list[int | None],
+              late: tuple[int, int, bool] | None) -> list[tuple[int, int]]:
+    """For :func:`_king_substitutions`, a node with two 王 left whose counts stay within 2
+    (contents ``ca``, ``cb``): the pairs ``(i, j)``, ``i <= j``, of kinds of ``steps_a`` and
+    ``steps_b`` (``(kind, change of the content)``; ``twice``: the change of two 王 on one
+    kind) whose two 王 leave contents meeting on the block masks, in no order. ``late``:
+    ``(kind, change, in block B)`` of a kind that may come second only (the free card, whose
+    second 王 would make it three). A block taking both 王 is tried only when the other
+    one's mask meets its :meth:`~BlockTables.wild_mask` of two wildcards."""
+    ma, mb = tables.ma, tables.mb
+    out: list[tuple[int, int]] = []
+    la = [(i, ma[ca + d]) for i, d in steps_a]
+    lb = [(j, mb[cb + d]) for j, d in steps_b]
+    if late is not None:
+        k, dk, in_b = late
+        lm = mb[cb + dk] if in_b else ma[ca + dk]
+        if lm:
+            for i, m in (la if in_b else lb):
+                if i < k and m & lm:
+                    out.append((i, k))
+    else:
+        k = dk = -1
+        in_b = False
+    # one 王 in each block
+    la = [(i, m) for i, m in la if m]
+    lb = [(j, m) for j, m in lb if m]
+    if la and lb:
+        for i, m in la:
+            for j, n in lb:
+                if m & n:
+                    out.append((i, j) if i < j else (j, i))
+    # both in one block, the other one's content as it is
+    for steps, c, masks, other, block, mine in (
+            (steps_a, ca, ma, mb[cb], 0, late is not None and not in_b),
+            (steps_b, cb, mb, ma[ca], 1, late is not None and in_b)):
+        if not other or not steps or not tables.wild_mask(block, c, 2) & other:
+            continue
+        for x, (i, d) in enumerate(steps):
+            t = twice[i]
+            if t is not None and masks[c + t] & other:
+                out.append((i, i))
+            e = c + d
+            for j, f in steps[x + 1:]:
+                if masks[e + f] & other:
+                    out.append((i, j))
+            if mine and k > i and masks[e + dk] & other:
+                out.append((i, k))
+    return out
+
+
+def _three_last(tables: BlockTables, locked: list[int], ca: int, cb: int, card: int,
+                steps_a: list[tuple[int, int]], steps_b: list[tuple[int, int]],
+                raised: list[int], low: int, high: int = 20) -> set[int]:
+    """For :func:`_king_substitutions`, a node with one 王 left whose pool holds a 3 of the
+    free ``card`` that no 王 may join (``locked``: the counts, ``ca``/``cb`` the contents of
+    the other kinds): the kinds of ``steps_a``/``steps_b`` (:class:`_Steps`, the kinds
+    between ``low`` and ``high``; ``raised``: each kind's count once a 王 stands for it) for
+    which the last 王 passes :func:`_three_may_split` with no 王 left, all at once.
+
+    Each meld holding the card is taken out first: with every other card of it in the pool,
+    a kind passes when the contents it leaves meet on the block masks (unless its 王 makes a
+    坎 of a pair whose copies the meld needs); with one copy lacking, only that kind may
+    stand in for it, and passes when the contents without the meld meet."""
+    ma, mb = tables.ma, tables.mb
+    hits: set[int] = set()
+    for a, b, others in _THREE[card]:
+        a += ca
+        b += cb
+        missing = 0
+        lack = need = -1
+        for k, n, da, db in others:
+            have = locked[k]
+            if have < n:  # copies lacking
+                missing += n - have
+                lack, need = k, n
+                n = have
+            a -= n * da
+            b -= n * db
+        if missing == 0:
+            found = tables.one_more(a, b, steps_a, steps_b)
+            if found:
+                for k, n, _, _ in others:
+                    if k in found and raised[k] < n:
+                        found.remove(k)  # its 坎 took the copies the meld needs
+                hits.update(found)
+        elif missing == 1 and low < lack < high and raised[lack] >= need and ma[a] & mb[b]:
+            hits.add(lack)
+    return hits
 
 
 def _kings_pool(pool: list[int], hand: list[int]) -> tuple[list[int], int, int, int]:
@@ -1146,6 +1434,10 @@ def _kings_pool(pool: list[int], hand: list[int]) -> tuple[list[int], int, int, 
     are locked, the block contents of the counts within 2, and how many counts are above 2
     (no table covers those)."""
     locked = [n - 3 if n >= 3 and h == 3 else n for n, h in zip(pool, hand, strict=False)]
+    counts = bytes(locked[:20])
+    if not counts.translate(None, _COVERED):  # every count within 2: the contents at once
+        ca, cb = contents_of(counts)
+        return locked, ca, cb, 0
     ca = cb = over = 0
     for i in range(20):
         n = locked[i]
@@ -1185,6 +1477,17 @@ _HOLDING: list[list[tuple[tuple[int, int], ...]]] = [
     [tuple((k, cards.count(k)) for k in sorted(set(cards))) for _, cards in meld_types()
      if c in cards] for c in range(20)]
 
+#: :data:`_HOLDING` as :func:`_three_may_split` reads it: for each kind ``c`` and each meld
+#: holding it, ``(change of block A's content, change of block B's content, others)`` once the
+#: meld is taken out of a 3 of ``c`` (the copies of ``c`` left added to the contents), and
+#: ``others`` the meld's other kinds as ``(kind, copies, digit in A, digit in B)``, each digit
+#: 0 outside the kind's block
+_THREE: list[list[tuple[int, int, tuple[tuple[int, int, int, int], ...]]]] = [
+    [((3 - dict(meld)[c]) * _DIGIT[c] * (c % 10 < 5),
+      (3 - dict(meld)[c]) * _DIGIT[c] * (c % 10 >= 5),
+      tuple((k, n, _DIGIT[k] * (k % 10 < 5), _DIGIT[k] * (k % 10 >= 5)) for k, n in meld if k != c))
+     for meld in _HOLDING[c]] for c in range(20)]
+
 
 def _three_may_split(tables: BlockTables, locked: list[int], ca: int, cb: int, over: int,
                      card: int | None, kings: int = 0, made: bool = False) -> bool:
@@ -1197,22 +1500,22 @@ def _three_may_split(tables: BlockTables, locked: list[int], ca: int, cb: int, o
     ``False`` is sure, ``True`` a maybe."""
     if over != 1 or card is None or (locked[card] != 3 and not made):
         return True
-    wild = tables.wild_splits
-    for meld in _HOLDING[card]:
-        a, b = ca, cb
+    ma, mb = tables.ma, tables.mb
+    for a, b, others in _THREE[card]:
+        a += ca
+        b += cb
         missing = 0
-        for k, n in meld:
-            if k == card:
-                d = _DIGIT[k] * (3 - n)
-            else:
-                take = min(locked[k], n)
-                missing += n - take
-                d = -_DIGIT[k] * take
-            if k % 10 < 5:
-                a += d
-            else:
-                b += d
-        if missing <= kings and wild(a, b, kings - missing):
+        for k, n, da, db in others:
+            have = locked[k]
+            if have < n:  # the copies lacking, stood in for by 王
+                missing += n - have
+                n = have
+            a -= n * da
+            b -= n * db
+        if missing == kings:
+            if ma[a] & mb[b]:
+                return True
+        elif missing < kings and tables.wild_splits(a, b, kings - missing):
             return True
     return False
 

@@ -264,9 +264,19 @@ class BlockTables:
         if found is not None:
             return found
         out = 0
+        lo, hi = c % 243, c // 243
+        steps = _ONE[lo] + _ONE_HIGH[hi]
         if w == 1:  # the masks of the contents one wildcard reaches, read at once
-            for unit in _UNITS:
-                out |= masks[c - 2 * unit if c // unit % 3 == 2 else c + unit]
+            for d in steps:
+                out |= masks[c + d]
+        elif w == 2:  # the contents two wildcards reach, read at once: two on one digit
+            # or one on each of two (their changes add up)
+            for d in _TWO[lo] + _TWO_HIGH[hi]:
+                out |= masks[c + d]
+            for k in range(9):
+                e = c + steps[k]
+                for f in steps[k + 1:]:
+                    out |= masks[e + f]
         else:
             for unit in _UNITS:
                 d = c // unit % 3
@@ -295,6 +305,32 @@ class BlockTables:
                 if ka & kb:
                     return True
         return False
+
+    def one_more(self, ca: int, cb: int, steps_a: Sequence[tuple[int, int]],
+                 steps_b: Sequence[tuple[int, int]]) -> list[int]:
+        """The ways of adding one wildcard (王) to the block contents ``ca`` and ``cb`` that
+        leave contents meeting on the masks (:attr:`ma`, :attr:`mb`: a maybe, as
+        :meth:`wild_splits`): each way is ``(kind, change of the content)``, ``steps_a``
+        changing block A's content and ``steps_b`` block B's; the kinds of those that pass, A's
+        then B's, each in the order given. A block is tried only when the other one's mask
+        meets its :meth:`wild_mask` of one wildcard (a superset of what the ways reach)."""
+        ma, mb = self.ma, self.mb
+        hits: list[int] = []
+        m = mb[cb]
+        if m and steps_a:
+            w = self.wild.get((ca * 64 + 1) * 2)
+            if w is None:
+                w = self.wild_mask(0, ca, 1)
+            if w & m:
+                hits = [i for i, d in steps_a if ma[ca + d] & m]
+        m = ma[ca]
+        if m and steps_b:
+            w = self.wild.get((cb * 64 + 1) * 2 + 1)
+            if w is None:
+                w = self.wild_mask(1, cb, 1)
+            if w & m:
+                hits += [i for i, d in steps_b if mb[cb + d] & m]
+        return hits
 
     def contents(self, x: int) -> tuple[int, int]:
         """The content indices of blocks A and B of pool ``x`` (``N_CONTENTS`` or more for a
@@ -355,6 +391,13 @@ for _k, _c in enumerate(BLOCK_B):
     _DIGIT[_c] = 3 ** _k
 _DIGIT2 = [2 * d for d in _DIGIT]
 _UNITS = tuple(3 ** k for k in range(10))
+#: for the five low digits of a content (an index below 243), the change of the content as a
+#: wildcard joins each digit (0 -> 1, 1 -> 2, 2 -> 0: a 坎 taken out), and as two join it
+#: (0 -> 2, 1 -> 0, 2 -> 1); the ``_HIGH`` lists the same for the five high digits
+_ONE = [tuple(-2 * u if r // u % 3 == 2 else u for u in _UNITS[:5]) for r in range(243)]
+_TWO = [tuple(2 * u if r // u % 3 == 0 else -u for u in _UNITS[:5]) for r in range(243)]
+_ONE_HIGH = [tuple(243 * d for d in ds) for ds in _ONE]
+_TWO_HIGH = [tuple(243 * d for d in ds) for ds in _TWO]
 #: the most entries of a :attr:`BlockTables.wild` cache before it is emptied
 WILD_LIMIT = 100_000
 _GUARD = sum(4 << (_BITS * i) for i in range(20))  # bit 2 of every field (counts 0–3)
