@@ -192,9 +192,10 @@ def test_surely_no_win_worked_values(hunan, extra, card, source, sure):
 
 def test_surely_no_win_knowing_the_table(hunan):
     """This 20-card hand splits with one 将 (d6 d6 d6 as a 坎 locked, d7 d8 d9, …). An x1 that
-    could go onto a table 碰 of x1 leaves that pool (a maybe); with no such meld on the table
-    x1 joins the hand, which splits with no number of 将: sure. As it stands (no card) the
-    hand is a maybe too (it splits with its 将); with x1 in place of x6 x6 it is sure."""
+    could go onto a table 碰 of x1, making it a 跑, leaves that pool, which splits with the
+    将 the 跑 allows (a maybe); with no such meld on the table x1 joins the hand, which splits
+    with no number of 将: sure. As it stands (no card) the hand splits only with its 将, which
+    Hunan allows only beside a 提/跑: sure with no table meld, a maybe beside a 跑."""
     from zipai_rules.analysis import surely_no_win
     from zipai_rules.cards import counts_of
     from zipai_rules.melds import parse_meld
@@ -207,7 +208,12 @@ def test_surely_no_win_knowing_the_table(hunan):
     assert surely_no_win(hunan, hand, x1, "draw", (parse_meld("peng=x1 x1 x1"),)) is False
     a = win_verdict(hunan, hand, (), x1, "draw")
     assert (a.win, a.reason) == (False, "incomplete")
-    assert surely_no_win(hunan, hand, None, "self", ()) is False
+    assert surely_no_win(hunan, hand, None, "self") is False
+    assert surely_no_win(hunan, hand, None, "self", ()) is True
+    a = win_verdict(hunan, hand, (), None, "self")
+    assert (a.win, a.reason) == (False, "jiang_not_allowed")
+    pao = (parse_meld("pao=x3 x3 x3 x3"),)
+    assert surely_no_win(hunan, hand, None, "self", pao) is False
     loose = list(counts_of(parse_indices(cards.replace("x6 x6", "x1"))))
     assert surely_no_win(hunan, loose, None, "self", ()) is True
     a = win_verdict(hunan, loose, (), None, "self")

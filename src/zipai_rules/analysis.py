@@ -737,11 +737,14 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int | None, sourc
                   table: Sequence[Meld] | None = None) -> bool:
     """Whether :func:`win_verdict` surely refuses a win on ``card`` (``None``: the hand as it
     stands) from ``source`` to a player holding the concealed counts ``hand`` and the table
-    melds ``table`` (``None``: whatever they are), with the reason ``incomplete``: ``True`` is
-    sure, ``False`` a maybe. Answered from the block tables: whatever the card's placement
-    (in the hand, or taking 2, 3 or none of its copies there into a meld, none only onto a
-    table 偎/碰 of it where ``table`` is known), the concealed cards left, their 坎 locked,
-    have no split with any number of 将; with 王, not even once the 王 are added as wildcards
+    melds ``table`` (``None``: whatever they are), for the hand's shape: ``True`` is sure (the
+    search would find ``incomplete``, or ``jiang_not_allowed`` where only a split with a 将
+    the table does not allow is left), ``False`` a maybe. Answered from the block tables:
+    whatever the card's placement (in the hand, or taking 2, 3 or none of its copies there
+    into a meld, none only onto a table 偎/碰 of it where ``table`` is known), the concealed
+    cards left, their 坎 locked, have no split with any number of 将, or with none where
+    ``table`` shows that the placement allows no 将 (``win.jiang_requires_quad`` with no
+    提/跑, ``win.max_jiang`` 0); with 王, not even once the 王 are added as wildcards
     (:meth:`~zipai_rules.blocks.BlockTables.wild_splits`, the first test of the win check's
     王 walk, so that the check would search no pool). A variant's special wins
     (:func:`instant_win`) come only with one's own draw, a maybe then; a fixed-value shape
@@ -749,15 +752,19 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int | None, sourc
     if card == KING or (variant.win.special and source == Source.SELF):
         return False
     s = _searcher(variant)
-    tables = s.tables
+    # the masks of the splits a placement may use: with any number of 将 where the variant
+    # allows a 将 then (a table 提/跑, or the card making one, where ``win.jiang_requires_quad``)
+    plain, quad = _jiang_views(variant, s.tables, table)
     if hand[KING]:
-        return card is not None and not _kings_may_win(tables, hand, card, source)
+        return card is not None and not _kings_may_win(
+            plain, quad, hand, card, source,
+            table is None or hand[card] == 3 or _on_table_meld(table, card))
     counts = bytes(hand)
     r0, r1, r2, r3 = s.readers  # the block contents with every 坎 out of the pool
     ca = (r0[counts[0:5]] + r1[counts[10:15]]) & CONTENT_MASK
     cb = (r2[counts[5:10]] + r3[counts[15:20]]) & CONTENT_MASK
     if card is None:
-        return not tables.ma[ca] & tables.mb[cb]
+        return not plain.ma[ca] & plain.mb[cb]
     held = hand[card]
     unit = _DIGIT[card]
     own_count = held if held < 3 else 0  # the card's own count, set below for each placement
@@ -769,11 +776,12 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int | None, sourc
         unit_a, unit_b = 0, unit
     # the card onto a table 偎/碰 (pool as held): only where the table may hold one
     onto = table is None or held == 3 or _on_table_meld(table, card)
-    ma, mb = tables.ma, tables.mb
     own = source == Source.SELF
     for n in (held + 1, held, held - 2, held - 3):
         if n < 0 or (n == held and not onto):
             continue
+        # onto a table meld or out of a 坎, the card makes a 提/跑
+        tables = quad if n == held or n == held - 3 else plain
         if n == 3 and (held == 3 or (own and held == 2)):
             n = 0  # a 坎, locked
         elif n == 4:
@@ -783,9 +791,27 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int | None, sourc
             rest[card] = 3
             if _three_may_split(tables, rest, ca, cb, 1, card):
                 return False
-        elif ma[ca + n * unit_a] & mb[cb + n * unit_b]:
+        elif tables.ma[ca + n * unit_a] & tables.mb[cb + n * unit_b]:
             return False
     return True
+
+
+def _jiang_views(variant: Variant, tables: BlockTables, table: Sequence[Meld] | None
+                 ) -> tuple[BlockTables, BlockTables]:
+    """The block tables whose masks :func:`surely_no_win` reads for a placement of the card
+    that makes no 提/跑 and for one that does: ``tables`` (any number of 将) where a 将 may
+    be used, else :meth:`~zipai_rules.blocks.BlockTables.without_pairs` (no 将:
+    ``win.max_jiang`` 0, or ``win.jiang_requires_quad`` with no 提/跑 on the table and none
+    made). With ``table`` unknown (``None``), ``tables`` both."""
+    rules = variant.win
+    if table is None or (rules.max_jiang and not rules.jiang_requires_quad):
+        return tables, tables
+    if not rules.max_jiang:
+        return tables.without_pairs(), tables.without_pairs()
+    for m in table:
+        if m.kind in QUADS:
+            return tables, tables
+    return tables.without_pairs(), tables
 
 
 _ONTO = frozenset({MeldKind.WEI, MeldKind.CHOU_WEI, MeldKind.PENG})
@@ -800,14 +826,16 @@ def _on_table_meld(table: Sequence[Meld], card: int) -> bool:
     return False
 
 
-def _kings_may_win(tables: BlockTables, hand: Sequence[int], card: int,
-                   source: str | None) -> bool:
+def _kings_may_win(plain: BlockTables, quad: BlockTables, hand: Sequence[int], card: int,
+                   source: str | None, onto: bool = True) -> bool:
     """:func:`surely_no_win`'s maybe for a hand holding 王: whether some pool :func:`_best`
     may search passes the first 王 test of :func:`_king_substitutions`. The card's count in
-    the pool is one more than held (in the hand), as held (onto a table meld), two or three
-    fewer (its 碰/偎 or 提/跑), the held count each time being that before the card (and after
-    one's own draw joined the hand, when it is there): every placement :func:`_placements`
-    gives, whatever the table melds. ``False`` is sure: :func:`_best` then searches nothing."""
+    the pool is one more than held (in the hand), as held (onto a table meld, where ``onto``),
+    two or three fewer (its 碰/偎 or 提/跑), the held count each time being that before the
+    card (and after one's own draw joined the hand, when it is there): every placement
+    :func:`_placements` gives. Each placement reads the masks of ``quad`` where it makes a
+    提/跑, else of ``plain`` (:func:`_jiang_views`). ``False`` is sure: :func:`_best` then
+    searches nothing."""
     kings = hand[KING]
     held = hand[card]
     pool = list(hand[:20])
@@ -822,8 +850,9 @@ def _kings_may_win(tables: BlockTables, hand: Sequence[int], card: int,
     own = source == Source.SELF
     d = _DIGIT[card]
     for n in (held + 1, held, held - 2, held - 3):
-        if n < 0 or (n == 4 and own):
+        if n < 0 or (n == 4 and own) or (n == held and not onto):
             continue  # one's own fourth copy is always its 提 (the pool holds 0 or 1 then)
+        tables = quad if n == held or n == held - 3 else plain
         start = n if own and n > held else held  # one's own draw joins the hand
         m = n - 3 if n >= 3 and start == 3 else n
         pool[card] = n
@@ -872,9 +901,10 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
       of the variant's fixed-value shapes (无胡: 0 胡息, no pair, scores as 21).
 
     With ``explain`` (the default) the best decomposition and 胡息 are given even when a rule
-    refuses the win; without it a refusal by the first three rules returns at once with 0,
-    and so does an ``incomplete`` that the block tables show before any search
-    (:func:`surely_no_win`: the engine's claim checks, most of which fail).
+    refuses the win; without it (the verdict alone: the engine's claim checks, most of which
+    fail) a refusal by the first three rules returns at once with 0, and so does a shape
+    that the block tables refuse before any search (:func:`surely_no_win`), with the reason
+    ``incomplete`` (which the search may have told apart as ``jiang_not_allowed``).
 
     Before all of these, the wins that need no choice (:func:`instant_win`): the hand as it
     stands, or after one's own draw made a forced 偎/提, is judged for the variant's special

@@ -77,13 +77,15 @@ def huxi_key(meld_huxi: Callable[[Meld], int]) -> tuple[int, ...]:
 class BlockTables:
     """The two block tables for one 胡息 table (``values``: :func:`huxi_key`)."""
 
-    __slots__ = ("a", "b", "ma", "mb", "pair_huxi", "digits", "melds_with", "wild")
+    __slots__ = ("a", "b", "ma", "mb", "pair_huxi", "digits", "melds_with", "wild", "_no_pairs",
+                 "_pair_free")
 
     def __init__(self, values: Sequence[int]) -> None:
         value = dict(zip(meld_types(), values, strict=True))
         cross = _crossing()
-        self.a = self._build(BLOCK_A, value, [(t, value[t], 3 ** d) for d, t in enumerate(cross)])
-        self.b = self._build(BLOCK_B, value, [(t, 0, 3 ** d) for d, t in enumerate(cross)])
+        self.a, a0 = self._build(BLOCK_A, value,
+                                 [(t, value[t], 3 ** d) for d, t in enumerate(cross)])
+        self.b, b0 = self._build(BLOCK_B, value, [(t, 0, 3 ** d) for d, t in enumerate(cross)])
         self.pair_huxi = [value[(MeldKind.JIANG, (i, i))] for i in range(20)]
         # for a count of 3: every meld holding the card, as (pool delta, 胡息, pairs)
         self.melds_with: list[list[tuple[int, int, int]]] = [[] for _ in range(20)]
@@ -92,8 +94,9 @@ class BlockTables:
             for c in set(cards):
                 self.melds_with[c].append((delta, h, 1 if kind == MeldKind.JIANG else 0))
         # content -> the boundary states it reaches with any number of 将, as a bit mask
-        self.ma = self._any_pairs(self.a)
-        self.mb = self._any_pairs(self.b)
+        self.ma = self._any_pairs(a0)
+        self.mb = self._any_pairs(b0)
+        self._pair_free = (a0, b0)
         # five 3-bit pool fields -> their base-3 digits (a field above 2: far out of range)
         field = [c if c <= 2 else 3 ** 12 for c in range(8)]
         digits = field
@@ -102,13 +105,32 @@ class BlockTables:
         self.digits = digits
         # (block, wildcards, content) -> :meth:`wild_mask`, bounded by WILD_LIMIT
         self.wild: dict[int, int] = {}
+        self._no_pairs: BlockTables | None = None
+
+    def without_pairs(self) -> BlockTables:
+        """These tables seen as for splits with no 将: the same contents' best 胡息
+        (:attr:`a`, :attr:`b`), the masks :attr:`ma` and :attr:`mb` (and so the wildcard masks
+        built on them, :meth:`wild_mask`) holding only the boundary states of splits without
+        a pair; for those mask tests only (:meth:`best` and :meth:`splits` read the masks as
+        allowing 将). Made on first use, kept with the tables."""
+        view = self._no_pairs
+        if view is None:
+            view = BlockTables.__new__(BlockTables)
+            for name in BlockTables.__slots__:
+                setattr(view, name, getattr(self, name))
+            view.ma, view.mb = self._pair_free
+            view.wild = {}
+            view._no_pairs = view
+            self._no_pairs = view
+        return view
 
     @staticmethod
     def _build(block: tuple[int, ...], value: dict[tuple[MeldKind, tuple[int, ...]], int],
                crossing: list[tuple[tuple[MeldKind, tuple[int, ...]], int, int]]
-               ) -> list[dict[int, int] | None]:
+               ) -> tuple[list[dict[int, int] | None], list[int]]:
         """Every multiset of the block's melds (crossing ones by their cards in the block),
-        no 将, with counts within 2: content -> {boundary state: best 胡息}."""
+        no 将, with counts within 2: content -> {boundary state: best 胡息}, and content -> the
+        bit mask of those states."""
         digit = {c: 3 ** k for k, c in enumerate(block)}
         types: list[tuple[int, int, int]] = []  # (content delta, state delta, value)
         for t in _internal(block):
@@ -140,20 +162,24 @@ class BlockTables:
                 frontier = step
             reach = nxt
         table: list[dict[int, int] | None] = [None] * N_CONTENTS
+        masks = [0] * N_CONTENTS
         for key, hx in reach.items():
-            entry = table[key >> 10]
+            c = key >> 10
+            entry = table[c]
             if entry is None:
-                table[key >> 10] = {key & 1023: hx}
+                table[c] = {key & 1023: hx}
             else:
                 entry[key & 1023] = hx
-        return table
+            masks[c] |= 1 << (key & 1023)
+        return table, masks
 
     @staticmethod
-    def _any_pairs(table: list[dict[int, int] | None]) -> list[int]:
+    def _any_pairs(pair_free: list[int]) -> list[int]:
         """For each content, the bit mask of the boundary states some split of it with any
-        number of 将 reaches: the pair-free states of every content left when a set of its
-        kinds held twice is taken out as 将 (one kind at a time, every subset in the end)."""
-        masks = [0 if t is None else sum(1 << s for s in t) for t in table]
+        number of 将 reaches: the pair-free states (``pair_free``: per content) of every
+        content left when a set of its kinds held twice is taken out as 将 (one kind at a
+        time, every subset in the end)."""
+        masks = list(pair_free)
         for k in range(10):
             unit = 3 ** k
             period = 3 * unit
