@@ -41,6 +41,7 @@ _BITS = _UNIT[1].bit_length() - 1   # bits of one kind's field in a pool
 _GUARD = encode([1 << (_BITS - 1)] * 20)  # the top bit of every field
 _FIELD = (1 << _BITS) - 1
 _ONES = encode([1] * 20)  # the lowest bit of every field
+_TWOS = _ONES << 1  # the middle bit of every field
 #: what a count of each kind in a hand adds to the pool GreedyBot measures: none for a 坎 or a
 #: 提 (they stay whole), ``n`` cards of the kind otherwise
 _KEPT = tuple((0, u, 2 * u, 0, 0) for u in _UNIT)
@@ -52,6 +53,16 @@ MEASURE_LIMIT = 8
 #: the first big card, where the pool left is of big cards alone and often met again
 _STOPS = (10,)
 _NEXT_STOP = [min((s for s in _STOPS if s > low), default=99) for low in range(20)]
+
+
+def _fewest_left(x: int, jiang: int) -> int:
+    """A floor on the cards any cover of pool ``x`` with at most ``jiang`` pairs leaves out,
+    from the pool's number of cards ``n`` alone: a cover with ``p`` pairs leaves out ``n - 2p``
+    cards modulo 3."""
+    n = (x & _ONES).bit_count() + 2 * (x & _TWOS).bit_count()
+    if jiang == 0:
+        return n % 3
+    return 1 if jiang == 1 and n % 3 == 1 else 0
 
 
 class _Leftover:
@@ -91,9 +102,15 @@ class _Leftover:
         # the melds and pairs worth 胡息 whose lowest card is each kind
         self.worth = [tuple((d, h) for d, h in cands[i] if h) for i in range(20)]
         self.worth_pairs = [tuple((d, h) for d, h in pairs[i:i + 1] if h) for i in range(20)]
-        # every meld holding each kind (as pool deltas)
-        self.holding = [tuple(d for cs in cands for d, _ in cs if (d >> (_BITS * i)) & _FIELD)
-                        for i in range(20)]
+        # each meld shape as ``(the lowest bit of each kind's field where it may start, its
+        # places as (bits from its lowest kind, cards there))``
+        starts: dict[int, int] = {}
+        for i in range(20):
+            for d, _ in cands[i]:
+                starts[d >> (_BITS * i)] = starts.get(d >> (_BITS * i), 0) | _UNIT[i]
+        self.shapes = [(at, tuple((_BITS * j, (shape >> (_BITS * j)) & _FIELD)
+                                  for j in range(20) if (shape >> (_BITS * j)) & _FIELD))
+                       for shape, at in starts.items()]
         self.memo: dict[int, int] = {}
         self.most_memo: dict[int, int] = {}
 
@@ -101,25 +118,27 @@ class _Leftover:
         """The single cards of pool ``x`` that no meld of ``x`` holds (as a pool). Every cover
         of ``x``, and of any pool within it that holds them, leaves them out, and the search
         meets them only to leave them out: it finds the same cover without them, so the
-        measure of such a pool is that of the pool without them, each one more card out."""
-        out = 0
-        guarded = x | _GUARD
-        singles = x & ~(x >> 1) & _ONES  # the lowest bit of each field holding exactly 1
-        while singles:
-            unit = singles & -singles
-            singles ^= unit
-            for d in self.holding[(unit.bit_length() - 1) // _BITS]:
-                if (guarded - d) & _GUARD == _GUARD:
-                    break
-            else:
-                out += unit
-        return out
+        measure of such a pool is that of the pool without them, each one more card out.
+
+        Worked out for all kinds at once: for each meld shape, the kinds where it fits are
+        those (of the kinds where it may start) with enough cards at each of its places."""
+        ones = _ONES
+        # the lowest bit of each kind's field where it holds at least 1, 2, 3 cards
+        at_least = (0, (x | x >> 1) & ones, x >> 1 & ones, x & x >> 1 & ones)
+        held = 0  # the lowest bit of each kind's field that a meld of ``x`` holds
+        for starts, needs in self.shapes:
+            fits = starts
+            for shift, n in needs:
+                fits &= at_least[n] >> shift
+            for shift, _ in needs:
+                held |= fits << shift
+        return x & ~(x >> 1) & ones & ~held  # the kinds holding exactly 1, not held
 
     def measure(self, x: int, jiang: int) -> int:
         """``huxi << 8 | leftover`` of pool ``x`` with at most ``jiang`` (0–7) pairs."""
         found = self.memo_for_use().get(x << 3 | jiang)
         if found is None:
-            found = self._walk(x, jiang)
+            found = self._walk(x, jiang, self.most(x & self.mask, jiang))
         return found
 
     def memo_for_use(self) -> dict[int, int]:
@@ -158,15 +177,16 @@ class _Leftover:
         memo[key] = found
         return found
 
-    def _walk(self, x: int, jiang: int) -> int:
+    def _walk(self, x: int, jiang: int, target: int, most_left: int = 255) -> int:
         """:meth:`measure` of a pool not in the memo, kept there: the search's path from it,
         step by step. On reaching each kind of :data:`_STOPS`, the pool left is looked up in
-        the memo (and kept there) like any pool."""
+        the memo (and kept there) like any pool. ``target`` is the pool's :meth:`most`; if
+        more than ``most_left`` cards are left out on the way, the walk stops there and gives
+        -1 (and keeps nothing)."""
         memo, mask, most, moves, melds = self.memo, self.mask, self.most, self.moves, self.melds
         guard, unit, bits, stops = _GUARD, _UNIT, _BITS, _NEXT_STOP  # read once
         met = [(x << 3 | jiang, 0)]  # (memo key, gain before) of each pool looked up
         stop = stops[((x & -x).bit_length() - 1) // bits]
-        target = most(x & mask, jiang)  # the most 胡息 of the pool on the way
         gain = 0  # ``huxi << 8 | cards left out`` on the way
         while x:
             low = ((x & -x).bit_length() - 1) // bits
@@ -193,6 +213,8 @@ class _Leftover:
             else:
                 x -= unit[low]  # the low card left out: the most 胡息 stays
                 gain += 1
+                if gain & 255 > most_left:
+                    return -1
         for key, before in met:
             memo[key] = gain - before
         return gain
@@ -248,28 +270,44 @@ class GreedyBot:
         alone = leftover.alone(x)
         n_alone = bin(alone).count("1")
         x -= alone
-        memo = leftover.memo_for_use()
-        # a discard's key, the least best: cards left out, then most 胡息, then the highest
-        # card, as ``left << 24 - huxi << 8 - card`` (胡息 under 2**16, cards under 256)
-        chosen, chosen_key = opts[0], 1 << 62
-        for a in opts:
+        memo, mask, most = leftover.memo_for_use(), leftover.mask, leftover.most
+        # each discard as ``(pool, cards out, card, option index)``; those that leave the pool
+        # as it is (a lone card, a 王) first: they often leave out the fewest cards, and so let
+        # the others stop early
+        kept: list[tuple[int, int, int, int]] = []
+        broken: list[tuple[int, int, int, int]] = []
+        for k, a in enumerate(opts):
             c = a.card or 0  # every discard names its card
-            out = n_alone
             if c >= 20:
-                y = x  # the 王 is not in the pool
+                kept.append((x, n_alone, c, k))  # the 王 is not in the pool
             elif alone & _UNIT[c]:
-                y, out = x, n_alone - 1
+                kept.append((x, n_alone - 1, c, k))
             elif hand[c] < 3:
-                y = x - _UNIT[c]
+                broken.append((x - _UNIT[c], n_alone, c, k))
             else:  # a card of a 坎 (where the variant lets one be discarded): it is broken
-                y = x + (hand[c] - 1) * _UNIT[c]
+                broken.append((x + (hand[c] - 1) * _UNIT[c], n_alone, c, k))
+        # a discard's key, the least best: the cards left out, then the most 胡息, then the
+        # highest card, then the first option, as ``left << 32 - huxi << 16 - card << 8 + k``
+        # (胡息 under 2**16, cards and options under 256)
+        chosen, chosen_key, chosen_left = 0, 1 << 62, 255
+        for y, out, c, k in kept + broken:
             found = memo.get(y << 3 | 1)  # 胡息 << 8 | cards the best cover leaves out
             if found is None:
-                found = leftover._walk(y, 1)
-            key = (((found & 255) + out) << 24) - ((found >> 8) << 8) - c
+                huxi = most(y & mask, 1)
+                # the most cards it may leave out and still be chosen: as many as the one
+                # chosen so far if it is worth more 胡息 or a higher card, one fewer else
+                tie = (chosen_left << 32) - (huxi << 16) - (c << 8) + k
+                most_left = chosen_left - out - (tie > chosen_key)
+                if most_left < 0 or most_left == 0 and _fewest_left(y, 1):
+                    continue  # it leaves out more
+                found = leftover._walk(y, 1, huxi, most_left)
+                if found < 0:
+                    continue  # it left out more
+            left = (found & 255) + out
+            key = (left << 32) - ((found >> 8) << 16) - (c << 8) + k
             if key < chosen_key:
-                chosen, chosen_key = a, key
-        return chosen
+                chosen, chosen_key, chosen_left = k, key, left
+        return opts[chosen]
 
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
