@@ -53,6 +53,8 @@ MEASURE_LIMIT = 8
 #: the first big card, where the pool left is of big cards alone and often met again
 _STOPS = (10,)
 _NEXT_STOP = [min((s for s in _STOPS if s > low), default=99) for low in range(20)]
+#: the bits of a memo entry that hold the measure (``huxi << 8 | leftover``; 胡息 under 2**16)
+_MEASURED = (1 << 24) - 1
 
 
 def _fewest_left(x: int, jiang: int) -> int:
@@ -139,7 +141,7 @@ class _Leftover:
         found = self.memo_for_use().get(x << 3 | jiang)
         if found is None:
             found = self._walk(x, jiang, self.most(x & self.mask, jiang))
-        return found
+        return found & _MEASURED
 
     def memo_for_use(self) -> dict[int, int]:
         """The memo of measures, emptied first if past :data:`MEMO_LIMIT` entries (it then
@@ -178,25 +180,28 @@ class _Leftover:
         return found
 
     def _walk(self, x: int, jiang: int, target: int, most_left: int = 255) -> int:
-        """:meth:`measure` of a pool not in the memo, kept there: the search's path from it,
-        step by step. On reaching each kind of :data:`_STOPS`, the pool left is looked up in
-        the memo (and kept there) like any pool. ``target`` is the pool's :meth:`most`; if
+        """:meth:`measure` of a pool not in the memo, with the kinds its cover leaves cards of
+        out (a bit each) in the bits from 24 up, as kept in the memo: the search's path from
+        it, step by step. On reaching each kind of :data:`_STOPS`, the pool left is looked up
+        in the memo (and kept there) like any pool. ``target`` is the pool's :meth:`most`; if
         more than ``most_left`` cards are left out on the way, the walk stops there and gives
         -1 (and keeps nothing)."""
         memo, mask, most, moves, melds = self.memo, self.mask, self.most, self.moves, self.melds
         guard, unit, bits, stops = _GUARD, _UNIT, _BITS, _NEXT_STOP  # read once
-        met = [(x << 3 | jiang, 0)]  # (memo key, gain before) of each pool looked up
+        met = [(x << 3 | jiang, 0, 0)]  # (memo key, gain before, kind) of each pool looked up
         stop = stops[((x & -x).bit_length() - 1) // bits]
         gain = 0  # ``huxi << 8 | cards left out`` on the way
+        lost = 0  # the kinds of the cards left out, a bit each
         while x:
             low = ((x & -x).bit_length() - 1) // bits
             if low >= stop:
                 key = x << 3 | jiang
                 found = memo.get(key)
                 if found is not None:
-                    gain += found
+                    gain += found & _MEASURED
+                    lost |= found >> 24
                     break
-                met.append((key, gain))
+                met.append((key, gain, low))
                 stop = stops[low]
             guarded = x | guard
             for delta, huxi, pairs, worth in (moves if jiang else melds)[low]:
@@ -213,11 +218,12 @@ class _Leftover:
             else:
                 x -= unit[low]  # the low card left out: the most 胡息 stays
                 gain += 1
+                lost |= 1 << low
                 if gain & 255 > most_left:
                     return -1
-        for key, before in met:
-            memo[key] = gain - before
-        return gain
+        for key, before, low in met:
+            memo[key] = (lost >> low << low) << 24 | (gain - before)
+        return lost << 24 | gain
 
 
 _MEASURES: dict[str, _Leftover] = {}
@@ -271,40 +277,50 @@ class GreedyBot:
         n_alone = bin(alone).count("1")
         x -= alone
         memo, mask, most = leftover.memo_for_use(), leftover.mask, leftover.most
-        # each discard as ``(pool, cards out, card, option index)``; those that leave the pool
-        # as it is (a lone card, a 王) first: they often leave out the fewest cards, and so let
-        # the others stop early
-        kept: list[tuple[int, int, int, int]] = []
-        broken: list[tuple[int, int, int, int]] = []
-        for k, a in enumerate(opts):
-            c = a.card or 0  # every discard names its card
-            if c >= 20:
-                kept.append((x, n_alone, c, k))  # the 王 is not in the pool
-            elif alone & _UNIT[c]:
-                kept.append((x, n_alone - 1, c, k))
-            elif hand[c] < 3:
-                broken.append((x - _UNIT[c], n_alone, c, k))
-            else:  # a card of a 坎 (where the variant lets one be discarded): it is broken
-                broken.append((x + (hand[c] - 1) * _UNIT[c], n_alone, c, k))
+        # the pool's own measure (``huxi << 8 | leftover``) and the kinds its cover leaves
+        # cards of out: a discard that leaves the pool as it is (a lone card, a 王) has this
+        # measure, and so, with one card fewer out, has a discard of a card the cover leaves
+        # out (the search finds the same cover without it: every choice before it still fits
+        # and keeps the most, and leaving it out is all it did with it)
+        found = memo.get(x << 3 | 1)
+        if found is None:
+            found = leftover._walk(x, 1, most(x & mask, 1))
+        lost, found = found >> 24, found & _MEASURED
         # a discard's key, the least best: the cards left out, then the most 胡息, then the
         # highest card, then the first option, as ``left << 32 - huxi << 16 - card << 8 + k``
         # (胡息 under 2**16, cards and options under 256)
         chosen, chosen_key, chosen_left = 0, 1 << 62, 255
-        for y, out, c, k in kept + broken:
-            found = memo.get(y << 3 | 1)  # 胡息 << 8 | cards the best cover leaves out
+        broken: list[tuple[int, int, int]] = []  # the other discards: (pool, card, option)
+        for k, a in enumerate(opts):
+            c = a.card or 0  # every discard names its card
+            if c >= 20:
+                left = (found & 255) + n_alone  # the 王 is not in the pool
+            elif alone & _UNIT[c]:
+                left = (found & 255) + n_alone - 1
+            elif lost >> c & 1:
+                left = (found & 255) - 1 + n_alone
+            else:
+                broken.append((x - _UNIT[c] if hand[c] < 3 else  # a card of a 坎 breaks it
+                               x + (hand[c] - 1) * _UNIT[c], c, k))
+                continue
+            key = (left << 32) - ((found >> 8) << 16) - (c << 8) + k
+            if key < chosen_key:
+                chosen, chosen_key, chosen_left = k, key, left
+        for y, c, k in broken:
+            found = memo.get(y << 3 | 1)
             if found is None:
                 huxi = most(y & mask, 1)
                 # the most cards it may leave out and still be chosen: as many as the one
                 # chosen so far if it is worth more 胡息 or a higher card, one fewer else
                 tie = (chosen_left << 32) - (huxi << 16) - (c << 8) + k
-                most_left = chosen_left - out - (tie > chosen_key)
+                most_left = chosen_left - n_alone - (tie > chosen_key)
                 if most_left < 0 or most_left == 0 and _fewest_left(y, 1):
                     continue  # it leaves out more
                 found = leftover._walk(y, 1, huxi, most_left)
                 if found < 0:
                     continue  # it left out more
-            left = (found & 255) + out
-            key = (left << 32) - ((found >> 8) << 16) - (c << 8) + k
+            left = (found & 255) + n_alone
+            key = (left << 32) - (((found & _MEASURED) >> 8) << 16) - (c << 8) + k
             if key < chosen_key:
                 chosen, chosen_key, chosen_left = k, key, left
         return opts[chosen]
