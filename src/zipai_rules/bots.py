@@ -80,8 +80,9 @@ class _Leftover:
     most, instead of trying each.
 
     :meth:`measure` gives ``huxi << 8 | leftover`` (胡息 values are never negative, so every
-    cover is worth at least 0 and one always exists); each memo is emptied past
-    :data:`MEMO_LIMIT` entries."""
+    cover is worth at least 0 and one always exists). The memo keeps with it, from bit 24 up,
+    the kinds the cover leaves cards of out (a bit each; GreedyBot reads a discard of such a
+    card from it). Each memo is emptied past :data:`MEMO_LIMIT` entries."""
 
     def __init__(self, variant: Variant) -> None:
         search = searcher(variant)
