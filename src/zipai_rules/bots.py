@@ -106,13 +106,14 @@ class _Leftover:
         self.worth = [tuple((d, h) for d, h in cands[i] if h) for i in range(20)]
         self.worth_pairs = [tuple((d, h) for d, h in pairs[i:i + 1] if h) for i in range(20)]
         # each meld shape as ``(the lowest bit of each kind's field where it may start, its
-        # places as (bits from its lowest kind, cards there))``
+        # places as (bits from its lowest kind, cards there), its places as one card each)``
         starts: dict[int, int] = {}
         for i in range(20):
             for d, _ in cands[i]:
                 starts[d >> (_BITS * i)] = starts.get(d >> (_BITS * i), 0) | _UNIT[i]
         self.shapes = [(at, tuple((_BITS * j, (shape >> (_BITS * j)) & _FIELD)
-                                  for j in range(20) if (shape >> (_BITS * j)) & _FIELD))
+                                  for j in range(20) if (shape >> (_BITS * j)) & _FIELD),
+                        (shape | shape >> 1) & _ONES)
                        for shape, at in starts.items()]
         self.memo: dict[int, int] = {}
         self.most_memo: dict[int, int] = {}
@@ -124,18 +125,20 @@ class _Leftover:
         measure of such a pool is that of the pool without them, each one more card out.
 
         Worked out for all kinds at once: for each meld shape, the kinds where it fits are
-        those (of the kinds where it may start) with enough cards at each of its places."""
+        those (of the kinds where it may start) with enough cards at each of its places; times
+        the shape's places (a bit each) they mark every kind such a meld holds (each field
+        then counts the places of the shape that land on it, at most 3, so no field carries
+        into the next)."""
         ones = _ONES
         # the lowest bit of each kind's field where it holds at least 1, 2, 3 cards
         at_least = (0, (x | x >> 1) & ones, x >> 1 & ones, x & x >> 1 & ones)
-        held = 0  # the lowest bit of each kind's field that a meld of ``x`` holds
-        for starts, needs in self.shapes:
+        held = 0  # each kind's field not 0 where a meld of ``x`` holds it
+        for starts, needs, places in self.shapes:
             fits = starts
             for shift, n in needs:
                 fits &= at_least[n] >> shift
-            for shift, _ in needs:
-                held |= fits << shift
-        return x & ~(x >> 1) & ones & ~held  # the kinds holding exactly 1, not held
+            held |= fits * places
+        return x & ~(x >> 1) & ones & ~(held | held >> 1)  # kinds holding exactly 1, not held
 
     def measure(self, x: int, jiang: int) -> int:
         """``huxi << 8 | leftover`` of pool ``x`` with at most ``jiang`` (0–7) pairs."""
