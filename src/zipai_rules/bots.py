@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import cast
+from operator import getitem
 
 from .analysis import encode, searcher
 from .engine.actions import Action, ActionKind
@@ -40,140 +40,194 @@ _UNIT = tuple(encode([int(i == j) for j in range(20)]) for i in range(20))
 _BITS = _UNIT[1].bit_length() - 1   # bits of one kind's field in a pool
 _GUARD = encode([1 << (_BITS - 1)] * 20)  # the top bit of every field
 _FIELD = (1 << _BITS) - 1
+_ONES = encode([1] * 20)  # the lowest bit of every field
+_TWOS = _ONES << 1  # the middle bit of every field
+#: what a count of each kind in a hand adds to the pool GreedyBot measures: none for a 坎 or a
+#: 提 (they stay whole), ``n`` cards of the kind otherwise
+_KEPT = tuple((0, u, 2 * u, 0, 0) for u in _UNIT)
 #: bounds of the leftover measures kept: memo entries per variant (50,000 are about 5 MB),
 #: and variants
 MEMO_LIMIT = 50_000
 MEASURE_LIMIT = 8
+#: the kinds where GreedyBot's walk looks its pool up in the memo (:meth:`_Leftover._walk`):
+#: the first big card, where the pool left is of big cards alone and often met again
+_STOPS = (10,)
+_NEXT_STOP = [min((s for s in _STOPS if s > low), default=99) for low in range(20)]
+#: the bits of a memo entry that hold the measure (``huxi << 8 | leftover``; 胡息 under 2**16)
+_MEASURED = (1 << 24) - 1
+
+
+def _fewest_left(x: int, jiang: int) -> int:
+    """A floor on the cards any cover of pool ``x`` with at most ``jiang`` pairs leaves out,
+    from the pool's number of cards ``n`` alone: a cover with ``p`` pairs leaves out ``n - 2p``
+    cards modulo 3."""
+    n = (x & _ONES).bit_count() + 2 * (x & _TWOS).bit_count()
+    if jiang == 0:
+        return n % 3
+    return 1 if jiang == 1 and n % 3 == 1 else 0
 
 
 class _Leftover:
     """What GreedyBot reads of the best partial cover of a pool, ``searcher(v).best(x, jiang,
-    partial=True)``: its 胡息 and how many cards it leaves out, worked out by the same search
-    in the same order (so the same cover on ties) without building its melds.
+    partial=True)``: its 胡息 and how many cards it leaves out, worked out as the same search
+    finds them (the first best cover in its order) without building its melds.
+
+    The search takes, at a pool's lowest card, the first of its melds, then its pair, then
+    leaving the card out, that leads to the most 胡息 of the pool, and goes on from there.
+    The most 胡息 of a pool is that of its melds and pairs worth 胡息 alone (the others only
+    fill it), worked out on the pool's cards of those kinds (:meth:`most`, kept in
+    :attr:`most_memo`): so the search walks one path, down the first choice that keeps the
+    most, instead of trying each.
 
     :meth:`measure` gives ``huxi << 8 | leftover`` (胡息 values are never negative, so every
-    cover is worth at least 0 and one always exists); the memo is emptied past
-    :data:`MEMO_LIMIT` entries."""
+    cover is worth at least 0 and one always exists). The memo keeps with it, from bit 24 up,
+    the kinds the cover leaves cards of out (a bit each; GreedyBot reads a discard of such a
+    card from it). Each memo is emptied past :data:`MEMO_LIMIT` entries."""
 
     def __init__(self, variant: Variant) -> None:
         search = searcher(variant)
-        self.cands = [tuple((d, h) for d, h, _ in cs) for cs in search.cands]
-        self.pairs = [(d, h) for d, h, _ in search.pairs]
-        # what the search tries first at a pool's lowest card, in its order: the melds
-        # starting there, then its pair (as ``(delta, 胡息, pairs used)``)
-        self.moves = [tuple((d, h, 0) for d, h in self.cands[i]) + (self.pairs[i] + (1,),)
+        cands = [tuple((d, h) for d, h, _ in cs) for cs in search.cands]
+        pairs = [(d, h) for d, h, _ in search.pairs]
+        #: the pool fields of the kinds in a meld or pair worth 胡息
+        self.mask = sum(_FIELD * _UNIT[i] for i in range(20) if any(
+            h and (d >> (_BITS * i)) & _FIELD for cs in cands + [pairs] for d, h in cs))
+        #: whether a pair may be worth 胡息 (then the most 胡息 depends on the pairs allowed)
+        self.pair_worth = any(h for _, h in pairs)
+        # what the search tries at a pool's lowest card, in its order, as ``(delta, 胡息,
+        # pairs used, whether it may change the most 胡息 of the rest)``: the melds starting
+        # there, then its pair; ``melds`` is the same without the pair, for a pool with no
+        # pair left to take
+        self.melds = [tuple((d, h, 0, bool(d & self.mask)) for d, h in cands[i])
                       for i in range(20)]
-        # the melds and pairs worth 胡息 whose lowest card is ``low`` or above: what a pool
-        # whose lowest card is ``low`` may still score (:meth:`_bound`)
-        self.worth = [tuple((d, h) for j in range(low, 20) for d, h in self.cands[j] if h)
-                      for low in range(20)]
-        self.worth_pairs = [tuple((d, h) for d, h in self.pairs[low:] if h) for low in range(20)]
-        # every meld holding each kind (as pool deltas)
-        self.holding = [tuple(d for cs in self.cands for d, _ in cs if (d >> (_BITS * i)) & _FIELD)
-                        for i in range(20)]
+        self.moves = [self.melds[i] + ((pairs[i][0], pairs[i][1], 1,
+                                         self.pair_worth or bool(pairs[i][0] & self.mask)),)
+                      for i in range(20)]
+        # the melds and pairs worth 胡息 whose lowest card is each kind
+        self.worth = [tuple((d, h) for d, h in cands[i] if h) for i in range(20)]
+        self.worth_pairs = [tuple((d, h) for d, h in pairs[i:i + 1] if h) for i in range(20)]
+        # each meld shape as ``(the lowest bit of each kind's field where it may start, its
+        # places as (bits from its lowest kind, cards there), its places as one card each)``
+        starts: dict[int, int] = {}
+        for i in range(20):
+            for d, _ in cands[i]:
+                starts[d >> (_BITS * i)] = starts.get(d >> (_BITS * i), 0) | _UNIT[i]
+        self.shapes = [(at, tuple((_BITS * j, (shape >> (_BITS * j)) & _FIELD)
+                                  for j in range(20) if (shape >> (_BITS * j)) & _FIELD),
+                        (shape | shape >> 1) & _ONES)
+                       for shape, at in starts.items()]
         self.memo: dict[int, int] = {}
+        self.most_memo: dict[int, int] = {}
 
     def alone(self, x: int) -> int:
         """The single cards of pool ``x`` that no meld of ``x`` holds (as a pool). Every cover
         of ``x``, and of any pool within it that holds them, leaves them out, and the search
         meets them only to leave them out: it finds the same cover without them, so the
-        measure of such a pool is that of the pool without them, each one more card out."""
-        out = 0
-        guarded = x | _GUARD
-        for i in range(20):
-            if (x >> (_BITS * i)) & _FIELD == 1 and all(
-                    (guarded - d) & _GUARD != _GUARD for d in self.holding[i]):
-                out += _UNIT[i]
-        return out
+        measure of such a pool is that of the pool without them, each one more card out.
+
+        Worked out for all kinds at once: for each meld shape, the kinds where it fits are
+        those (of the kinds where it may start) with enough cards at each of its places; times
+        the shape's places (a bit each) they mark every kind such a meld holds (each field
+        then counts the places of the shape that land on it, at most 3, so no field carries
+        into the next)."""
+        ones = _ONES
+        # the lowest bit of each kind's field where it holds at least 1, 2, 3 cards
+        at_least = (0, (x | x >> 1) & ones, x >> 1 & ones, x & x >> 1 & ones)
+        held = 0  # each kind's field not 0 where a meld of ``x`` holds it
+        for starts, needs, places in self.shapes:
+            fits = starts
+            for shift, n in needs:
+                fits &= at_least[n] >> shift
+            held |= fits * places
+        return x & ~(x >> 1) & ones & ~(held | held >> 1)  # kinds holding exactly 1, not held
 
     def measure(self, x: int, jiang: int) -> int:
         """``huxi << 8 | leftover`` of pool ``x`` with at most ``jiang`` (0–7) pairs."""
+        found = self.memo_for_use().get(x << 3 | jiang)
+        if found is None:
+            found = self._walk(x, jiang, self.most(x & self.mask, jiang))
+        return found & _MEASURED
+
+    def memo_for_use(self) -> dict[int, int]:
+        """The memo of measures, emptied first if past :data:`MEMO_LIMIT` entries (it then
+        holds the empty pool's)."""
         memo = self.memo
         if len(memo) > MEMO_LIMIT or not memo:
             memo.clear()
             memo.update(dict.fromkeys(range(8), 0))  # the empty pool, any pairs allowed
-        found = memo.get(x << 3 | jiang)
-        if found is None:
-            found = self._solve(x, jiang)
+        return memo
+
+    def most(self, x: int, jiang: int) -> int:
+        """The most 胡息 of any partial cover of pool ``x`` with at most ``jiang`` pairs, for
+        a pool holding only cards of :attr:`mask` (cut a pool to it first)."""
+        memo = self.most_memo
+        key = x << 3 | jiang if self.pair_worth else x
+        found = memo.get(key)
+        if found is not None:
+            return found
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        found = 0
+        if x:
+            low = ((x & -x).bit_length() - 1) // _BITS
+            found = self.most(x - _UNIT[low], jiang)  # a card of the lowest kind left out
+            guarded = x | _GUARD
+            for delta, huxi in self.worth[low]:
+                y = guarded - delta
+                if y & _GUARD == _GUARD:
+                    found = max(found, huxi + self.most(y ^ _GUARD, jiang))
+            if jiang:
+                for delta, huxi in self.worth_pairs[low]:
+                    y = guarded - delta
+                    if y & _GUARD == _GUARD:
+                        found = max(found, huxi + self.most(y ^ _GUARD, jiang - 1))
+        memo[key] = found
         return found
 
-    def _bound(self, x: int, jiang: int, low: int) -> int:
-        """The most 胡息 any cover of pool ``x`` (lowest card ``low``) may score: each meld
-        and pair worth 胡息 counted as often as it fits alone."""
-        bound = 0
-        guarded = x | _GUARD
-        for delta, huxi in self.worth[low]:
-            y = guarded - delta
-            while y & _GUARD == _GUARD:
-                bound += huxi
-                y -= delta
-        if jiang:
-            for delta, huxi in self.worth_pairs[low]:
-                y, n = guarded - delta, 0
-                while y & _GUARD == _GUARD and n < jiang:
-                    bound += huxi
-                    y, n = y - delta, n + 1
-        return bound
-
-    def _solve(self, x: int, jiang: int) -> int:
-        """:meth:`measure` of a pool not in the memo, kept there. A choice is tried only
-        while the best so far is under :meth:`_bound`: the search keeps the first best, so
-        a choice that can only tie changes nothing."""
-        memo = self.memo
-        low = ((x & -x).bit_length() - 1) // _BITS
-        bound = self._bound(x, jiang, low)
-        if not bound:
-            return self._first(x, jiang)
-        res = res_h = -1
-        guarded = x | _GUARD
-        for delta, huxi, pairs in self.moves[low]:
-            y = guarded - delta
-            if pairs <= jiang and y & _GUARD == _GUARD:
-                y ^= _GUARD
-                sub = memo.get(y << 3 | jiang - pairs)
-                if sub is None:
-                    sub = self._solve(y, jiang - pairs)
-                if (sub >> 8) + huxi > res_h:
-                    res_h = (sub >> 8) + huxi
-                    res = res_h << 8 | (sub & 255)
-                    if res_h >= bound:
-                        memo[x << 3 | jiang] = res
-                        return res
-        y = x - _UNIT[low]
-        sub = memo.get(y << 3 | jiang)
-        if sub is None:
-            sub = self._solve(y, jiang)
-        if sub >> 8 > res_h:
-            res = sub + 1  # the low card left out
-        memo[x << 3 | jiang] = res
-        return res
-
-    def _first(self, x: int, jiang: int) -> int:
-        """:meth:`_solve` of a pool no cover of which is worth 胡息: every step takes the
-        first thing the search tries (a meld, else the pair, else leaving the card out),
-        which wins every tie; each pool on the way is kept in the memo."""
-        memo = self.memo
-        path: list[tuple[int, int]] = []  # (memo key, cards left out before it)
-        left = 0
-        while True:
-            key = x << 3 | jiang
-            found = memo.get(key)
-            if found is not None:
-                break
-            path.append((key, left))
-            low = ((x & -x).bit_length() - 1) // _BITS
-            guarded = x | _GUARD
-            for delta, _, pairs in self.moves[low]:
+    def _walk(self, x: int, jiang: int, target: int, most_left: int = 255) -> int:
+        """:meth:`measure` of a pool not in the memo, with the kinds its cover leaves cards of
+        out (a bit each) in the bits from 24 up, as kept in the memo: the search's path from
+        it, step by step. On reaching each kind of :data:`_STOPS`, the pool left is looked up
+        in the memo (and kept there) like any pool. ``target`` is the pool's :meth:`most`; if
+        more than ``most_left`` cards are left out on the way, the walk stops there and gives
+        -1 (and keeps nothing)."""
+        memo, mask, most, moves, melds = self.memo, self.mask, self.most, self.moves, self.melds
+        guard, unit, bits, stops = _GUARD, _UNIT, _BITS, _NEXT_STOP  # read once
+        met = [(x << 3 | jiang, 0, 0)]  # (memo key, gain before, kind) of each pool looked up
+        stop = stops[((x & -x).bit_length() - 1) // bits]
+        gain = 0  # ``huxi << 8 | cards left out`` on the way
+        lost = 0  # the kinds of the cards left out, a bit each
+        while x:
+            low = ((x & -x).bit_length() - 1) // bits
+            if low >= stop:
+                key = x << 3 | jiang
+                found = memo.get(key)
+                if found is not None:
+                    gain += found & _MEASURED
+                    lost |= found >> 24
+                    break
+                met.append((key, gain, low))
+                stop = stops[low]
+            guarded = x | guard
+            for delta, huxi, pairs, worth in (moves if jiang else melds)[low]:
                 y = guarded - delta
-                if pairs <= jiang and y & _GUARD == _GUARD:
-                    x, jiang = y ^ _GUARD, jiang - pairs
+                if y & guard == guard:
+                    y ^= guard
+                    if worth and target:
+                        rest = most(y & mask, jiang - pairs)
+                        if rest + huxi < target:
+                            continue  # this choice cannot keep the most
+                        target = rest
+                    x, jiang, gain = y, jiang - pairs, gain + (huxi << 8)
                     break
             else:
-                x -= _UNIT[low]
-                left += 1
-        for k, before in path:
-            memo[k] = found + left - before
-        return found + left - path[0][1]
+                x -= unit[low]  # the low card left out: the most 胡息 stays
+                gain += 1
+                lost |= 1 << low
+                if gain & 255 > most_left:
+                    return -1
+        for key, before, low in met:
+            memo[key] = (lost >> low << low) << 24 | (gain - before)
+        return lost << 24 | gain
 
 
 _MEASURES: dict[str, _Leftover] = {}
@@ -222,26 +276,58 @@ class GreedyBot:
         # the pool of the concealed cards a discard may leave in melds: every 坎 stays whole
         # (and the 王 out of the search); the pool after each discard is this one minus a card,
         # measured without the single cards no meld can hold (:meth:`_Leftover.alone`)
-        x = encode([n if n < 3 else 0 for n in hand[:20]])
+        x = sum(map(getitem, _KEPT, hand))
         alone = leftover.alone(x)
         n_alone = bin(alone).count("1")
-        chosen, chosen_key = opts[0], (0, 0, 0)
+        x -= alone
+        memo, mask, most = leftover.memo_for_use(), leftover.mask, leftover.most
+        # the pool's own measure (``huxi << 8 | leftover``) and the kinds its cover leaves
+        # cards of out: a discard that leaves the pool as it is (a lone card, a 王) has this
+        # measure, and so, with one card fewer out, has a discard of a card the cover leaves
+        # out (the search finds the same cover without it: every choice before it still fits
+        # and keeps the most, and leaving it out is all it did with it)
+        found = memo.get(x << 3 | 1)
+        if found is None:
+            found = leftover._walk(x, 1, most(x & mask, 1))
+        lost, found = found >> 24, found & _MEASURED
+        # a discard's key, the least best: the cards left out, then the most 胡息, then the
+        # highest card, then the first option, as ``left << 32 - huxi << 16 - card << 8 + k``
+        # (胡息 under 2**16, cards and options under 256)
+        chosen, chosen_key, chosen_left = 0, 1 << 62, 255
+        broken: list[tuple[int, int, int]] = []  # the other discards: (pool, card, option)
         for k, a in enumerate(opts):
-            c = cast(int, a.card)  # every discard names its card
-            out = n_alone
+            c = a.card or 0  # every discard names its card
             if c >= 20:
-                y = x - alone  # the 王 is not in the pool
+                left = (found & 255) + n_alone  # the 王 is not in the pool
             elif alone & _UNIT[c]:
-                y, out = x - alone, n_alone - 1
-            elif hand[c] < 3:
-                y = x - _UNIT[c] - alone
-            else:  # a card of a 坎 (where the variant lets one be discarded): it is broken
-                y = x + (hand[c] - 1) * _UNIT[c] - alone
-            found = leftover.measure(y, 1)  # cards the best cover leaves out, then its 胡息
-            key = ((found & 255) + out, -(found >> 8), -c)
-            if k == 0 or key < chosen_key:
-                chosen, chosen_key = a, key
-        return chosen
+                left = (found & 255) + n_alone - 1
+            elif lost >> c & 1:
+                left = (found & 255) - 1 + n_alone
+            else:
+                broken.append((x - _UNIT[c] if hand[c] < 3 else  # a card of a 坎 breaks it
+                               x + (hand[c] - 1) * _UNIT[c], c, k))
+                continue
+            key = (left << 32) - ((found >> 8) << 16) - (c << 8) + k
+            if key < chosen_key:
+                chosen, chosen_key, chosen_left = k, key, left
+        for y, c, k in broken:
+            found = memo.get(y << 3 | 1)
+            if found is None:
+                huxi = most(y & mask, 1)
+                # the most cards it may leave out and still be chosen: as many as the one
+                # chosen so far if it is worth more 胡息 or a higher card, one fewer else
+                tie = (chosen_left << 32) - (huxi << 16) - (c << 8) + k
+                most_left = chosen_left - n_alone - (tie > chosen_key)
+                if most_left < 0 or most_left == 0 and _fewest_left(y, 1):
+                    continue  # it leaves out more
+                found = leftover._walk(y, 1, huxi, most_left)
+                if found < 0:
+                    continue  # it left out more
+            left = (found & 255) + n_alone
+            key = (left << 32) - (((found & _MEASURED) >> 8) << 16) - (c << 8) + k
+            if key < chosen_key:
+                chosen, chosen_key, chosen_left = k, key, left
+        return opts[chosen]
 
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
