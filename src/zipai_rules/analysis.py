@@ -267,6 +267,13 @@ class _Searcher:
         # for :func:`verdict`'s plain hands: the 坎 values, the 将 allowed with no 提/跑
         self.kan_huxi = [variant.meld_huxi(Meld(MeldKind.KAN, (i,) * 3)) for i in range(20)]
         self.readers = slice_readers(self.kan_huxi)
+        t = self.tables
+        #: what :func:`_plain` reads, at hand: the slice readers, the tables and their masks
+        r0, r1, r2, r3 = self.readers
+        self.fast: tuple[dict[bytes, int], dict[bytes, int], dict[bytes, int],
+                         dict[bytes, int], list[dict[int, int] | None],
+                         list[dict[int, int] | None], list[int], list[int]] = (
+            r0, r1, r2, r3, t.a, t.b, t.ma, t.mb)
         self.plain_jiang = 0 if variant.win.jiang_requires_quad else variant.win.max_jiang
         self.quad_jiang = variant.win.max_jiang  # with a 提 or 跑
         self.plain = not variant.win.special
@@ -703,32 +710,35 @@ def _plain(s: _Searcher, hand: Sequence[int]) -> int | None:
     counts = bytes(hand)
     if len(counts) != N_KINDS or counts[KING]:
         return None
-    r0, r1, r2, r3 = s.readers
+    r0, r1, r2, r3, ta, tb, ma, mb = s.fast
     try:
         a = r0[counts[0:5]] + r1[counts[10:15]]
         b = r2[counts[5:10]] + r3[counts[15:20]]
     except KeyError:
         return None  # a count above 3
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
-    tables = s.tables
     jiang = s.plain_jiang
-    found = -1
     if jiang:
-        found = tables.best(encode(counts.replace(b"\x03", b"\x00")), jiang)
+        found = s.tables.best(encode(counts.replace(b"\x03", b"\x00")), jiang)
+        if found >= 0:
+            return (a >> KAN_SHIFT) + (b >> KAN_SHIFT) + found
     else:
-        za, zb = tables.a[ca], tables.b[cb]
-        if za is not None and zb is not None:
-            for st, h in za.items():
-                hb = zb.get(st)
-                if hb is not None and h + hb > found:
-                    found = h + hb
-    if found >= 0:
-        return (a >> KAN_SHIFT) + (b >> KAN_SHIFT) + found
-    if jiang >= 7 or not tables.ma[ca] & tables.mb[cb]:
+        za = ta[ca]
+        if za is not None:
+            zb = tb[cb]
+            if zb is not None:
+                found = -1
+                for st, h in za.items():
+                    hb = zb.get(st)
+                    if hb is not None and h + hb > found:
+                        found = h + hb
+                if found >= 0:
+                    return (a >> KAN_SHIFT) + (b >> KAN_SHIFT) + found
+    if jiang >= 7 or not ma[ca] & mb[cb]:
         return -1  # no split with any number of 将 (a 将 takes a kind held twice)
     # some split exists; one with 7 将 at most surely does when at most 7 kinds are held twice
     if counts.count(2) <= 7 or \
-            tables.splits(encode(counts.replace(b"\x03", b"\x00")), ca, cb, 7):
+            s.tables.splits(encode(counts.replace(b"\x03", b"\x00")), ca, cb, 7):
         return -3
     return -1
 
