@@ -759,7 +759,16 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int | None, sourc
     王 walk, so that the check would search no pool). A variant's special wins
     (:func:`instant_win`) come only with one's own draw, a maybe then; a fixed-value shape
     needs a split too."""
-    if card == KING or (variant.win.special and source == Source.SELF):
+    if variant.win.special and source == Source.SELF:
+        return False
+    return _no_split(variant, hand, card, source, table)
+
+
+def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: str | None,
+              table: Sequence[Meld] | None) -> bool:
+    """:func:`surely_no_win` once the special wins are known to be none (as
+    :func:`win_verdict` knows after :func:`instant_win`)."""
+    if card == KING:
         return False
     s = _searcher(variant)
     # the masks of the splits a placement may use: with any number of 将 where the variant
@@ -954,7 +963,7 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
         reason = Reason.CHOU_HU
     if reason is not None and (not explain or card == KING):
         return _REFUSAL[reason]
-    if not explain and surely_no_win(variant, hand, card, source, table):
+    if not explain and _no_split(variant, hand, card, source, table):  # no special win came
         return _REFUSAL[Reason.INCOMPLETE]  # what the search would find
     found = _best(variant, hand, table, card, source, all_decompositions)
     if variant.win.special and found.reason == Reason.BELOW_MIN_HUXI and found.best is not None:
