@@ -597,7 +597,8 @@ def _kept_draw(b: _Builder, s: int) -> _Next:
     [cz-Sim] ``_continue_play``."""
     p = _pending(b.pending)
     seat = b.seats[s]
-    worth = seat_worth(b.v, b.ctx(), s, seat, p.card, Source.SELF, s)
+    worth = seat_worth(b.v, b.ctx(), s, seat, p.card, Source.SELF, s) \
+        if b.v.win.declined_must_be_beaten else None  # the table is read only then
     win = hu_allowed(b.v, seat, p.card, Source.SELF, worth)
     if win is not None:
         _ask_self_win(b, s, win)
@@ -632,7 +633,8 @@ def _after_own_card(b: _Builder, s: int) -> _Next:
     """After a seat took its own draw into hand or a forced meld: it may win (自摸), else on.
     "偎完后可胡就自摸胡牌" (000 §衡阳六胡抢字牌规则介绍)."""
     seat = b.seats[s]
-    worth = seat_worth(b.v, b.ctx(), s, seat, b.drawn, Source.SELF, s, fresh=True)
+    worth = seat_worth(b.v, b.ctx(), s, seat, b.drawn, Source.SELF, s, fresh=True) \
+        if b.v.win.declined_must_be_beaten else None  # the table is read only then
     win = hu_allowed(b.v, seat, None, Source.SELF, worth)
     if win is not None:
         _ask_self_win(b, s, win)
