@@ -31,7 +31,7 @@ from .analysis import analyze, clear_searchers, searcher, verdict, waits
 from .cards import KING
 from .melds import chi_shapes_with
 from .presets import load_preset, preset_ids
-from .simulate import default_bots, play_game
+from .simulate import default_bots, play_game, prepare
 from .variant import Variant
 
 
@@ -121,12 +121,13 @@ def bench_waits(variant: Variant, hands: int, seed: int) -> dict[str, Any]:
 def bench_games(variant: Variant, games: int, seed: int,
                 bots: Sequence[str] | None = None) -> tuple[float, dict[str, int]]:
     """(games/s, result counts) of ``games`` full games as ``zipai simulate`` plays them (its
-    default bots unless ``bots`` are named, settlement included, no records). The variant's
-    block tables are built before the clock starts: a process builds them once (the analysis
-    figures give the time), which a short run would otherwise count against a few games."""
+    default bots unless ``bots`` are named, settlement included, no records). What every game
+    reads (:func:`~zipai_rules.simulate.prepare`: the block tables, the wildcard masks of a
+    deck with 王, GreedyBot's measure) is built before the clock starts: a process builds it
+    once, which a short run would otherwise count against a few games."""
     names = list(bots) if bots is not None else list(default_bots(variant.players))
     counts: dict[str, int] = {}
-    searcher(variant)
+    prepare(variant)
     t0 = time.perf_counter()
     for k in range(games):
         kind = play_game(variant, k, seed + k, names).kind

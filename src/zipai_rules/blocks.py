@@ -78,7 +78,7 @@ class BlockTables:
     """The two block tables for one 胡息 table (``values``: :func:`huxi_key`)."""
 
     __slots__ = ("a", "b", "ma", "mb", "pair_huxi", "digits", "melds_with", "wild", "_no_pairs",
-                 "_pair_free")
+                 "_pair_free", "_one")
 
     def __init__(self, values: Sequence[int]) -> None:
         value = dict(zip(meld_types(), values, strict=True))
@@ -106,6 +106,7 @@ class BlockTables:
         # (block, wildcards, content) -> :meth:`wild_mask`, bounded by WILD_LIMIT
         self.wild: dict[int, int] = {}
         self._no_pairs: BlockTables | None = None
+        self._one: tuple[list[int], list[int]] | None = None  # :meth:`one_wild`
 
     def without_pairs(self) -> BlockTables:
         """These tables seen as for splits with no 将: the same contents' best 胡息
@@ -120,6 +121,7 @@ class BlockTables:
                 setattr(view, name, getattr(self, name))
             view.ma, view.mb = self._pair_free
             view.wild = {}
+            view._one = None
             view._no_pairs = view
             self._no_pairs = view
         return view
@@ -276,6 +278,15 @@ class BlockTables:
                 res = got + h
         return res
 
+    def one_wild(self) -> tuple[list[int], list[int]]:
+        """:meth:`wild_mask` of one wildcard for every content of block A and of block B,
+        worked out for all contents at once on first use (about 0.1 s) and kept: for each
+        digit, the masks of the contents one wildcard on that digit reaches (a rotation of
+        the digit's three values, 0 → 1 → 2 → 0), or-ed together."""
+        if self._one is None:
+            self._one = (_one_wild(self.ma), _one_wild(self.mb))
+        return self._one
+
     def wild_mask(self, block: int, c: int, w: int) -> int:
         """The boundary states (a bit mask, as :attr:`ma`) that block ``block`` (0: A, 1: B)
         of content ``c`` reaches, with any number of 将, once ``w`` wildcards (王) are added
@@ -285,6 +296,8 @@ class BlockTables:
         masks = self.mb if block else self.ma
         if not w:
             return masks[c]
+        if w == 1:
+            return self.one_wild()[block][c]
         key = (c * 64 + w) * 2 + block
         found = self.wild.get(key)
         if found is not None:
@@ -292,17 +305,10 @@ class BlockTables:
         out = 0
         lo, hi = c % 243, c // 243
         steps = _ONE[lo] + _ONE_HIGH[hi]
-        if w == 1:  # the masks of the contents one wildcard reaches, read at once
+        if w == 2:  # one wildcard more on the contents one wildcard reaches
+            one = self.one_wild()[block]
             for d in steps:
-                out |= masks[c + d]
-        elif w == 2:  # the contents two wildcards reach, read at once: two on one digit
-            # or one on each of two (their changes add up)
-            for d in _TWO[lo] + _TWO_HIGH[hi]:
-                out |= masks[c + d]
-            for k in range(9):
-                e = c + steps[k]
-                for f in steps[k + 1:]:
-                    out |= masks[e + f]
+                out |= one[c + d]
         else:
             for unit in _UNITS:
                 d = c // unit % 3
@@ -317,6 +323,9 @@ class BlockTables:
         (:meth:`wild_mask`) may split the pool: ``False`` is sure, ``True`` a maybe."""
         if not w:
             return bool(self.ma[ca] & self.mb[cb])
+        if w == 1:
+            one_a, one_b = self.one_wild()
+            return bool(one_a[ca] & self.mb[cb] or self.ma[ca] & one_b[cb])
         get = self.wild.get
         mask = self.wild_mask
         for wa in range(w + 1):
@@ -344,16 +353,12 @@ class BlockTables:
         hits: list[int] = []
         m = mb[cb]
         if m and steps_a:
-            w = self.wild.get((ca * 64 + 1) * 2)
-            if w is None:
-                w = self.wild_mask(0, ca, 1)
+            w = self.one_wild()[0][ca]
             if w & m:
                 hits = [i for i, d in steps_a if ma[ca + d] & m]
         m = ma[ca]
         if m and steps_b:
-            w = self.wild.get((cb * 64 + 1) * 2 + 1)
-            if w is None:
-                w = self.wild_mask(1, cb, 1)
+            w = self.one_wild()[1][cb]
             if w & m:
                 hits += [i for i, d in steps_b if mb[cb + d] & m]
         return hits
@@ -400,6 +405,30 @@ class BlockTables:
         return self.splits(x, ca, cb, jiang)
 
 
+def _one_wild(masks: list[int]) -> list[int]:
+    """For each content, the or of ``masks`` over the contents one wildcard reaches from it
+    (:meth:`BlockTables.wild_mask` of one): for each digit ``k`` the contents with that digit
+    turned 0 → 1, 1 → 2 or 2 → 0, a rotation within each run of ``3 ** (k + 1)`` contents."""
+    n = N_CONTENTS
+    turned = []
+    for k in range(10):
+        unit = 3 ** k
+        period = 3 * unit
+        r = [0] * n
+        if unit <= n // period:  # few offsets: a stride slice per offset and digit value
+            for j in range(unit):
+                r[j::period] = masks[j + unit::period]
+                r[j + unit::period] = masks[j + 2 * unit::period]
+                r[j + 2 * unit::period] = masks[j::period]
+        else:  # few runs: a slice per run
+            for top in range(0, n, period):
+                r[top:top + 2 * unit] = masks[top + unit:top + period]
+                r[top + 2 * unit:top + period] = masks[top:top + unit]
+        turned.append(r)
+    return [m0 | m1 | m2 | m3 | m4 | m5 | m6 | m7 | m8 | m9
+            for m0, m1, m2, m3, m4, m5, m6, m7, m8, m9 in zip(*turned, strict=True)]
+
+
 def _digit_sums() -> list[int]:
     """The sum of the base-3 digits of every content index: adding a delta keeps every digit
     within 2 exactly when the digit sums add up (each carry would lose 2)."""
@@ -418,12 +447,10 @@ for _k, _c in enumerate(BLOCK_B):
 _DIGIT2 = [2 * d for d in _DIGIT]
 _UNITS = tuple(3 ** k for k in range(10))
 #: for the five low digits of a content (an index below 243), the change of the content as a
-#: wildcard joins each digit (0 -> 1, 1 -> 2, 2 -> 0: a 坎 taken out), and as two join it
-#: (0 -> 2, 1 -> 0, 2 -> 1); the ``_HIGH`` lists the same for the five high digits
+#: wildcard joins each digit (0 -> 1, 1 -> 2, 2 -> 0: a 坎 taken out); ``_ONE_HIGH`` the same
+#: for the five high digits
 _ONE = [tuple(-2 * u if r // u % 3 == 2 else u for u in _UNITS[:5]) for r in range(243)]
-_TWO = [tuple(2 * u if r // u % 3 == 0 else -u for u in _UNITS[:5]) for r in range(243)]
 _ONE_HIGH = [tuple(243 * d for d in ds) for ds in _ONE]
-_TWO_HIGH = [tuple(243 * d for d in ds) for ds in _TWO]
 #: the most entries of a :attr:`BlockTables.wild` cache before it is emptied
 WILD_LIMIT = 100_000
 _GUARD = sum(4 << (_BITS * i) for i in range(20))  # bit 2 of every field (counts 0–3)

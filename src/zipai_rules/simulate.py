@@ -30,7 +30,7 @@ from typing import Any, cast
 
 import attrs
 
-from .analysis import searcher
+from .analysis import prepare_tables
 from .bots import BOTS, leftover_measure, make_bots, seat_bot_names
 from .engine.actions import Action
 from .engine.game import Game
@@ -89,10 +89,11 @@ def play_game(variant: VariantLike, number: int, seed: int, bots: Sequence[str],
 
 def prepare(variant: VariantLike) -> None:
     """Build, once per process, what every game of ``variant`` reads: the analysis's search
-    with its block tables and GreedyBot's discard measure. Games build them on first use
-    anyway; calling this first lets a run time that setup apart from the games."""
+    with its block tables (and wildcard masks, :func:`~zipai_rules.analysis.prepare_tables`)
+    and GreedyBot's discard measure. Games build them on first use anyway; calling this
+    first lets a run time that setup apart from the games."""
     v = as_variant(variant)
-    searcher(v)
+    prepare_tables(v)
     leftover_measure(v)
 
 
