@@ -276,6 +276,8 @@ class _Searcher:
             r0, r1, r2, r3, t.a, t.b, t.ma, t.mb)
         self.plain_jiang = 0 if variant.win.jiang_requires_quad else variant.win.max_jiang
         self.quad_jiang = variant.win.max_jiang  # with a 提 or 跑
+        # a 将 allowed whatever the table holds (:func:`_jiang_views`)
+        self.jiang_free = bool(variant.win.max_jiang) and not variant.win.jiang_requires_quad
         self.plain = not variant.win.special
         self.min_huxi = variant.win.min_huxi
 
@@ -782,10 +784,13 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     :func:`win_verdict` knows after :func:`instant_win`)."""
     if card == KING:
         return False
-    s = _searcher(variant)
+    s = _SEARCHERS.get(variant.content_hash or variant.id) or _searcher(variant)
     # the masks of the splits a placement may use: with any number of 将 where the variant
     # allows a 将 then (a table 提/跑, or the card making one, where ``win.jiang_requires_quad``)
-    plain, quad = _jiang_views(variant, s.tables, table)
+    if table is None or s.jiang_free:
+        plain = quad = s.tables
+    else:
+        plain, quad = _jiang_views(variant, s.tables, table)
     if hand[KING]:
         return card is not None and not _kings_may_win(
             plain, quad, hand, card, source,

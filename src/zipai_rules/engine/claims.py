@@ -220,7 +220,10 @@ def discardable(variant: Variant, hand: list[int] | tuple[int, ...]) -> list[int
     """Card kinds the player may discard: not a 坎 card unless the variant allows ("不能拆开作
     其它牌型，也不能打出去", ``004_4a6d8adec4e0ba73.txt`` 第五条4), never a 王 unless the variant
     allows ("王霸不能打出，只能代替牌", ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``)."""
-    out = [i for i in range(20) if hand[i] and (variant.discard.kan_discardable or hand[i] < 3)]
+    if variant.discard.kan_discardable:
+        out = [i for i in range(20) if hand[i]]
+    else:
+        out = [i for i in range(20) if 0 < hand[i] < 3]
     if hand[KING] and variant.deck.king_rules.discardable:
         out.append(KING)
     return out
