@@ -83,7 +83,8 @@ class _Builder:
 
     def emit(self, kind: EventKind, seat: int | None = None, card: int | None = None,
              melds: tuple[Meld, ...] = (), note: str = "") -> None:
-        self.events.append(Event(kind, seat, card, melds, note))
+        self.events.append(_event(kind, seat, card) if not melds and not note
+                           else Event(kind, seat, card, melds, note))
 
     def ctx(self) -> WinContext:
         """The table as a win's labels and worth read it."""
@@ -121,6 +122,13 @@ class _Builder:
                               sitting_out=self.v.seats > self.v.players)
         self.phase, self.actor, self.options, self.result = Phase.OVER, None, (), result
         self.plans = {}
+
+
+@functools.lru_cache(maxsize=4096)
+def _event(kind: EventKind, seat: int | None, card: int | None) -> Event:
+    """The event of ``kind`` by ``seat`` on ``card`` with no melds and no note (a draw, a
+    discard, a pass …): one shared value each."""
+    return Event(kind, seat, card)
 
 
 @functools.lru_cache(maxsize=1024)
