@@ -439,53 +439,68 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
     again. ``ctx``: the table, which a win's worth reads (``win.declined_must_be_beaten``;
     ``None``: that rule is not applied)."""
     n = len(seats)
-    out: list[tuple[int, tuple[Action, ...]]] = []
     plans: dict[Action, Plan] = {}
     (from_discard, other_source, hu_own, hu_other, pao, peng_on, chi_own, chi_next_on,
      chou_applies, forced) = _tier_rules(variant, kinds, source)
-    chi_next = (by + 1) % n if chi_next_on else -1
+    # the seats in turn order from the exposer (who is not asked about its own discard), and
+    # each seat's options in the order 胡, 跑, 碰, 吃, found kind by kind
+    order = [(by + step) % n for step in range(1 if from_discard else 0, n)]
+    found: dict[int, list[Action]] = {}
+    if hu_own or hu_other:
+        for s in order:
+            own = s == by
+            if hu_own if own else hu_other:
+                seat = seats[s]
+                src = Source.SELF if own else other_source
+                worth = None if ctx is None else seat_worth(variant, ctx, s, seat, card, src, by)
+                win = hu_allowed(variant, seat, card, src, worth)
+                if win is not None:
+                    hu = option(ActionKind.HU, s, card)
+                    found[s] = [hu]
+                    plans[hu] = win
     peng_here = peng_on and card != KING
-    for step in range(n):
-        s = (by + step) % n
-        own = step == 0
-        if own and from_discard:
-            continue
-        seat = seats[s]
-        opts: list[Action] = []
-        if hu_own if own else hu_other:
-            src = Source.SELF if own else other_source
-            worth = None if ctx is None else seat_worth(variant, ctx, s, seat, card, src, by)
-            win = hu_allowed(variant, seat, card, src, worth)
-            if win is not None:
-                opts.append(option(ActionKind.HU, s, card))
-                plans[opts[-1]] = win
-        # a 跑 needs two copies in hand at least (a 坎, or a pair and a 王) or a table meld
-        if pao and (seat.hand[card] >= 2 or _on_table(seat.melds, card)):
-            target = pao_source(variant, seat, card, source, own)
-            if target is not None:
-                opts.append(option(ActionKind.PAO, s, card))
-                plans[opts[-1]] = target
-        # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰了",
-        # 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001): ``chou.blocks_on``
-        # limits only the 吃 block (digest C8)
-        if peng_here and not own and seat.hand[card] and not seat.dead and not seat.fang_pao:
-            kings = peng_kings(variant, seat.hand, card)
-            if kings is not None and card not in seat.chou_peng_cards:
-                after = list(seat.hand)
-                after[card] -= 2 - kings
-                after[KING] -= kings
-                if not owes_discard(variant, seat, 1) or can_discard(variant, after):
-                    opts.append(option(ActionKind.PENG, s, card))
-        if (chi_own if own else s == chi_next) and not seat.dead and not seat.fang_pao \
-                and card not in seat.own_chou \
-                and not (chou_applies and card in seat.chou_chi_cards):
-            chis = chi_plans(variant, seat.hand, card, seat.melds)
-            owes = bool(chis) and owes_discard(variant, seat, 1)
-            for plan in chis:
-                if not owes or can_discard(variant, hand_after(seat.hand, plan, card)):
-                    opts.append(option(ActionKind.CHI, s, card, plan))
-        if opts:
-            if not (opts[0].kind == ActionKind.HU and (Source.SELF if own else source) in forced):
-                opts.append(option(ActionKind.PASS, s))
-            out.append((s, tuple(opts)))
+    if pao or peng_here:
+        for s in order:
+            seat = seats[s]
+            own = s == by
+            # a 跑 needs two copies in hand at least (a 坎, or a pair and a 王) or a table meld
+            if pao and (seat.hand[card] >= 2 or _on_table(seat.melds, card)):
+                target = pao_source(variant, seat, card, source, own)
+                if target is not None:
+                    action = option(ActionKind.PAO, s, card)
+                    found.setdefault(s, []).append(action)
+                    plans[action] = target
+            # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰
+            # 了", 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001):
+            # ``chou.blocks_on`` limits only the 吃 block (digest C8)
+            if peng_here and not own and seat.hand[card] and not seat.dead \
+                    and not seat.fang_pao:
+                kings = peng_kings(variant, seat.hand, card)
+                if kings is not None and card not in seat.chou_peng_cards:
+                    after = list(seat.hand)
+                    after[card] -= 2 - kings
+                    after[KING] -= kings
+                    if not owes_discard(variant, seat, 1) or can_discard(variant, after):
+                        found.setdefault(s, []).append(option(ActionKind.PENG, s, card))
+    # the seats that may 吃: the exposer on its own draw, the next seat
+    if chi_own or chi_next_on:
+        for s in order:
+            seat = seats[s]
+            if (chi_own if s == by else chi_next_on and s == (by + 1) % n) \
+                    and not seat.dead and not seat.fang_pao and card not in seat.own_chou \
+                    and not (chou_applies and card in seat.chou_chi_cards):
+                chis = chi_plans(variant, seat.hand, card, seat.melds)
+                owes = bool(chis) and owes_discard(variant, seat, 1)
+                for plan in chis:
+                    if not owes or can_discard(variant, hand_after(seat.hand, plan, card)):
+                        found.setdefault(s, []).append(option(ActionKind.CHI, s, card, plan))
+    out: list[tuple[int, tuple[Action, ...]]] = []
+    if found:
+        for s in order:
+            opts = found.get(s)
+            if opts:
+                if not (opts[0].kind == ActionKind.HU and
+                        (Source.SELF if s == by else source) in forced):
+                    opts.append(option(ActionKind.PASS, s))
+                out.append((s, tuple(opts)))
     return out, plans
