@@ -15,8 +15,10 @@ from collections import Counter
 import pytest
 
 from zipai_rules import analysis, load_preset
-from zipai_rules.analysis import _kings_may_split, _kings_pool, win_verdict
+from zipai_rules.analysis import win_verdict
 from zipai_rules.blocks import BLOCK_A, BLOCK_B
+from zipai_rules.kings import kings_may_split as _kings_may_split
+from zipai_rules.kings import kings_pool as _kings_pool
 
 
 def _passes(tables, pool, hand, card, subst) -> bool:

@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("variant",),                             # the frozen rules model the analysis reads
     ("special",),                             # the special-win shapes the analysis judges
     ("blocks",),                              # the block tables behind the search value
+    ("kings",),                               # the 王 over the block tables
     ("drawing",),                             # the pictures drawn from plain data
     ("analysis",),
     # the variant's input: loading, presets; "" is the package itself, whose
@@ -151,6 +152,7 @@ def test_the_analysis_loads_no_engine_cli_or_io_module():
     assert loaded == ["zipai_rules", "zipai_rules.analysis", "zipai_rules.blocks",
                       "zipai_rules.cards",
                       "zipai_rules.errors", "zipai_rules.frozen", "zipai_rules.hooks",
+                      "zipai_rules.kings",
                       "zipai_rules.melds", "zipai_rules.mingtang", "zipai_rules.schemas",
                       "zipai_rules.special", "zipai_rules.variant", "zipai_rules.vocab"]
     for name in loaded:
