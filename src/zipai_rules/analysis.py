@@ -792,16 +792,16 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
         plain = quad = s.tables
     else:
         plain, quad = _jiang_views(variant, s.tables, table)
-    if hand[KING]:
-        return card is not None and not _kings_may_win(
+    if hand[KING] and card is not None:
+        return not _kings_may_win(
             plain, quad, hand, card, source,
             table is None or hand[card] == 3 or _on_table_meld(table, card))
     counts = bytes(hand)
     r0, r1, r2, r3 = s.readers  # the block contents with every 坎 out of the pool
     ca = (r0[counts[0:5]] + r1[counts[10:15]]) & CONTENT_MASK
     cb = (r2[counts[5:10]] + r3[counts[15:20]]) & CONTENT_MASK
-    if card is None:
-        return not plain.ma[ca] & plain.mb[cb]
+    if card is None:  # the hand as it stands, its 王 as wildcards (the walk's first test)
+        return not plain.wild_splits(ca, cb, hand[KING])
     held = hand[card]
     unit = _DIGIT[card]
     own_count = held if held < 3 else 0  # the card's own count, set below for each placement
