@@ -416,6 +416,13 @@ def _tier_rules(variant: Variant, kinds: tuple[str, ...], source: str) -> _TierR
     return made
 
 
+@functools.lru_cache(maxsize=64)
+def _turn_order(n: int, by: int, skip_by: bool) -> tuple[int, ...]:
+    """The seats of an ``n``-seat table in turn order from seat ``by`` (``by`` left out when
+    ``skip_by``)."""
+    return tuple((by + step) % n for step in range(1 if skip_by else 0, n))
+
+
 def _on_table(melds: tuple[Meld, ...], card: int) -> bool:
     """Whether a table meld is made of ``card`` (its first card)."""
     for m in melds:
@@ -444,7 +451,7 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
      chou_applies, forced) = _tier_rules(variant, kinds, source)
     # the seats in turn order from the exposer (who is not asked about its own discard), and
     # each seat's options in the order 胡, 跑, 碰, 吃, found kind by kind
-    order = [(by + step) % n for step in range(1 if from_discard else 0, n)]
+    order = _turn_order(n, by, from_discard)
     found: dict[int, list[Action]] = {}
     if hu_own or hu_other:
         for s in order:
