@@ -33,6 +33,7 @@ never holds) is an error (:func:`check_count`).
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -711,6 +712,8 @@ def verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...] = (),
 
 
 _FAILED = {-1: Reason.INCOMPLETE, -3: Reason.JIANG_NOT_ALLOWED}
+#: a hand's count slices as :func:`~zipai_rules.blocks.slice_readers` read them, in one call
+_SLICES = operator.itemgetter(slice(0, 5), slice(10, 15), slice(5, 10), slice(15, 20))
 #: the analysis of a refusal with nothing to show (no 胡息, no decomposition): one value each
 _REFUSAL = {r: Analysis(False, r, 0, None) for r in Reason}
 _REFUSED = {k: (False, r, 0) for k, r in _FAILED.items()}
@@ -726,9 +729,10 @@ def _plain(s: _Searcher, hand: Sequence[int]) -> int | None:
     if len(counts) != N_KINDS or counts[KING]:
         return None
     r0, r1, r2, r3, ta, tb, ma, mb = s.fast
+    s0, s1, s2, s3 = _SLICES(counts)
     try:
-        a = r0[counts[0:5]] + r1[counts[10:15]]
-        b = r2[counts[5:10]] + r3[counts[15:20]]
+        a = r0[s0] + r1[s1]
+        b = r2[s2] + r3[s3]
     except KeyError:
         return None  # a count above 3
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
