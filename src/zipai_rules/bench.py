@@ -5,7 +5,7 @@ memory.
 Hands are random concealed hands built from valid melds (chi-type triples and 坎, no pair),
 drawn from one deck each so no card exceeds its copies. Each analysis rate is measured on the
 same hands, in one run, so that their ratios hold on a shared machine where the absolute
-figures do not:
+figures do not, and each is the median of :data:`PASSES` passes over them:
 
 * ``analyze``: the full :func:`~zipai_rules.analysis.analyze` (input checks, the verdict;
   the decomposition is not read), with an empty memo (*cold*);
@@ -20,10 +20,11 @@ from __future__ import annotations
 import os
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import reference
@@ -63,6 +64,25 @@ def _rate(n: int, seconds: float) -> float:
     return n / seconds if seconds > 0 else float("inf")
 
 
+#: how many times each analysis rate is measured over the same hands; the median is given
+PASSES = 5
+
+
+def _median_rate(run: Callable[[], None], n: int, before: Callable[[], None] | None = None
+                 ) -> float:
+    """The median rate (``n`` per second) of :data:`PASSES` timed calls of ``run``, each
+    after ``before`` (untimed) when given: a pass of 20,000 verdicts lasts about 40 ms, which
+    one pause of a shared machine can halve."""
+    rates = []
+    for _ in range(PASSES):
+        if before is not None:
+            before()
+        t0 = time.perf_counter()
+        run()
+        rates.append(_rate(n, time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
 def bench_analysis(variant: Variant, hands: int, seed: int,
                    reference_hands: int = 300) -> dict[str, Any]:
     """Analyses per second of ``hands`` random meld-built hands, each way listed in the module
@@ -77,28 +97,39 @@ def bench_analysis(variant: Variant, hands: int, seed: int,
     tables = time.perf_counter() - t0
     clear_searchers()
     searcher(variant)
-    t0 = time.perf_counter()
-    wins = sum(analyze(variant, h).win for h in sample)
-    cold = _rate(hands, time.perf_counter() - t0)
-    t0 = time.perf_counter()
-    for c in counts:
-        verdict(variant, c)
-    fast = _rate(hands, time.perf_counter() - t0)
-    clear_searchers()
-    searcher(variant)
-    t0 = time.perf_counter()
-    for h in sample:
-        analyze(variant, h).best  # noqa: B018  (reading it runs the search)
-    decomposed = _rate(hands, time.perf_counter() - t0)
+    wins = sum(analyze(variant, h).win for h in sample[:1])  # imports and first uses, untimed
+
+    def cold() -> None:  # each pass starts with an empty memo
+        clear_searchers()
+        searcher(variant)
+
+    def analyze_all() -> None:
+        nonlocal wins
+        wins = sum(analyze(variant, h).win for h in sample)
+
+    def verdict_all() -> None:
+        for c in counts:
+            verdict(variant, c)
+
+    def decompose_all() -> None:
+        for h in sample:
+            analyze(variant, h).best  # noqa: B018  (reading it runs the search)
+
     few = sample[:reference_hands]
-    t0 = time.perf_counter()
-    for h in few:
-        reference.best_huxi(h)
-    ref = _rate(len(few), time.perf_counter() - t0)
+
+    def reference_all() -> None:
+        for h in few:
+            reference.best_huxi(h)
+
+    cold_rate = _median_rate(analyze_all, hands, cold)
+    fast = _median_rate(verdict_all, hands)
+    decomposed = _median_rate(decompose_all, hands, cold)
+    ref = _median_rate(reference_all, len(few))
     return {"variant": variant.id, "hands": hands, "size": size, "wins": wins,
-            "tables_seconds": tables, "analyze": cold, "verdict": fast,
+            "tables_seconds": tables, "analyze": cold_rate, "verdict": fast,
             "decomposed": decomposed, "reference_hands": len(few), "reference": ref,
-            "analyze_vs_reference": cold / ref, "verdict_vs_reference": fast / ref}
+            "analyze_vs_reference": cold_rate / ref, "verdict_vs_reference": fast / ref,
+            "passes": PASSES}
 
 
 def bench_waits(variant: Variant, hands: int, seed: int) -> dict[str, Any]:

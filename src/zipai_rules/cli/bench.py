@@ -83,7 +83,8 @@ def print_figures(f: dict[str, Any]) -> None:
     """The figures of :func:`measure` as text."""
     a = f["analysis"]
     print(f"analysis  {a['variant']}: {a['hands']} random {a['size']}-card meld hands "
-          f"({a['wins']} of them win; block tables built in {a['tables_seconds']:.2f} s)")
+          f"({a['wins']} of them win; block tables built in {a['tables_seconds']:.2f} s; "
+          f"each rate the median of {a['passes']} passes)")
     print(f"  analyze, cold       {a['analyze']:12,.0f} hands/s   "
           f"{a['analyze_vs_reference']:8.1f} x reference")
     print(f"  verdict (counts)    {a['verdict']:12,.0f} hands/s   "
