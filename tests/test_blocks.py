@@ -266,3 +266,36 @@ def test_slice_readers_give_each_block_content_and_its_kan_huxi(hunan):
         assert (a >> blocks.KAN_SHIFT) + (b >> blocks.KAN_SHIFT) == sum(
             3 if i < 10 else 6 for i in kans)
     assert bytes([4, 0, 0, 0, 0]) not in r0
+
+
+def test_surely_no_win_leaves_the_special_wins_of_a_hand_as_it_stands_open():
+    """碰胡 (penghu): two 提 on the table are a special win whatever the hand (2 提蛇): the hand
+    as it stands, with no card, is no sure refusal even though it has no split."""
+    from zipai_rules import find_variant
+    from zipai_rules.analysis import read_table, surely_no_win
+    from zipai_rules.cards import counts_of
+
+    v = find_variant("penghu")
+    hand = list(counts_of(parse_indices("d4 d4 d4 d3 d3 d3 x8")))
+    table = tuple(read_table(["ti=x6 x6 x6 x6", "ti=d7 d7 d7 d7"]))
+    a = win_verdict(v, hand, table, None, None, explain=False)
+    assert (a.win, a.huxi) == (True, 21)
+    for source in (None, "self"):
+        assert surely_no_win(v, hand, None, source, table) is False
+        assert surely_no_win(v, hand, None, source) is False
+
+
+def test_win_verdict_refuses_counts_it_cannot_bound(hunan):
+    """The trusted counts are checked for what bounds the time of the 王 identities: 21 of
+    them, and no more 王 than the deck holds (hunan none, chenzhou_wang 4)."""
+    from zipai_rules import HandError, find_variant
+
+    with pytest.raises(HandError, match="21 counts are expected") as e:
+        verdict(hunan, [0] * 20)
+    assert e.value.code == "bad_hand"
+    with pytest.raises(HandError, match="at most the deck's 0 王"):
+        verdict(hunan, [0] * 20 + [1])
+    wang = find_variant("chenzhou_wang")
+    with pytest.raises(HandError, match="at most the deck's 4 王"):
+        win_verdict(wang, [0] * 20 + [21], (), None, "self")
+    assert verdict(wang, [0] * 20 + [3])[0] is False  # three 王 alone: no 21-card hand

@@ -776,10 +776,10 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int | None, sourc
     提/跑, ``win.max_jiang`` 0); with 王, not even once the 王 are added as wildcards
     (:meth:`~zipai_rules.blocks.BlockTables.wild_splits`, the first test of the win check's
     王 walk, so that the check would search no pool). A variant's special wins
-    (:func:`instant_win`) come only with one's own draw, a maybe then; a fixed-value shape
-    needs a split too."""
-    if variant.win.special and source == Source.SELF:
-        return False
+    (:func:`instant_win`) come with the hand as it stands or one's own draw, a maybe then; a
+    fixed-value shape needs a split too."""
+    if variant.win.special and (source == Source.SELF or card is None):
+        return False  # a special win of the hand as it stands, or after one's own draw
     return _no_split(variant, hand, card, source, table)
 
 
@@ -904,7 +904,15 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     stands, or after one's own draw made a forced 偎/提, is judged for the variant's special
     wins (碰胡 2 提蛇, 小七对: ``dealer`` says whether the seat deals), and with ``dealt`` (a
     freshly dealt hand) for the forced 天胡 too.
+
+    Raises :class:`~zipai_rules.errors.HandError` (``bad_hand``) for counts that are not 21
+    or hold more 王 than the deck: the only checks on the trusted counts, which bound the
+    time the 王 identities take.
     """
+    if len(hand) != N_KINDS or hand[KING] > variant.deck.kings:
+        raise HandError(f"{len(hand)} counts holding {hand[KING] if len(hand) > KING else '?'} "
+                        f"王: {N_KINDS} counts are expected, with at most the deck's "
+                        f"{variant.deck.kings} 王", code="bad_hand")
     if card is None and source is None and not table and not dealt and not all_decompositions:
         s = _searcher(variant)
         total = _plain(s, hand) if s.plain else None
