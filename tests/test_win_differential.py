@@ -301,3 +301,30 @@ def test_pruned_win_check_counts():
     assert seen["hunan"]["refused_as_it_stands"] > 0
     # hands holding 王 are refused quickly too (the 王 as wildcards over the block tables)
     assert seen["chenzhou_wang"]["kings_refused"] > seen["chenzhou_wang"]["kings"] // 4
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_waits_read_from_the_tables_are_win_verdicts_card_by_card(preset):
+    """``waits`` answers a hand with no table melds and no 王 from the block tables
+    (``analysis._plain_waits``): on seeded random 20-card hands of every preset and every
+    source, its waits are exactly the cards ``win_verdict`` lets win, with their 胡息."""
+    from zipai_rules.analysis import waits, win_verdict
+    from zipai_rules.bench import random_meld_hand
+    from zipai_rules.cards import counts_of
+
+    variant = load_preset(preset)
+    size = variant.deal.dealer_hand // 3 * 3
+    rng = random.Random(21)
+    compared = found = 0
+    for _ in range(40):
+        hand = random_meld_hand(variant, rng, size)
+        hand.pop(rng.randrange(len(hand)))
+        counts = list(counts_of(hand))
+        for source in ("draw", "self", "discard"):
+            want = [(c, a.huxi) for c in range(20) if counts[c] < variant.deck.copies
+                    for a in [win_verdict(variant, counts, (), c, source)] if a.win]
+            got = [(w.card, w.huxi) for w in waits(variant, hand, (), source)]
+            assert got == want, (hand, source)
+            compared += 1
+            found += len(got)
+    assert compared == 120 and found > 0

@@ -270,18 +270,23 @@ class _Searcher:
         self.kan_huxi = [variant.meld_huxi(Meld(MeldKind.KAN, (i,) * 3)) for i in range(20)]
         self.readers = slice_readers(self.kan_huxi)
         t = self.tables
-        #: what :func:`_plain` reads, at hand: the slice readers, the tables and their masks
-        r0, r1, r2, r3 = self.readers
-        self.fast: tuple[dict[bytes, int], dict[bytes, int], dict[bytes, int],
-                         dict[bytes, int], list[dict[int, int] | None],
-                         list[dict[int, int] | None], list[int], list[int]] = (
-            r0, r1, r2, r3, t.a, t.b, t.ma, t.mb)
+        #: what :func:`_plain` reads, at hand: the tables and their masks
+        self.fast = (t.a, t.b, t.ma, t.mb)
         self.plain_jiang = 0 if variant.win.jiang_requires_quad else variant.win.max_jiang
         self.quad_jiang = variant.win.max_jiang  # with a 提 or 跑
         # a 将 allowed whatever the table holds (:func:`_jiang_views`)
         self.jiang_free = bool(variant.win.max_jiang) and not variant.win.jiang_requires_quad
         self.plain = not variant.win.special
         self.min_huxi = variant.win.min_huxi
+
+    def read(self, counts: bytes) -> tuple[int, int]:
+        """Blocks A and B of the 20 ``counts`` (0–3 each; a count above 3 raises
+        ``KeyError``): each its content index with every 坎 locked, plus the 胡息 of those 坎
+        shifted by :data:`~zipai_rules.blocks.KAN_SHIFT`, read from the count slices
+        (:func:`~zipai_rules.blocks.slice_readers`)."""
+        r0, r1, r2, r3 = self.readers
+        s0, s1, s2, s3 = _SLICES(counts)
+        return r0[s0] + r1[s1], r2[s2] + r3[s3]
 
     def value(self, x: int, jiang: int) -> int:
         """``best(x, jiang)``'s 胡息, -1 for ``None``: from the block tables, the search
@@ -391,11 +396,11 @@ def prepare_tables(variant: Variant) -> None:
     block tables and, with 王 in the deck, the masks of one wildcard over every block content
     (:meth:`~zipai_rules.blocks.BlockTables.one_wild`, about 0.1 s, with those of pair-free
     splits where a 将 needs a 提/跑). Each is built on first use otherwise."""
-    tables = _searcher(variant).tables
+    s = _searcher(variant)
     if variant.deck.kings:
-        tables.one_wild()
-        if variant.win.jiang_requires_quad or not variant.win.max_jiang:
-            tables.without_pairs().one_wild()
+        s.tables.one_wild()
+        if not s.jiang_free:
+            s.tables.without_pairs().one_wild()
 
 
 def clear_searchers() -> None:
@@ -403,11 +408,12 @@ def clear_searchers() -> None:
     _SEARCHERS.clear()
 
 
-@functools.cache
-def same_meld(kind: MeldKind, card: int) -> Meld:
-    """The (cached) meld of ``kind`` made of copies of one card: 坎, 碰, 偎, 提, 跑, 将."""
+@functools.lru_cache(maxsize=2048)
+def same_meld(kind: MeldKind, card: int, kings: tuple[int, ...] = ()) -> Meld:
+    """The (cached) meld of ``kind`` made of copies of one card: 坎, 碰, 偎, 提, 跑, 将;
+    ``kings``: the copies a 王 stands for on the table (``deck.king_rules.claims``)."""
     size = 4 if kind in QUADS else 2 if kind == MeldKind.JIANG else 3
-    return Meld(kind, (card,) * size)
+    return Meld(kind, (card,) * size, kings=kings)
 
 
 # --- placements of the incoming card ---------------------------------------------------------
@@ -698,7 +704,7 @@ def verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...] = (),
     other situation goes through :func:`win_verdict`, whose verdict it is either way.
     """
     if card is None and source is None and not table:
-        s = _SEARCHERS.get(variant.content_hash or variant.id) or _searcher(variant)
+        s = _searcher(variant)
         if s.plain:
             total = _plain(s, hand)
             if total is not None:
@@ -728,13 +734,11 @@ def _plain(s: _Searcher, hand: Sequence[int]) -> int | None:
     counts = bytes(hand)
     if len(counts) != N_KINDS or counts[KING]:
         return None
-    r0, r1, r2, r3, ta, tb, ma, mb = s.fast
-    s0, s1, s2, s3 = _SLICES(counts)
     try:
-        a = r0[s0] + r1[s1]
-        b = r2[s2] + r3[s3]
+        a, b = s.read(counts)
     except KeyError:
         return None  # a count above 3
+    ta, tb, ma, mb = s.fast
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     jiang = s.plain_jiang
     if jiang:
@@ -789,7 +793,7 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     :func:`win_verdict` knows after :func:`instant_win`)."""
     if card == KING:
         return False
-    s = _SEARCHERS.get(variant.content_hash or variant.id) or _searcher(variant)
+    s = _searcher(variant)
     # the masks of the splits a placement may use: with any number of 将 where the variant
     # allows a 将 then (a table 提/跑, or the card making one, where ``win.jiang_requires_quad``)
     if table is None or s.jiang_free:
@@ -800,10 +804,8 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
         return not _kings_may_win(
             plain, quad, hand, card, source,
             table is None or hand[card] == 3 or _on_table_meld(table, card))
-    counts = bytes(hand)
-    r0, r1, r2, r3 = s.readers  # the block contents with every 坎 out of the pool
-    ca = (r0[counts[0:5]] + r1[counts[10:15]]) & CONTENT_MASK
-    cb = (r2[counts[5:10]] + r3[counts[15:20]]) & CONTENT_MASK
+    a, b = s.read(bytes(hand))  # the block contents with every 坎 out of the pool
+    ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     if card is None:  # the hand as it stands, its 王 as wildcards (the walk's first test)
         return not plain.wild_splits(ca, cb, hand[KING])
     held = hand[card]

@@ -232,10 +232,7 @@ def discardable(variant: Variant, hand: list[int] | tuple[int, ...]) -> list[int
 def can_discard(variant: Variant, hand: list[int] | tuple[int, ...]) -> bool:
     """Whether the hand holds at least one card the variant lets a player discard
     (:func:`discardable` is not empty)."""
-    free = hand[:20]
-    if 1 in free or 2 in free or (variant.discard.kan_discardable and any(free)):
-        return True
-    return bool(hand[KING]) and variant.deck.king_rules.discardable
+    return bool(discardable(variant, hand))
 
 
 def discard_options(variant: Variant, seat: int, hand: tuple[int, ...]) -> tuple[Action, ...]:

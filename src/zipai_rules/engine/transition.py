@@ -20,7 +20,7 @@ from typing import Any, cast
 
 import attrs
 
-from ..analysis import Analysis, instant_win, own_wei_kind, tianhu, tianhu_due
+from ..analysis import Analysis, instant_win, own_wei_kind, same_meld, tianhu, tianhu_due
 from ..cards import KING, counts_of, indices_of
 from ..melds import QUADS, Meld, MeldKind
 from ..variant import Variant
@@ -29,6 +29,7 @@ from .actions import Action, ActionKind, Event, EventKind
 from .claims import (
     PENG_KINDS,
     WEI_KINDS,
+    WinWorth,
     discard_options,
     hand_after,
     hu_allowed,
@@ -131,13 +132,6 @@ def _event(kind: EventKind, seat: int | None, card: int | None) -> Event:
     return Event(kind, seat, card)
 
 
-@functools.lru_cache(maxsize=1024)
-def _same(kind: MeldKind, card: int, kings: tuple[int, ...] = ()) -> Meld:
-    """The table meld of ``kind`` made of copies of ``card`` (three, four for 提/跑), ``kings``
-    the copies a 王 stands for: one shared value each."""
-    return Meld(kind, (card,) * (4 if kind in QUADS else 3), kings=kings)
-
-
 def _pending(p: Pending | None) -> Pending:
     """The card on offer; its absence in a claim phase is a bug of the engine, not of input."""
     if p is None:
@@ -190,7 +184,7 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
         # Guilin: "[自已摸到1扫穿不放在桌面；自已摸到2扫穿放在桌面不亮]" (004 第四条6)
         held = variant.deal.single_dealt_ti == "hand" and len(quads) == 1
         for i in quads:
-            meld = _same(MeldKind.TI, i)
+            meld = same_meld(MeldKind.TI, i)
             seat = b.seats[s]
             b.set_seat(s, hand=_hand_minus(seat.hand, i, 4), melds=seat.melds + (meld,),
                        held_ti=i if held else None)
@@ -234,7 +228,7 @@ def _lay_dealt_kan(b: _Builder, s: int) -> None:
     for i in range(20):
         seat = b.seats[s]
         if seat.hand[i] == 3:
-            meld = _same(MeldKind.WEI, i)
+            meld = same_meld(MeldKind.WEI, i)
             b.set_seat(s, hand=_hand_minus(seat.hand, i, 3), melds=seat.melds + (meld,))
             b.emit(EventKind.WEI, s, i, (meld,), "dealt, forced")
 
@@ -410,7 +404,7 @@ def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
     _wei_run(b, s, wei=False)
     if action.kind == ActionKind.PENG:
         kings = cast(int, peng_kings(b.v, seat.hand, c))  # offered, so the hand can 碰
-        meld = _same(MeldKind.PENG, c, (c,) * kings)
+        meld = same_meld(MeldKind.PENG, c, (c,) * kings)
         hand = _hand_minus(_hand_minus(seat.hand, c, 2 - kings), KING, kings)
         b.set_seat(s, hand=hand, melds=seat.melds + (meld,))
         b.emit(EventKind.PENG, s, c, (meld,))
@@ -437,12 +431,12 @@ def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False,
     seat = b.seats[s]
     if target.table_index is None:
         kings = (c,) if target.king else ()  # a pair and a 王 standing for the third card
-        meld = _same(MeldKind.PAO, c, kings)
+        meld = same_meld(MeldKind.PAO, c, kings)
         hand = _hand_minus(_hand_minus(seat.hand, c, 3 - len(kings)), KING, len(kings))
         b.set_seat(s, hand=hand, melds=seat.melds + (meld,))
     else:
         melds = list(seat.melds)
-        meld = _same(MeldKind.PAO, c, melds[target.table_index].kings)
+        meld = same_meld(MeldKind.PAO, c, melds[target.table_index].kings)
         melds[target.table_index] = meld
         b.set_seat(s, melds=tuple(melds))
     b.pending = None
@@ -578,17 +572,17 @@ def _lay_forced(b: _Builder, s: int, c: int, k: int | None) -> None:
     碰); else a 偎 (臭偎 after a declined 碰) with the pair in hand."""
     seat = b.seats[s]
     if seat.hand[c] == 3:
-        meld = _same(MeldKind.TI, c)
+        meld = same_meld(MeldKind.TI, c)
         seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 3), melds=seat.melds + (meld,))
     elif k is not None:
         on_wei = seat.melds[k].kind in WEI_KINDS
-        meld = _same(own_wei_kind(b.v) if on_wei else MeldKind.PAO, c, seat.melds[k].kings)
+        meld = same_meld(own_wei_kind(b.v) if on_wei else MeldKind.PAO, c, seat.melds[k].kings)
         melds = list(seat.melds)
         melds[k] = meld
         seat = b.set_seat(s, melds=tuple(melds))
     else:
         chou = b.v.chou.chou_wei_after_declined_peng and c in seat.chou_peng_cards
-        meld = _same(MeldKind.CHOU_WEI if chou else MeldKind.WEI, c)
+        meld = same_meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, c)
         seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
     b.took(s)
     b.drawn = c
@@ -599,14 +593,21 @@ def _lay_forced(b: _Builder, s: int, c: int, k: int | None) -> None:
     b.emit(kind, s, c, (meld,), ", ".join(notes))
 
 
+def _own_worth(b: _Builder, s: int, card: int | None, fresh: bool = False) -> WinWorth | None:
+    """What a win of seat ``s`` on its own ``card`` is worth (:func:`seat_worth`), read only
+    where ``win.declined_must_be_beaten`` compares it with a declined one; else ``None``."""
+    if not b.v.win.declined_must_be_beaten:
+        return None
+    return seat_worth(b.v, b.ctx(), s, b.seats[s], card, Source.SELF, s, fresh=fresh)
+
+
 def _kept_draw(b: _Builder, s: int) -> _Next:
     """Step 1 of a kept draw (``pending``, ``claims.own_draw: kept``, 郴州): the drawer may
     win with the card in its hand, used in any group (胡/过); else its forced group.
     [cz-Sim] ``_continue_play``."""
     p = _pending(b.pending)
     seat = b.seats[s]
-    worth = seat_worth(b.v, b.ctx(), s, seat, p.card, Source.SELF, s) \
-        if b.v.win.declined_must_be_beaten else None  # the table is read only then
+    worth = _own_worth(b, s, p.card)
     win = hu_allowed(b.v, seat, p.card, Source.SELF, worth)
     if win is not None:
         _ask_self_win(b, s, win)
@@ -641,8 +642,7 @@ def _after_own_card(b: _Builder, s: int) -> _Next:
     """After a seat took its own draw into hand or a forced meld: it may win (自摸), else on.
     "偎完后可胡就自摸胡牌" (000 §衡阳六胡抢字牌规则介绍)."""
     seat = b.seats[s]
-    worth = seat_worth(b.v, b.ctx(), s, seat, b.drawn, Source.SELF, s, fresh=True) \
-        if b.v.win.declined_must_be_beaten else None  # the table is read only then
+    worth = _own_worth(b, s, b.drawn, fresh=True)
     win = hu_allowed(b.v, seat, None, Source.SELF, worth)
     if win is not None:
         _ask_self_win(b, s, win)
