@@ -276,3 +276,19 @@ def test_one_king_in_each_of_two_bi():
     assert not any(p[0] == plan[0] for p in chi_plans(yongzhou(), tuple(hand), X5))
     action = Action(A.CHI, 1, X5, plan)
     assert decode_action(encode_action(action), 1) == action
+
+
+def test_a_written_king_stands_for_one_card():
+    """``K(x8x9)`` or ``K(x8,x9)`` would be one 王 written for two cards: refused
+    (``malformed_meld``), where ``x8 K(x9) x10`` is the 吃 with one 王."""
+    import pytest
+
+    from zipai_rules.cards import parse_indices
+    from zipai_rules.errors import MeldError
+    from zipai_rules.melds import parse_meld
+
+    for bad in ("chi=K(x8x9) x10", "chi=K(x8,x9) x10"):
+        with pytest.raises(MeldError, match="must name the one card") as e:
+            parse_meld(bad)
+        assert e.value.code == "malformed_meld"
+    assert parse_meld("chi=x8 K(x9) x10").kings == (parse_indices("x9")[0],)

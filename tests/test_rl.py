@@ -239,3 +239,18 @@ def test_action_space_is_the_variants_prefix_of_the_code_table(preset, codes):
     agent = e.agent_selection
     assert e.action_space(agent).n == codes
     assert e.observe(agent)["action_mask"].shape == (codes,)
+
+
+def test_a_huge_action_code_is_refused_by_its_size():
+    """A code of 16,610 bits (10**5000) is refused as outside the space, named by its size:
+    Python would refuse to print it whole."""
+    from zipai_rules import rl
+    from zipai_rules.errors import IllegalActionError
+
+    env = rl.env("hunan")
+    env.reset(seed=1)
+    with pytest.raises(IllegalActionError) as refused:
+        env.step(10 ** 5000)
+    assert refused.value.code == "unencodable_action"
+    assert str(refused.value) == ("action code of 16610 bits outside 0..1979, the action "
+                                  "space of hunan")

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import attrs
 
 from .cards import KING, RED_RANKS, is_big, rank_of, token, token_zh
-from .errors import ZipaiError
+from .errors import ZipaiError, brief
 from .melds import Meld, MeldKind
 from .variant import Variant
 from .vocab import Phase, ResultKind, Source
@@ -70,12 +70,6 @@ def text_width(words: str) -> int:
     if not isinstance(words, str):
         raise refuse("words", words, "a str")
     return sum(13 if ord(ch) >= 0x2E80 else 7 for ch in words)
-
-
-def brief(value: object, limit: int = 160) -> str:
-    """``value`` as text (``repr`` for non-text) cut to ``limit`` characters."""
-    text = value if isinstance(value, str) else repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def refuse(argument: str, value: object, wanted: str) -> ZipaiError:

@@ -186,6 +186,13 @@ ERROR_CODES: dict[str, str] = {
 }
 
 
+def brief(value: object, limit: int = 160) -> str:
+    """``value`` as text (``repr`` for non-text) cut to ``limit`` characters, for messages
+    that quote outside input."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def codes_markdown() -> str:
     """The README's list of error codes: one ``* `code`: meaning`` line per code."""
     return "\n".join(f"* `{code}`: {meaning}" for code, meaning in ERROR_CODES.items())

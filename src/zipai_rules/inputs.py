@@ -32,6 +32,7 @@ import attrs
 import jsonschema
 
 from .errors import ZipaiError
+from .errors import brief as brief  # re-exported: the inputs quote what they refuse
 from .schemas import shipped_schema as shipped_schema
 
 #: integers in a JSON record may have at most this many digits (a 256-bit seed has 78)
@@ -218,13 +219,6 @@ def yaml_path(parts: Any) -> str:
 
 def _show(text: str) -> str:
     return repr(text if len(text) <= 60 else text[:57] + "...")
-
-
-def brief(value: Any, limit: int = 160) -> str:
-    """``value`` as text (``repr`` for non-text) cut to ``limit`` characters, for messages
-    that quote outside input."""
-    text = value if isinstance(value, str) else repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 # --- JSON Schema --------------------------------------------------------------------------------

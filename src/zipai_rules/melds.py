@@ -292,7 +292,13 @@ def parse_meld(text: str) -> Meld:
     if kind_text not in _USER_KINDS:
         raise MeldError(f"unknown meld kind {kind_text!r} in {text!r}; accepted: "
                         + ", ".join(sorted(_USER_KINDS)), code="malformed_meld")
-    stand_for = parse_indices(" ".join(_STAND_IN.findall(cards_text)))
+    stand_for: list[int] = []
+    for inside in _STAND_IN.findall(cards_text):  # each K(...) is one 王 for one card
+        named = parse_indices(inside)
+        if len(named) != 1:
+            raise MeldError(f"K({inside}) in {text!r} must name the one card the 王 stands "
+                            "for, e.g. K(x9)", code="malformed_meld")
+        stand_for += named
     cards = parse_indices(_STAND_IN.sub(r" \1 ", cards_text))
     if not cards:
         raise MeldError(f"meld {text!r} has no cards", code="malformed_meld")

@@ -231,7 +231,9 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
                                      code="unencodable_action")
         code = int(action)
         if not 0 <= code < codes:
-            raise IllegalActionError(f"action code {code} outside {space}",
+            shown = str(code) if code.bit_length() <= 128 else \
+                f"of {code.bit_length()} bits"  # too long to print whole
+            raise IllegalActionError(f"action code {shown} outside {space}",
                                      code="unencodable_action")
         return code
 

@@ -17,6 +17,10 @@ from ..cards import Card, card_index, format_cards, parse_indices, token
 from ..errors import IllegalActionError, RecordError
 from ..melds import Meld
 
+#: the most 王 one 吃 plan lays down: the 吃 plans offer no more (``claims.chi_plans``) and
+#: the action codes hold no more (``encoding``)
+MAX_PLAN_KINGS = 2
+
 
 class ActionKind(enum.StrEnum):
     """What a seat may do: discard a card, take an exposed card (吃/碰/跑/胡) or pass."""

@@ -17,7 +17,7 @@ from ..cards import KING
 from ..melds import Meld, MeldKind, chi_meld, chi_shapes_with
 from ..variant import Variant
 from ..vocab import Label, ResultKind, Source
-from .actions import Action, ActionKind, option
+from .actions import MAX_PLAN_KINGS, Action, ActionKind, option
 from .state import PaoTarget, Plan, Result, SeatState, WinContext
 
 WEI_KINDS = frozenset({MeldKind.WEI, MeldKind.CHOU_WEI})
@@ -160,10 +160,6 @@ def _chi_meld(shape: tuple[int, ...], claimed: int | None, bi: bool,
     """The 吃 or 比 meld of a chi shape with the cards its 王 stand for (a small set, each
     built once)."""
     return chi_meld(shape, claimed=claimed, bi=bi, kings=kings)
-
-
-MAX_PLAN_KINGS = 2
-"""The most 王 one 吃 plan lays down (the action codes hold no more)."""
 
 
 def _take_or_stand(counts: list[int], cards: list[int], kings: int) -> tuple[int, ...] | None:

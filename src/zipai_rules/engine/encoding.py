@@ -33,7 +33,7 @@ from functools import cache
 from ..errors import IllegalActionError
 from ..melds import Meld, chi_meld, chi_shapes_with
 from ..variant import Variant
-from .actions import Action, ActionKind
+from .actions import MAX_PLAN_KINGS, Action, ActionKind
 
 PENG0, PAO0, HU0, HU_NONE, PASS, CHI0 = 21, 41, 61, 82, 83, 84
 
@@ -84,7 +84,7 @@ def _king_chi_table() -> tuple[tuple[_KingKey, ...], dict[_KingKey, int]]:
         for chi in chis:
             for n in range(3):
                 for bi in itertools.combinations_with_replacement(bis, n):
-                    if 1 <= len(chi[1]) + sum(len(k) for _, k in bi) <= 2 \
+                    if 1 <= len(chi[1]) + sum(len(k) for _, k in bi) <= MAX_PLAN_KINGS \
                             and _real(card, chi) + sum(_real(card, b) for b in bi) <= 3:
                         keys.append((card, chi, tuple(sorted(bi))))
     keys.sort(key=_tier)  # stable: the order above within each tier
