@@ -12,11 +12,11 @@ from zipai_rules.bots import make_bots
 from zipai_rules.cards import parse_indices, token
 from zipai_rules.cli import main
 from zipai_rules.cli.human import LEFT, Console, group_hand
-from zipai_rules.cli.words import Words
 from zipai_rules.engine import Action, Game
 from zipai_rules.presets import load_preset, preset_ids
 from zipai_rules.records import read_record
 from zipai_rules.settlement import settle
+from zipai_rules.wording import Words
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect (the test extra) drives the terminal")
 

@@ -21,7 +21,6 @@ from zipai_rules.bots import make_bots, play_out
 from zipai_rules.cards import KING
 from zipai_rules.cli import main
 from zipai_rules.cli.human import Console
-from zipai_rules.cli.words import Words
 from zipai_rules.engine import Event, EventKind, Game
 from zipai_rules.engine.observation import (
     Observation,
@@ -35,6 +34,7 @@ from zipai_rules.loader import build_variant
 from zipai_rules.melds import Meld, MeldKind, parse_meld
 from zipai_rules.presets import raw_preset
 from zipai_rules.replay_html import replay_snapshots
+from zipai_rules.wording import Words
 
 YZ = load_preset("yongzhou")
 # 王 in 比 melds too, two in one 吃 meld

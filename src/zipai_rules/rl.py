@@ -131,7 +131,7 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         self.possible_agents = [f"seat_{s}" for s in range(n)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
         size = observation_size(n, seat_views)
-        codes = num_distinct_actions(self.variant)
+        codes = self._codes = num_distinct_actions(self.variant)
         self.observation_spaces = {a: spaces.Dict({
             "observation": spaces.Box(0, HIGH, (size,), np.int8),
             "action_mask": spaces.Box(0, 1, (codes,), np.int8)}) for a in self.possible_agents}
@@ -186,7 +186,7 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
             hands = tuple(st.hand for st in state.seats)
             p = state.pending
             view = attrs.evolve(view, pending=None if p is None else (p.card, p.source, p.by))
-        mask = np.zeros(num_distinct_actions(self.variant), dtype=np.int8)
+        mask = np.zeros(self._codes, dtype=np.int8)
         for a in view.options:
             mask[encode_action(a)] = 1
         return {"observation": encode_observation(view, self.variant.players, hands),
@@ -223,7 +223,7 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
     def _code(self, action: Any) -> int:
         """``action`` as a code of this variant's action space, or refused (never by
         ``assert``, which ``python -O`` drops)."""
-        codes = num_distinct_actions(self.variant)
+        codes = self._codes
         space = f"0..{codes - 1}, the action space of {self.variant.id}"
         if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
             raise IllegalActionError(f"action {action!r:.40} is a {type(action).__name__}, "

@@ -7,7 +7,7 @@ variant's own Chinese words.
 ``Event.describe``, ``Meld.describe``); with ``zh`` every kind is named by the variant's
 ``terminology`` (falling back on :data:`~zipai_rules.vocab.ZH_WORDS`), a seat is ``N号位``,
 cards are Chinese, and the engine's English notes and settlement texts are put into Chinese.
-The command line uses it through :mod:`zipai_rules.cli.words`.
+The command line and the replay page both use it.
 """
 from __future__ import annotations
 

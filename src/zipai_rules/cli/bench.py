@@ -8,7 +8,14 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..bench import bench_analysis, bench_presets, bench_waits, peak_rss, simulate_peak_rss
+from ..bench import (
+    bench_analysis,
+    bench_games,
+    bench_presets,
+    bench_waits,
+    peak_rss,
+    simulate_peak_rss,
+)
 from ..errors import ZipaiError
 from ..presets import preset_ids
 from ..simulate import default_bots, max_jobs
@@ -69,8 +76,6 @@ def measure(variant: Variant, hands: int, waits: int, games: int, seed: int,
         if every_preset:
             out["games"] = bench_presets(games, seed, preset_ids())
         else:
-            from ..bench import bench_games
-
             rate, counts = bench_games(variant, games, seed)
             out["games"] = [{"variant": variant.id, "games": games, "games_per_s": rate,
                              "results": counts}]

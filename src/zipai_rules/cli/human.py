@@ -33,8 +33,8 @@ from ..melds import Meld, chi_shape
 from ..play import Bot
 from ..records import write_record
 from ..settlement import settle
+from ..wording import Words
 from .log import deal_lines, header, print_result, print_settlement
-from .words import Words
 
 #: the exit status when the player leaves before the hand ends (end of input, or ``quit``)
 LEFT = 3

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from ..engine import Game
 from ..settlement import Settlement
 from ..terminal import columns
-from .words import Words
+from ..wording import Words
 
 
 def header(game: Game, bots: Sequence[object], words: Words, seat: int | None = None,

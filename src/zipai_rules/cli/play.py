@@ -1,6 +1,6 @@
 """``zipai play``: one hand (or a match of several) with built-in bots, printed as a log; with
 ``--human`` some seats played at the terminal (:mod:`.human`), with ``--zh`` in the variant's
-Chinese words (:mod:`.words`)."""
+Chinese words (:mod:`zipai_rules.wording`)."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ from ..records import check_writable, write_record
 from ..settlement import Settlement, settle
 from ..terminal import pad
 from ..variant import Variant
+from ..wording import Words
 from .common import VARIANT_HELP, bot_names, count, variant_arg
 from .human import play_human
 from .log import deal_lines, header, print_result, print_settlement
-from .words import Words
 
 
 def add_parser(sub: Any) -> None:
