@@ -270,8 +270,12 @@ class _Searcher:
         self.kan_huxi = [variant.meld_huxi(Meld(MeldKind.KAN, (i,) * 3)) for i in range(20)]
         self.readers = slice_readers(self.kan_huxi)
         t = self.tables
-        #: what :func:`_plain` reads, at hand: the tables and their masks
-        self.fast = (t.a, t.b, t.ma, t.mb)
+        #: what :func:`_plain` reads, at hand: the slice readers, the tables and their masks
+        r0, r1, r2, r3 = self.readers
+        self.fast: tuple[dict[bytes, int], dict[bytes, int], dict[bytes, int],
+                         dict[bytes, int], list[dict[int, int] | None],
+                         list[dict[int, int] | None], list[int], list[int]] = (
+            r0, r1, r2, r3, t.a, t.b, t.ma, t.mb)
         self.plain_jiang = 0 if variant.win.jiang_requires_quad else variant.win.max_jiang
         self.quad_jiang = variant.win.max_jiang  # with a 提 or 跑
         # a 将 allowed whatever the table holds (:func:`_jiang_views`)
@@ -704,7 +708,8 @@ def verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...] = (),
     other situation goes through :func:`win_verdict`, whose verdict it is either way.
     """
     if card is None and source is None and not table:
-        s = _searcher(variant)
+        # :func:`_searcher`'s lookup, inlined on the verdict's path (no memo grows here)
+        s = _SEARCHERS.get(variant.content_hash or variant.id) or _searcher(variant)
         if s.plain:
             total = _plain(s, hand)
             if total is not None:
@@ -734,11 +739,13 @@ def _plain(s: _Searcher, hand: Sequence[int]) -> int | None:
     counts = bytes(hand)
     if len(counts) != N_KINDS or counts[KING]:
         return None
+    r0, r1, r2, r3, ta, tb, ma, mb = s.fast
+    s0, s1, s2, s3 = _SLICES(counts)  # :meth:`_Searcher.read`, inlined on the verdict's path
     try:
-        a, b = s.read(counts)
+        a = r0[s0] + r1[s1]
+        b = r2[s2] + r3[s3]
     except KeyError:
         return None  # a count above 3
-    ta, tb, ma, mb = s.fast
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     jiang = s.plain_jiang
     if jiang:
