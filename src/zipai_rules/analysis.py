@@ -800,7 +800,7 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     :func:`win_verdict` knows after :func:`instant_win`)."""
     if card == KING:
         return False
-    s = _searcher(variant)
+    s = _SEARCHERS.get(variant.content_hash or variant.id) or _searcher(variant)  # inlined
     # the masks of the splits a placement may use: with any number of 将 where the variant
     # allows a 将 then (a table 提/跑, or the card making one, where ``win.jiang_requires_quad``)
     if table is None or s.jiang_free:
