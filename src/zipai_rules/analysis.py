@@ -638,10 +638,7 @@ def _checked(variant: Variant, hand: HandCards, table: TableMelds,
         seen[c] += 1
     if max(seen[:20]) > variant.deck.copies or seen[KING] > variant.deck.kings:
         check_copies(indices_of(seen), variant.deck.copies, variant.deck.kings)
-    if 4 in counts[:20]:
-        i = counts.index(4)
-        raise HandError(f"four {token(i)} in the concealed hand must be laid down as 提 "
-                        "(a table meld)", code="concealed_quad")
+    counts, melds = held_quad(variant, counts, melds)
     held = sum(counts) + sum(len(m.cards) for m in melds)
     if dealt:
         size = variant.deal.dealer_hand if dealer else variant.deal.other_hand
@@ -653,12 +650,40 @@ def _checked(variant: Variant, hand: HandCards, table: TableMelds,
     return counts, melds, c
 
 
+def held_quad(variant: Variant, counts: list[int], table: tuple[Meld, ...]
+              ) -> tuple[list[int], tuple[Meld, ...]]:
+    """The situation as the engine holds it: a 4-of-a-kind in the concealed ``counts`` that
+    the variant keeps in the hand (``deal.single_dealt_ti: hand``, read by
+    :meth:`~zipai_rules.variant.Deal.keeps_quad_in_hand`) is the 提 it counts as for every
+    rule, so it joins the ``table`` melds (where the engine lists it too), and the counts lose
+    it. Raises :class:`~zipai_rules.errors.HandError` (``concealed_quad``) for a four the
+    variant lays down as 提."""
+    fours = [i for i in range(20) if counts[i] == 4]
+    if not fours:
+        return counts, table
+    quads = sum(1 for m in table if m.kind in QUADS)
+    if not variant.deal.keeps_quad_in_hand(len(fours), quads):
+        i = fours[0]
+        if variant.deal.single_dealt_ti != "hand":
+            why = "must be laid down as 提 (a table meld)"
+        elif len(fours) > 1:
+            why = "and another four: two dealt 4同牌 are laid down as 提 at the deal"
+        else:
+            why = ("with a 提/跑 on the table: a 提 kept in the hand is laid down with the "
+                   "player's next 提 or 跑")
+        raise HandError(f"four {token(i)} in the concealed hand {why}", code="concealed_quad")
+    out = list(counts)
+    out[fours[0]] = 0
+    return out, table + (same_meld(MeldKind.TI, fours[0]),)
+
+
 def at_rest(variant: VariantLike, hand: HandCards, table: TableMelds = ()) -> bool:
     """Whether a player holding ``hand`` and ``table`` waits for a card (owes no discard): the
     situation :func:`waits` judges."""
     variant = as_variant(variant)
     held = len(read_hand(hand)[0]) + sum(len(m.cards) for m in read_table(table))
-    quads = sum(1 for m in read_table(table) if m.kind in QUADS)
+    quads = sum(1 for m in held_quad(variant, read_hand(hand)[1], read_table(table))[1]
+                if m.kind in QUADS)
     try:
         check_count(variant, held, quads, True)
     except HandError:
@@ -1147,12 +1172,12 @@ def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     ``discard`` waits. Raises :class:`~zipai_rules.errors.HandError` (``impossible_count``,
     ``too_many_cards``) when the hand and table are not what a player holds before a card."""
     variant = as_variant(variant)
-    indices = read_hand(hand)[0]
-    table = read_table(table)
+    indices, counts = read_hand(hand)
+    counts, table = held_quad(variant, counts, read_table(table))
+    indices = indices_of(counts)
     check_count(variant, len(indices) + sum(len(m.cards) for m in table),
                 sum(1 for m in table if m.kind in QUADS), True)
     seen = counts_of(indices + [i for m in table for i in m.physical])
-    counts = counts_of(indices)
     cards = [c for c in range(20) if seen[c] < variant.deck.copies]
     if not cards:
         return []

@@ -144,6 +144,16 @@ class Deal:
         """Cards dealt to ``seat`` when ``dealer`` deals."""
         return self.dealer_hand if seat == dealer else self.other_hand
 
+    def keeps_quad_in_hand(self, concealed_quads: int, table_quads: int) -> bool:
+        """Whether a player may hold ``concealed_quads`` 4-of-a-kinds in the concealed hand
+        while ``table_quads`` 提/跑 lie on the table: only a single dealt 提 under
+        ``single_dealt_ti: hand``, and only until the player's next 提 or 跑 lays it down too
+        (Guilin 004_4a6d8adec4e0ba73.txt 第四条6 "[自已摸到1扫穿不放在桌面；自已摸到2扫穿放在桌面不
+        亮]"). The one rule the deal (:func:`~zipai_rules.engine.transition.start`) and
+        :func:`~zipai_rules.analysis.analyze`'s input check read; it still counts as a 提."""
+        return (concealed_quads == 0 or self.single_dealt_ti == "hand" and concealed_quads == 1
+                and table_quads == 0)
+
 
 @attrs.frozen(slots=True)
 class Tianhu:

@@ -182,7 +182,7 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
         s = (dealer + step) % b.n
         quads = [i for i in range(20) if b.seats[s].hand[i] == 4]
         # Guilin: "[自已摸到1扫穿不放在桌面；自已摸到2扫穿放在桌面不亮]" (004 第四条6)
-        held = variant.deal.single_dealt_ti == "hand" and len(quads) == 1
+        held = bool(quads) and variant.deal.keeps_quad_in_hand(len(quads), b.seats[s].quads)
         for i in quads:
             meld = same_meld(MeldKind.TI, i)
             seat = b.seats[s]
