@@ -16,8 +16,8 @@ import pytest
 from helpers import C, c, make_deal
 from zipai_rules import analyze, find_variant
 from zipai_rules.cli import main
-from zipai_rules.errors import HandError
 from zipai_rules.engine import Action, ActionKind, EventKind, Game
+from zipai_rules.errors import HandError
 from zipai_rules.loader import build_variant
 from zipai_rules.melds import MeldKind
 from zipai_rules.presets import raw_preset
@@ -54,7 +54,7 @@ def events(game, kind, seat=None):
     return [e for e in game.events if e.kind == kind and (seat is None or e.seat == seat)]
 
 
-# --- item 7: 扫 + a discarded fourth ---------------------------------------------------------------
+# --- 扫 and a discarded fourth ----------------------------------------------------------------
 
 def _sao_then_fourth(variant, fourth_from: str, seat0_holds: str = ""):
     """Seat 1 holds x7 x7 and draws the third x7 (a forced 扫) after the dealer's first discard
@@ -122,7 +122,7 @@ def test_a_drawn_fourth_makes_the_sao_kaiduo():
     assert v.meld_huxi(pao) == 6  # 第七条四) "开舵（四）： 大字9胡；小字6胡"
 
 
-# --- item 8: analyze takes a single dealt quad kept in the hand ------------------------------------
+# --- analyze takes a single dealt 4同牌 kept in the hand -----------------------------------------
 
 #: seat 1's 20 cards: d5 ×4 kept in the hand (``deal.single_dealt_ti: hand``), 坎 d8, and runs
 HELD_QUAD = "d5 d5 d5 d5 x1 x2 x3 d2 d7 d10 x4 x5 x6 x7 x8 x9 d8 d8 d8 d1"
