@@ -373,14 +373,13 @@ def test_C10_skip_first_hunan():
     assert (g.state.phase, g.state.actor) == ("discard", 0)
 
 
-@pytest.mark.parametrize("variant", [knob({"discard": {"dealt_double_quad": "skip_second"}}),
-                                     find_variant("guilin")], ids=["knob", "guilin"])
-def test_C10_skip_second_hengyang(variant):
+def test_C10_skip_second_hengyang():
     """C10 (000_cdb63c032605c9a1.txt §衡阳六胡抢字牌规则介绍
-    "起手2提及以上时，需打一张牌，再碰或再吃时，跳过出牌直接进入摸牌阶段"; 004 第五条7 "照常打牌"):
+    "起手2提及以上时，需打一张牌，再碰或再吃时，跳过出牌直接进入摸牌阶段"):
     skip_second: the dealer discards first; after its next take (碰 d8) it skips the discard and
-    seat 1 draws next."""
-    g = _double_ti_dealer(variant)
+    seat 1 draws next. (Guilin's "照常打牌，在听牌的时候不打", ``skip_when_ready``:
+    tests/test_guilin_seed_rules.py.)"""
+    g = _double_ti_dealer(knob({"discard": {"dealt_double_quad": "skip_second"}}))
     assert (g.state.phase, g.state.actor) == ("discard", 0)
     _peng_the_d8(g)
     assert not (g.state.phase == "discard" and g.state.actor == 0)

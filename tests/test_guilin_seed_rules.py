@@ -181,3 +181,75 @@ def test_the_cli_analyzes_the_held_quad(capsys):
         ("d1", "self", 27), ("d1", "draw", 27), ("d1", "discard", 27)]
     assert main(["analyze", "--variant", "hunan", "--hand", hand]) == 2
     assert "must be laid down as 提" in capsys.readouterr().err
+
+
+# --- two dealt 4同牌: "照常打牌，在听牌的时候不打" -------------------------------------------
+
+#: the dealer's 提 x1 and 提 d5 (9 + 12 胡 on the table: the threshold of 10 is met)
+TWO_QUADS = "x1 x1 x1 x1 d5 d5 d5 d5 "
+
+
+def _two_quads_dealer(variant, concealed: str, liang: str, wall: str = ""):
+    deal = make_deal(hands={0: TWO_QUADS + concealed}, wall=wall, liang=liang,
+                     wall_tail="d8 x9", avoid={1: "d8 x9 x10", 2: "d8 x9 x10"})
+    return Game(variant, deal=deal)
+
+
+def _take_peng(g):
+    """PASS until the dealer is offered 碰, and take it."""
+    for _ in range(10):
+        st = g.state
+        peng = next((a for a in st.options if a.kind == A.PENG and a.seat == 0), None)
+        if peng is not None:
+            return g.apply(peng)
+        g.apply(Action(A.PASS, st.actor))
+    raise AssertionError("no 碰 offered")
+
+
+def test_two_dealt_quads_discard_as_usual_until_ready():
+    """The dealer holds 提 x1, 提 d5 and x2 x3 x4 x6 x7 x8 x9 x9 x10 d2 d8 d8 d4 (21 cards; two
+    4同牌 win only with 22). Not 听 at the deal: it discards d4 as usual. It 碰s seat 1's drawn
+    d8 (21 cards: x2 x3 x4 x6 x7 x8 x9 x9 x10 d2 and one card cannot make melds and a 2同牌 of
+    them), still not 听: it discards d2 as usual (``skip_second`` would skip this one). It 碰s
+    seat 1's next draw x9: x2 x3 x4 x6 x7 x8 x10 waits for x10 (2同牌), so it is 听 and does not
+    discard; seat 1 draws next. From then on it holds 21 cards, the resting size of two quads."""
+    v = find_variant("guilin")
+    g = _two_quads_dealer(v, "x2 x3 x4 x6 x7 x8 x9 x9 x10 d2 d8 d8", "d4", wall="d8 x9")
+    assert (g.state.phase, g.state.actor) == ("discard", 0)
+    g.apply(Action(A.DISCARD, 0, c("d4")))
+    _take_peng(g)
+    assert (g.state.phase, g.state.actor) == ("discard", 0) and g.state.seats[0].held == 21
+    g.apply(Action(A.DISCARD, 0, c("d2")))
+    _take_peng(g)
+    dealer = g.state.seats[0]
+    assert [m.kind for m in dealer.melds] == [MeldKind.TI, MeldKind.TI, MeldKind.PENG,
+                                                MeldKind.PENG]
+    assert dealer.hand == tuple(1 if i in C("x2 x3 x4 x6 x7 x8 x10") else 0 for i in range(21))
+    assert dealer.held == 21 and not dealer.early_discard
+    assert not (g.state.phase == "discard" and g.state.actor == 0)
+    assert [e.seat for e in g.events if e.kind in (E.DRAW, E.DRAW_HIDDEN)][-1] == 1
+    assert [e.card for e in g.events if e.kind == E.DISCARD and e.seat == 0] == C("d4 d2")
+    # 听: the 2同牌 x10 wins (9 + 12 + 碰 d8 3 + 碰 x9 1 = 25 胡)
+    assert analyze(v, "x2 x3 x4 x6 x7 x8 x10", ("ti=x1 x1 x1 x1", "ti=d5 d5 d5 d5",
+                   "peng=d8 d8 d8", "peng=x9 x9 x9"), "x10", "discard").huxi == 25
+
+
+def test_skip_second_skips_at_the_next_take_instead():
+    """The same deal under ``skip_second`` (the preset's value before): after the first 碰 the
+    dealer, not 听, does not discard."""
+    g = _two_quads_dealer(knob({"discard": {"dealt_double_quad": "skip_second"}}),
+                          "x2 x3 x4 x6 x7 x8 x9 x9 x10 d2 d8 d8", "d4", wall="d8 x9")
+    g.apply(Action(A.DISCARD, 0, c("d4")))
+    _take_peng(g)
+    assert not (g.state.phase == "discard" and g.state.actor == 0)
+    assert g.state.seats[0].held == 21
+
+
+def test_two_dealt_quads_ready_at_the_deal_skip_the_first_discard():
+    """The dealer is dealt 提 x1, 提 d5, x2 x3 x4, x6 x7 x8, d2 d7 d10, 坎 d8 and x10: 听 (x10
+    makes the 2同牌) with its 21 cards, so it does not discard; seat 1 draws first."""
+    g = _two_quads_dealer(find_variant("guilin"), "x2 x3 x4 x6 x7 x8 d2 d7 d10 d8 d8 d8", "x10")
+    assert g.state.phase != "discard" and g.state.seats[0].held == 21
+    assert not g.state.seats[0].early_discard
+    assert not [e for e in g.events if e.kind == E.DISCARD]
+    assert [e.seat for e in g.events if e.kind in (E.DRAW, E.DRAW_HIDDEN)] == [1]

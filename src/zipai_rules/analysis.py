@@ -599,7 +599,9 @@ def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
 
     Returns an :class:`Analysis`; its ``huxi`` is the best total in 胡息 (table melds included)
     when the cards decompose, else 0. Raises :class:`~zipai_rules.errors.HandError` for a
-    concealed four of a kind, a bad or missing source, or more cards than a player can hold;
+    concealed four of a kind the variant lays down as 提 (a single dealt one that it keeps in
+    the hand is taken as that 提: :func:`held_quad`), a bad or missing source, or more cards
+    than a player can hold;
     :class:`~zipai_rules.errors.CardError` for an unknown card or more copies than the deck
     holds; :class:`~zipai_rules.errors.MeldError` for a bad table meld.
     """
@@ -1177,11 +1179,26 @@ def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     indices = indices_of(counts)
     check_count(variant, len(indices) + sum(len(m.cards) for m in table),
                 sum(1 for m in table if m.kind in QUADS), True)
-    seen = counts_of(indices + [i for m in table for i in m.physical])
-    cards = [c for c in range(20) if seen[c] < variant.deck.copies]
+    cards = _left(variant, counts, table)
     if not cards:
         return []
     _checked(variant, indices, table, cards[0], source, False, False)  # checked once
+    return _waits(variant, counts, table, source, cards)
+
+
+def _left(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...]) -> list[int]:
+    """The card kinds of which the deck has a copy the player does not hold or show."""
+    seen = list(counts[:20])
+    for m in table:
+        for i in m.physical:
+            if i < 20:
+                seen[i] += 1
+    return [c for c in range(20) if seen[c] < variant.deck.copies]
+
+
+def _waits(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...], source: str,
+           cards: Sequence[int]) -> list[Wait]:
+    """:func:`waits` on trusted counts, for the given ``cards``."""
     if not table and not counts[KING] and source in variant.win.sources and \
             _searcher(variant).plain:
         return _plain_waits(variant, counts, cards, source)
@@ -1191,6 +1208,15 @@ def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),
         if a.win:
             out.append(Wait(c, a.huxi))
     return out
+
+
+def ready(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...]) -> bool:
+    """听牌: whether some card, from some source ``win.sources`` allows, would win for a
+    player holding the concealed ``counts`` (21, trusted) and the ``table`` melds; the
+    cards are those :func:`waits` tries. What ``discard.dealt_double_quad: skip_when_ready``
+    reads (Guilin 004_4a6d8adec4e0ba73.txt 第五条7 "在听牌的时候不打")."""
+    cards = _left(variant, counts, table)
+    return any(_waits(variant, counts, table, src, cards) for src in variant.win.sources)
 
 
 def _plain_waits(variant: Variant, counts: Sequence[int], cards: Sequence[int], source: str

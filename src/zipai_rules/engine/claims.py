@@ -12,7 +12,7 @@ import functools
 import operator
 from collections.abc import Callable, Iterator
 
-from ..analysis import Analysis, win_verdict
+from ..analysis import Analysis, ready, win_verdict
 from ..cards import KING
 from ..melds import Meld, MeldKind, chi_meld, chi_shapes_with
 from ..variant import Variant
@@ -248,10 +248,29 @@ def owes_discard(variant: Variant, seat: SeatState, extra_cards: int = 0, extra_
     """Whether a player holding ``seat`` plus the given extras owes a discard (digest §1.4.0):
     more cards than the resting size, or, while the discard the ``skip_second`` rule for two
     or more dealt 提 makes first is still to be made, more than a player without 提 holds
-    (the n − 1 skipped discards of n dealt 提 come after it: hzy docs/RULES.md 起手多条龙)."""
+    (the n − 1 skipped discards of n dealt 提 come after it: hzy docs/RULES.md 起手多条龙).
+    Under ``skip_when_ready``, while the skip is still to come, the resting size itself: the
+    discard is owed unless the player is 听牌 then (:func:`ready_skip`, which this does not
+    judge: the answer for a take still to be made)."""
     held = seat.held + extra_cards
     resting = variant.resting_size(seat.quads + extra_quads)
-    return held > resting or (seat.early_discard and held > variant.deal.other_hand)
+    if held > resting or not seat.early_discard:
+        return held > resting
+    if variant.discard.dealt_double_quad == "skip_when_ready":
+        return held >= resting
+    return held > variant.deal.other_hand
+
+
+def ready_skip(variant: Variant, seat: SeatState) -> bool:
+    """Whether the seat, dealt two or more 提 under ``discard.dealt_double_quad:
+    skip_when_ready`` and not yet past the discard it skips, holds the resting size after a
+    take and is 听牌 with those cards (:func:`~zipai_rules.analysis.ready`): then it does not
+    discard. Guilin 004_4a6d8adec4e0ba73.txt 第五条7 "如果是起手就有两个4同牌的情况，照常打牌，在听
+    牌的时候不打": two dealt 4同牌 need a card more to win (8 + 3k + 2), so one discard is
+    skipped, and it is skipped when the player is ready."""
+    return (seat.early_discard and variant.discard.dealt_double_quad == "skip_when_ready"
+            and seat.held == variant.resting_size(seat.quads)
+            and ready(variant, seat.hand, seat.melds))
 
 
 def table_huxi(variant: Variant, seat: SeatState) -> int:

@@ -35,6 +35,7 @@ from .claims import (
     hu_allowed,
     owes_discard,
     peng_kings,
+    ready_skip,
     seat_worth,
     table_huxi,
     tier_plans,
@@ -191,8 +192,10 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
             b.emit(EventKind.TI, s, i, (meld,), "dealt, held in hand" if held else "dealt, forced")
         if variant.deal.dealt_kan == "wei":
             _lay_dealt_kan(b, s)
-        if variant.discard.dealt_double_quad == "skip_second" and b.seats[s].quads >= 2:
-            b.set_seat(s, early_discard=True)  # "起手2提及以上时，需打一张牌" (000 §衡阳六胡抢)
+        if variant.discard.dealt_double_quad != "skip_first" and b.seats[s].quads >= 2:
+            # "起手2提及以上时，需打一张牌" (000 §衡阳六胡抢);
+            # "照常打牌，在听牌的时候不打" (004 第五条7)
+            b.set_seat(s, early_discard=True)
     if variant.win.dihu == "lianzhang" and b.seats[dealer].hand[hands[dealer][-1]]:
         # 衡阳 地胡: the 亮张 is offered before the dealer's first discard (hzy game.ts start,
         # offerDiHu); a 亮张 laid down in a dealt 提 is no longer in the hand to offer
@@ -455,8 +458,9 @@ def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False,
 
 def _discard(b: _Builder, s: int, c: int) -> _Next:
     seat = b.seats[s]
-    b.set_seat(s, hand=_hand_minus(seat.hand, c, 1), early_discard=False,
-               **_own_chou(b, seat, c))
+    b.set_seat(s, hand=_hand_minus(seat.hand, c, 1),
+               early_discard=seat.early_discard and b.v.discard.dealt_double_quad
+               == "skip_when_ready", **_own_chou(b, seat, c))
     b.emit(EventKind.DISCARD, s, c)
     b.pending = Pending(c, Source.DISCARD, s, 0)
     return (_Chore.OFFER, s)
@@ -488,7 +492,9 @@ def _after_take(b: _Builder, s: int) -> _Next:
     seat = b.seats[s]
     if seat.lianzhang_offer is not None:
         return _offer_lianzhang(b, s)
-    if owes_discard(b.v, seat):
+    if ready_skip(b.v, seat):
+        b.set_seat(s, early_discard=False)  # "在听牌的时候不打" (004 第五条7): no discard
+    elif owes_discard(b.v, seat):
         opts = discard_options(b.v, s, seat.hand)
         if opts:
             b.ask(Phase.DISCARD, s, opts, {})
