@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import C, c, make_deal
+from helpers import C, c, drive_to, make_deal
 from zipai_rules import analyze, find_variant
 from zipai_rules.cards import KING
 from zipai_rules.engine import Action, ActionKind, EventKind, Game
@@ -33,27 +33,6 @@ def knob(override=None, base="hunan"):
 
 def kinds_of(options):
     return [a.kind for a in options]
-
-
-def drive_to(game, predicate, discard=None, take=None, limit=80):
-    """Answer every decision until ``predicate(game)`` holds: discard ``discard[seat]`` (else the
-    first option) when a discard is owed, take the action ``take(state)`` returns if any, else
-    PASS. Returns the states decided on the way."""
-    seen = []
-    for _ in range(limit):
-        if game.is_over or predicate(game):
-            return seen
-        st = game.state
-        seen.append(st)
-        chosen = take(st) if take else None
-        if chosen is not None:
-            game.apply(chosen)
-        elif st.phase == "discard":
-            want = (discard or {}).get(st.actor)
-            game.apply(next(a for a in st.options if want is None or a.card == c(want)))
-        else:
-            game.apply(Action(A.PASS, st.actor))
-    raise AssertionError("predicate never held")
 
 
 def events(game, kind, seat=None, card=None):

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from helpers import C, c, make_deal
+from helpers import C, c, drive_to, make_deal
 from zipai_rules import analyze, find_variant
 from zipai_rules.cli import main
 from zipai_rules.engine import Action, ActionKind, EventKind, Game
@@ -30,24 +30,6 @@ def knob(override, base="guilin"):
     raw = {"extends": base, "id": "x", "name": "x", "terminology": {}, "citations": {},
            **override}
     return build_variant(raw, raw_preset, "test")
-
-
-def drive(game, until, discard=None, take=None, limit=60):
-    """PASS every offer and discard ``discard[seat]`` when owed (else the first option),
-    taking ``take(state)`` when it returns an action, until ``until(game)`` holds."""
-    for _ in range(limit):
-        if game.is_over or until(game):
-            return
-        st = game.state
-        chosen = take(st) if take else None
-        if chosen is not None:
-            game.apply(chosen)
-        elif st.phase == "discard":
-            want = (discard or {}).get(st.actor)
-            game.apply(next(a for a in st.options if want is None or a.card == c(want)))
-        else:
-            game.apply(Action(A.PASS, st.actor))
-    raise AssertionError("the hand did not get there")
 
 
 def events(game, kind, seat=None):
@@ -68,7 +50,7 @@ def _sao_then_fourth(variant, fourth_from: str, seat0_holds: str = ""):
                      avoid={0: "x7 x3 " + ("" if seat0_holds else no_chi), 1: "x3", 2: "x7"})
     g = Game(variant, deal=deal)
     g.apply(Action(A.DISCARD, 0, c("d1")))
-    drive(g, lambda g: any(e.card == c("x7") and e.seat == 2 for e in g.events
+    drive_to(g, lambda g: any(e.card == c("x7") and e.seat == 2 for e in g.events
                            if e.kind in (E.DISCARD, E.DRAW)),
           discard={2: "x7"})
     return g
@@ -82,7 +64,7 @@ def test_a_discarded_fourth_does_not_make_the_sao_kaiduo():
     assert [(e.seat, e.card) for e in events(g, E.WEI)] == [(1, c("x7")), (2, c("x3"))]
     assert g.state.pending is not None and g.state.pending.card == c("x7")
     assert g.state.pending.source == "discard" and g.state.pending.by == 2
-    drive(g, lambda g: g.state.pending is None or g.state.pending.card != c("x7"))
+    drive_to(g, lambda g: g.state.pending is None or g.state.pending.card != c("x7"))
     assert not events(g, E.PAO)
     assert g.state.seats[1].melds[0].kind == MeldKind.WEI
     assert g.state.seats[1].melds[0].cards == tuple(C("x7 x7 x7"))
@@ -94,7 +76,7 @@ def test_the_old_reading_made_it_a_forced_kaiduo():
     """The same deal with ``pao_on_wei: [draw, discard]`` (the Hunan rule the preset had):
     seat 1's 扫 takes the discarded x7 as a forced 开舵."""
     g = _sao_then_fourth(knob({"claims": {"pao_on_wei": ["draw", "discard"]}}), "discard")
-    drive(g, lambda g: bool(events(g, E.PAO)))
+    drive_to(g, lambda g: bool(events(g, E.PAO)))
     assert [(e.seat, e.card, e.note) for e in events(g, E.PAO)] == [(1, c("x7"), "forced")]
 
 
@@ -102,7 +84,7 @@ def test_the_xiajia_may_chi_the_discarded_fourth():
     """What the discarded fourth is instead: an ordinary discard. Seat 0 (seat 2's 下家) holding
     x8 x9 is offered 吃 x7 x8 x9 of it; no seat is offered a 开舵."""
     g = _sao_then_fourth(find_variant("guilin"), "discard", seat0_holds="x8 x9")
-    drive(g, lambda g: g.state.actor == 0 or g.state.pending is None)
+    drive_to(g, lambda g: g.state.actor == 0 or g.state.pending is None)
     st = g.state
     assert st.pending.card == c("x7") and st.actor == 0
     kinds = {a.kind for a in st.options}
@@ -115,7 +97,7 @@ def test_a_drawn_fourth_makes_the_sao_kaiduo():
     \\扫\\的牌必须得\\开舵\\"), four x7 on the table, worth 6 胡 (a small 开舵)."""
     v = find_variant("guilin")
     g = _sao_then_fourth(v, "draw")
-    drive(g, lambda g: bool(events(g, E.PAO)))
+    drive_to(g, lambda g: bool(events(g, E.PAO)))
     assert [(e.seat, e.card, e.note) for e in events(g, E.PAO)] == [(1, c("x7"), "forced")]
     pao = g.state.seats[1].melds[0]
     assert (pao.kind, pao.cards) == (MeldKind.PAO, tuple(C("x7 x7 x7 x7")))
