@@ -68,6 +68,19 @@ VARIANT_LIMITS = Limits()
 RECORD_LIMITS = Limits(max_bytes=1024 * 1024, max_nodes=100_000)
 
 
+@attrs.frozen(slots=True, repr=False)
+class Ambiguous:
+    """A scalar a reader may take for another value (a YAML 1.1 ``010``, read as 8 by
+    PyYAML and as 10 by a YAML 1.2 reader), kept in the parsed document so that
+    :func:`check_tree` refuses it with its path: ``text`` as written, ``message`` why."""
+
+    text: str
+    message: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+
 class Refused(ZipaiError):
     """An outside document refused by a guard: a stable ``code``, a message naming the
     offending value, and the ``path`` of the place (``<root>`` for the whole document).
@@ -170,7 +183,8 @@ def check_tree(doc: Any, limits: Limits) -> None:
     Counts values as if every shared reference (a YAML alias) were expanded, stopping at
     ``limits.max_nodes``, so the walk itself is bounded; also refuses nesting deeper than
     ``limits.max_depth`` (and so recursive aliases), keys that are not text, strings holding a
-    lone UTF-16 surrogate, and values that are not JSON types (YAML dates, sets, binary).
+    lone UTF-16 surrogate, values that are not JSON types (YAML dates, sets, binary) and
+    :class:`Ambiguous` scalars (their message, at their path).
     Raises :class:`Refused` with code ``too_large``, ``too_deep`` or ``schema``."""
     count = 0
     stack: list[tuple[Any, tuple[Any, ...]]] = [(doc, ())]
@@ -195,6 +209,8 @@ def check_tree(doc: Any, limits: Limits) -> None:
             stack.extend((value, (*path, k)) for k, value in enumerate(node))
         elif isinstance(node, str):
             _check_text(node, path)
+        elif isinstance(node, Ambiguous):
+            raise Refused("schema", node.message, yaml_path(path))
         elif not isinstance(node, _SCALARS):
             raise Refused("schema", f"a value of type {type(node).__name__} is not allowed "
                           "(only text, numbers, true/false, null, lists and mappings)",

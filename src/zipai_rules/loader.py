@@ -24,6 +24,7 @@ from .errors import VariantError
 from .frozen import thaw
 from .inputs import (
     MAX_INT_DIGITS,
+    Ambiguous,
     VARIANT_LIMITS,
     Limits,
     Refused,
@@ -53,15 +54,42 @@ class _UniqueKeyLoader(_SafeLoader):
     """The safe YAML loader (libyaml's when PyYAML has it) that rejects a mapping with the
     same key twice, keys that are not text (``1:``, ``[a]:``, ``on:`` read as a boolean):
     every variant key is a name), and integers of more than
-    :data:`~zipai_rules.inputs.MAX_INT_DIGITS` digits."""
+    :data:`~zipai_rules.inputs.MAX_INT_DIGITS` digits. Integers are decimal only (YAML 1.2
+    core): a YAML 1.1 octal ``010`` (8), sexagesimal ``1:30`` (90), ``0x1F``, ``0b11``,
+    ``1_000``, floats with ``_`` or ``:``, and the booleans ``yes``/``no``/``on``/``off`` are
+    read as :class:`~zipai_rules.inputs.Ambiguous`, which the tree check refuses at their
+    YAML path."""
 
-    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
-        digits = sum(ch.isdigit() for ch in str(node.value))
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int | Ambiguous:
+        text = str(node.value)
+        digits = sum(ch.isdigit() for ch in text)
         if digits > MAX_INT_DIGITS:
             raise yaml.constructor.ConstructorError(
                 None, None, f"an integer of {digits} digits (at most {MAX_INT_DIGITS})",
                 node.start_mark)
-        return super().construct_yaml_int(node)
+        value: int = super().construct_yaml_int(node)
+        if _DECIMAL.fullmatch(text):
+            return value
+        return Ambiguous(text, f"{brief(text, 40)} is a YAML 1.1 {_int_form(text)} integer, "
+                         f"read as {value}: integers are decimal digits only here (write "
+                         f"{value}, or quote it as text)")
+
+    def construct_yaml_float(self, node: yaml.ScalarNode) -> float | Ambiguous:
+        text = str(node.value)
+        if "_" in text or ":" in text:  # 1_0.5, 1:30.5: YAML 1.1 only
+            return Ambiguous(text, f"{brief(text, 40)} is a YAML 1.1 number (with _ or :): "
+                             "numbers are plain decimal digits only here (or quote it as text)")
+        value: float = super().construct_yaml_float(node)
+        return value
+
+    def construct_yaml_bool(self, node: yaml.ScalarNode) -> bool | Ambiguous:
+        text = str(node.value)
+        if text.lower() not in ("true", "false"):  # yes, no, on, off: YAML 1.1 only
+            return Ambiguous(text, f"{brief(text, 40)} is a YAML 1.1 boolean, read as "
+                             f"{str(text.lower() in ('yes', 'on')).lower()}: write true or false "
+                             "(or quote it as text)")
+        value: bool = super().construct_yaml_bool(node)
+        return value
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False
                           ) -> dict[Hashable, Any]:
@@ -82,6 +110,24 @@ class _UniqueKeyLoader(_SafeLoader):
 
 
 _UniqueKeyLoader.add_constructor("tag:yaml.org,2002:int", _UniqueKeyLoader.construct_yaml_int)
+_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:float",
+                                 _UniqueKeyLoader.construct_yaml_float)
+_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:bool", _UniqueKeyLoader.construct_yaml_bool)
+
+#: an integer as YAML 1.2's core schema writes it in decimal (no leading zero, ``_`` or ``:``)
+_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+
+
+def _int_form(text: str) -> str:
+    """The YAML 1.1 form of the integer ``text``: binary, hexadecimal, sexagesimal, octal or
+    underscored."""
+    bare = text.lstrip("+-").lower()
+    for prefix, name in (("0b", "binary"), ("0x", "hexadecimal")):
+        if bare.startswith(prefix):
+            return name
+    if ":" in bare:
+        return "sexagesimal (base 60)"
+    return "octal" if bare.startswith("0") else "underscored"
 
 
 def refused(origin: str, exc: Refused) -> VariantError:
@@ -152,6 +198,10 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
     if not isinstance(parent, str):
         raise VariantError(f"{origin}: extends must be a string", [("extends", "must be a string")],
                            code="schema")
+    bad = _extends_problem(parent)
+    if bad:
+        raise VariantError(f"{origin}: extends {brief(repr(parent), 80)}: {bad}",
+                           [("extends", bad)], code="schema")
     if parent in _seen:
         raise VariantError(f"{origin}: extends cycle {' → '.join(_seen + (parent,))}",
                            [("extends", "cycle")], code="extends_cycle")
@@ -161,11 +211,11 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
     try:
         raw_parent = resolver(parent)
     except VariantError as exc:
-        if exc.code in ("parent_outside", "unknown_parent"):  # no file named in the message
+        if exc.code in ("parent_outside", "unknown_parent", "unreadable"):  # name the file naming it
             raise VariantError(f"{origin}: {exc}", exc.problems, code=exc.code) from None
         raise
-    except (KeyError, OSError):
-        raise VariantError(f"{origin}: extends {parent!r}: no such variant",
+    except (KeyError, OSError, ValueError):
+        raise VariantError(f"{origin}: extends {brief(repr(parent), 80)}: no such variant",
                            [("extends", f"unknown variant {parent!r}")],
                            code="unknown_parent") from None
     child_resolver = getattr(resolver, "child", None)
@@ -179,6 +229,25 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
         base["citations"] = {k: v for k, v in citations.items()
                              if k not in ("aliases", "description")}
     return merge(base, child)
+
+
+#: the longest ``extends`` value (the schema's ``maxLength``, checked before any file is named)
+MAX_EXTENDS_LENGTH = 256
+
+
+def _extends_problem(parent: str) -> str | None:
+    """Why the ``extends`` value ``parent`` names no parent at all (before any file system
+    call): empty, longer than :data:`MAX_EXTENDS_LENGTH`, or holding a control character
+    (a NUL byte ends a file name in the operating system); ``None`` when it may name one."""
+    if not parent.strip():
+        return "empty: name a preset id or a .yaml file"
+    if len(parent) > MAX_EXTENDS_LENGTH:
+        return f"{len(parent)} characters, more than the {MAX_EXTENDS_LENGTH} allowed"
+    control = next((ch for ch in parent if ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F), None)
+    if control is not None:
+        return (f"holds the control character U+{ord(control):04X}"
+                + (" (a NUL byte)" if control == "\0" else "") + ": no file or preset has it")
+    return None
 
 
 def schema_problems(doc: Mapping[str, Any], limits: Limits = VARIANT_LIMITS

@@ -171,10 +171,16 @@ class _FileResolver:
 
     def _file(self, name: str) -> Path:
         candidate = Path(name)
-        where = (self.folder / candidate).resolve()
-        root = self.root.resolve()
+        try:
+            where = (self.folder / candidate).resolve()
+            root = self.root.resolve()
+        except (OSError, RuntimeError, ValueError) as exc:  # a symbolic link loop (ELOOP)
+            why = "a loop of symbolic links" if isinstance(exc, RuntimeError) else (
+                exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc))
+            msg = f"extends {brief(repr(name), 80)}: cannot read: {why}"
+            raise VariantError(msg, [("extends", msg)], code="unreadable") from None
         if candidate.is_absolute() or not where.is_relative_to(root):
-            raise VariantError(f"extends {name!r}: a parent file must be inside {self.root} "
+            raise VariantError(f"extends {brief(repr(name), 80)}: a parent file must be inside {self.root} "
                                "(the folder of the file loaded); it was not read",
                                [("extends", f"parent {name!r} outside {self.root}")],
                                code="parent_outside")
@@ -186,12 +192,13 @@ class _FileResolver:
                 return raw_preset(name)
             except KeyError:
                 raise VariantError(
-                    f"extends {name!r}: no such preset; known: {', '.join(preset_ids())} (a "
+                    f"extends {brief(repr(name), 80)}: no such preset; known: {', '.join(preset_ids())} (a "
                     "parent file's name ends in .yaml or .yml)",
                     [("extends", f"unknown variant {name!r}")], code="unknown_parent") from None
         path = self._file(name)
         if not path.is_file():
-            raise VariantError(f"extends {name!r}: no file {path} (a parent file is named "
+            raise VariantError(f"extends {brief(repr(name), 80)}: no file {brief(str(path), 120)} "
+                               "(a parent file is named "
                                "relative to the file that extends it)",
                                [("extends", f"unknown variant {name!r}")], code="unknown_parent")
         return read_yaml(_read_file(path, self.limits), str(path), self.limits)
