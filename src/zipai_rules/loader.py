@@ -24,8 +24,8 @@ from .errors import VariantError
 from .frozen import thaw
 from .inputs import (
     MAX_INT_DIGITS,
-    Ambiguous,
     VARIANT_LIMITS,
+    Ambiguous,
     Limits,
     Refused,
     brief,
@@ -211,7 +211,7 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
     try:
         raw_parent = resolver(parent)
     except VariantError as exc:
-        if exc.code in ("parent_outside", "unknown_parent", "unreadable"):  # name the file naming it
+        if exc.code in ("parent_outside", "unknown_parent", "unreadable"):  # name the child
             raise VariantError(f"{origin}: {exc}", exc.problems, code=exc.code) from None
         raise
     except (KeyError, OSError, ValueError):

@@ -180,8 +180,8 @@ class _FileResolver:
             msg = f"extends {brief(repr(name), 80)}: cannot read: {why}"
             raise VariantError(msg, [("extends", msg)], code="unreadable") from None
         if candidate.is_absolute() or not where.is_relative_to(root):
-            raise VariantError(f"extends {brief(repr(name), 80)}: a parent file must be inside {self.root} "
-                               "(the folder of the file loaded); it was not read",
+            raise VariantError(f"extends {brief(repr(name), 80)}: a parent file must be inside "
+                               f"{self.root} (the folder of the file loaded); it was not read",
                                [("extends", f"parent {name!r} outside {self.root}")],
                                code="parent_outside")
         return self.folder / candidate
@@ -192,8 +192,8 @@ class _FileResolver:
                 return raw_preset(name)
             except KeyError:
                 raise VariantError(
-                    f"extends {brief(repr(name), 80)}: no such preset; known: {', '.join(preset_ids())} (a "
-                    "parent file's name ends in .yaml or .yml)",
+                    f"extends {brief(repr(name), 80)}: no such preset; known: "
+                    f"{', '.join(preset_ids())} (a parent file's name ends in .yaml or .yml)",
                     [("extends", f"unknown variant {name!r}")], code="unknown_parent") from None
         path = self._file(name)
         if not path.is_file():

@@ -12,7 +12,6 @@ from ..inputs import VARIANT_LIMITS, Limits, brief
 from ..variant import Variant
 from ..variant_file import variant_named
 
-
 #: the most digits an integer argument may have (a 1024-bit seed has 309)
 MAX_DIGITS = 320
 
