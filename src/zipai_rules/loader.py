@@ -24,17 +24,22 @@ from .errors import VariantError
 from .frozen import thaw
 from .inputs import (
     MAX_INT_DIGITS,
+    MAX_SCORE,
     VARIANT_LIMITS,
     Ambiguous,
     Limits,
     Refused,
     brief,
     check_tree,
+    name_key,
     schema_message,
     shipped_validator,
+    text_problem,
 )
 from .inputs import yaml_path as yaml_path
-from .variant import HUXI_OPTIONS, Variant, normalise
+from .special import WU_HU_HUXI
+from .variant import HUXI_OPTIONS, Conversion, Variant, normalise
+from .vocab import ACTION_KINDS, zh_word
 from .variant import content_hash as content_hash
 from .variant import variant_schema as variant_schema
 
@@ -70,9 +75,9 @@ class _UniqueKeyLoader(_SafeLoader):
         value: int = super().construct_yaml_int(node)
         if _DECIMAL.fullmatch(text):
             return value
-        return Ambiguous(text, f"{brief(text, 40)} is a YAML 1.1 {_int_form(text)} integer, "
-                         f"read as {value}: integers are decimal digits only here (write "
-                         f"{value}, or quote it as text)")
+        return Ambiguous(text, f"{brief(text, 40)} is a YAML 1.1 {_int_form(text)} integer "
+                         f"(read as {value}): write integers in plain decimal digits, without "
+                         "a leading 0, _, 0x, 0b or :, or quote it as text")
 
     def construct_yaml_float(self, node: yaml.ScalarNode) -> float | Ambiguous:
         text = str(node.value)
@@ -335,12 +340,37 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     for path in doc["citations"]:
         if not _has_path(doc, path):
             out.append((f"citations.{path}", "cites a parameter that does not exist"))
+    out += _text_problems(doc)
     out += _scoring_problems(doc["scoring"])
+    out += _score_bound_problems(doc) or _inverted_win_problems(doc)
     out += _own_draw_problems(doc["win"], doc["claims"])
     out += _count_as_problems(doc)
     if "discarder_pays" in doc["scoring"]["payment"] and "discard" not in doc["win"]["sources"]:
         out.append(("scoring.payment.discarder_pays", "no win comes from a discard in this "
                     "variant (win.sources), so the discarder never pays"))
+    return out
+
+
+def _text_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The names, aliases and terms people read must show what they are
+    (:func:`~zipai_rules.inputs.text_problem`: no bidirectional control, something visible),
+    and the actions a seat chooses among (:data:`~zipai_rules.vocab.ACTION_KINDS`) must have
+    words that differ (their canonical ids, the variant's terms and the Chinese words of
+    ``play --zh``, compared as :func:`~zipai_rules.inputs.name_key`)."""
+    texts = [("name", doc["name"]), *((f"aliases[{k}]", a) for k, a in enumerate(doc["aliases"])),
+             *((f"terminology.{k}", w) for k, w in doc["terminology"].items()),
+             *((f"scoring.mingtang.patterns[{k}].term", p["term"]) for k, p
+               in enumerate(doc["scoring"].get("mingtang", {}).get("patterns", []))
+               if "term" in p)]
+    out = [(path, bad) for path, text in texts if (bad := text_problem(text)) is not None]
+    words = doc["terminology"]
+    said: dict[str, str] = {}  # the name key of a word → the action it names
+    for kind in ACTION_KINDS:
+        for word in dict.fromkeys((kind, words.get(kind, kind), zh_word(kind, words.get(kind)))):
+            other = said.setdefault(name_key(word), kind)
+            if other != kind:
+                out.append(("terminology", f"{word!r} names both {other} and {kind}: a "
+                            "player could not tell the two actions apart"))
     return out
 
 
@@ -389,6 +419,135 @@ def _scoring_problems(scoring: Mapping[str, Any]) -> list[tuple[str, str]]:
         out.append(("scoring.payment.discarder_pays", "only with discard_win: "
                     f"discarder_pays_all (not {pay['discard_win']})"))
     return out
+
+
+def _patterns_of(scoring: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """Every 名堂 of a normalised ``scoring`` section with its YAML path: the ``bonuses``
+    (effects ``multiply_huxi`` and ``add_units``), then ``mingtang.patterns``."""
+    return [*((f"scoring.bonuses[{k}]", b) for k, b in enumerate(scoring["bonuses"])),
+            *((f"scoring.mingtang.patterns[{k}]", p) for k, p
+              in enumerate(scoring.get("mingtang", {}).get("patterns", [])))]
+
+
+def _per_times(p: Mapping[str, Any], most: Mapping[str, int], huxi: int) -> int:
+    """The most times a pattern's ``per`` effect applies: its fact's :func:`mingtang.reach`
+    (``huxi``: the bound ``huxi`` of a win before its patterns) less ``per.above``."""
+    per = p.get("per")
+    if per is None:
+        return 0
+    return max(most.get(per["fact"], huxi) - per.get("above", 0), 0)
+
+
+def _stacked(factors: list[int], stack: str) -> int:
+    """The largest multiplier ``factors`` make: their product, or under ``stack: sum`` the sum
+    of those other than 1."""
+    if stack == "sum":
+        return max(1, sum(m for m in factors if m != 1))
+    out = 1
+    for m in factors:
+        out *= m
+    return out
+
+
+def score_bound(doc: Mapping[str, Any]) -> int:
+    """An upper bound on every score a hand of the normalised variant mapping ``doc`` can
+    record, in either sign: the 胡息 after the 名堂, the units each loser owes, and every
+    payment (what the winner gains from all losers or from the discarder, a seat sitting out,
+    the instant 提 payments, the 荒庄 penalty per 王).
+
+    A win's 胡息 before its patterns is at most ``groups × the largest huxi table value`` (or
+    a fixed-value win's :data:`~zipai_rules.special.WU_HU_HUXI`, or a ``count_as`` value);
+    every pattern is taken to apply at once, each ``add`` at its largest size and each
+    ``per`` as many times as its fact can count (:func:`mingtang.reach`), every multiplier
+    stacked (``scoring.mingtang.stack``); the conversion at that 胡息; 醒 for every card held;
+    a payment up to ``max(players − 1, discarder_pays) + 1`` times the units, plus one 提 of
+    every card kind."""
+    sc, most = doc["scoring"], mingtang.reach(doc)
+    cards = 2 * most["groups"] + 1
+    top = max(max(v) for k, v in doc["huxi"].items() if k not in HUXI_OPTIONS)
+    conv = sc["conversion"]
+    counted_to = [to for _, to in conv.get("count_as", [])]
+    huxi = max(most["groups"] * top, WU_HU_HUXI, doc["win"]["min_huxi"], *counted_to)
+    patterns = [p for _, p in _patterns_of(sc)]
+    stack = sc.get("mingtang", {}).get("stack", "product")
+    added = sum(abs(p.get("add_huxi", 0)) + abs(p.get("per", {}).get("add_huxi", 0))
+                * _per_times(p, most, huxi) for p in patterns)
+    after = (huxi + added) * _stacked([p.get("multiply_huxi", 1) for p in patterns], stack)
+    counted = max([after, *counted_to])
+    if "fixed" in conv:
+        units = conv["fixed"]
+    elif conv.get("table"):
+        units = (max(u for _, u in conv["table"]) + counted // conv.get("then_per", counted + 1)
+                 + conv["minimum"])
+    else:
+        units = (counted + abs(conv["offset"])) // conv["step"] + abs(conv["base"]) \
+            + conv["minimum"]
+    units = (units * _stacked([p.get("multiply_units", 1) for p in patterns], stack)
+             + sum(abs(p.get("add_units", 0)) + abs(p.get("per", {}).get("add_units", 0))
+                   * _per_times(p, most, huxi) for p in patterns)
+             + sc["xing"]["per_card"] * cards)
+    n = doc["players"]
+    pay = sc["payment"]
+    ti = max(pay["ti"]["big"], pay["ti"]["small"]) * (n - 1) * 20  # one 提 per card kind
+    shares = max(n - 1, pay.get("discarder_pays", 0)) + 1  # + 1: a seat sitting out
+    kings = sc["huangzhuang"]["king_penalty"] * doc["deck"]["kings"] * n
+    return max(after, units * shares + ti, kings + ti)
+
+
+def _score_bound_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A variant whose scores could pass :data:`~zipai_rules.inputs.MAX_SCORE`
+    (:func:`score_bound`): its hands could not be recorded and replayed."""
+    bound = score_bound(doc)
+    if bound <= MAX_SCORE:
+        return []
+    size = f"about 10^{len(str(bound)) - 1}" if bound > 10 ** 20 else str(bound)
+    return [("scoring", f"a hand could score up to {size} (胡息, units or a payment), more "
+             f"than the {MAX_SCORE} (2^53 − 1) a game record holds: lower the multipliers "
+             "(multiply_huxi, multiply_units) or the values they multiply")]
+
+
+def _inverted_win_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A pattern's negative ``add_units`` (or ``per.add_units``) may take a win's units down
+    to 0 (``zipai validate`` warns of it), never below: a winner would pay the losers.
+
+    The least a win converts to is the conversion at ``win.min_huxi`` (and at each
+    ``table`` row and ``count_as`` 胡息 above it), or its ``minimum`` where a win can score
+    below the threshold (a special win, a forced 天胡, a pattern taking 胡息 away);
+    multipliers never lower it; every pattern taking units away is taken to apply, the most
+    of each exclusive group, each ``per`` as often as its fact can count."""
+    sc, most, win = doc["scoring"], mingtang.reach(doc), doc["win"]
+    patterns = _patterns_of(sc)
+    bound = score_bound(doc)
+    taken: dict[str, tuple[int, str]] = {}  # group (or the path of an ungrouped pattern) →
+    for path, p in patterns:               # the most it takes away, and where
+        away = min(p.get("add_units", 0), 0) + min(p.get("per", {}).get("add_units", 0), 0) \
+            * _per_times(p, most, bound)
+        if away < 0:
+            key = p.get("group") or path
+            if away < taken.get(key, (0, ""))[0]:
+                taken[key] = (away, f"{path}.add_units" if p.get("add_units", 0) < 0
+                              else f"{path}.per.add_units")
+    if not taken:
+        return []
+    conv = Conversion(**sc["conversion"])
+    below = bool(win["special"] or win["tianhu"]["ti"] or win["tianhu"]["kan"]
+                 or any(p.get("add_huxi", 0) < 0 or p.get("per", {}).get("add_huxi", 0) < 0
+                        for _, p in patterns))
+    if below:
+        least = conv.fixed if conv.fixed is not None else conv.minimum
+    else:
+        start = win["min_huxi"]
+        at = [start, *(h for h, _ in conv.table if h > start),
+              *(h for h, _ in conv.count_as if h > start)]
+        least = min(conv.units(conv.counted(h)) for h in at)
+    lowest = least + sum(away for away, _ in taken.values())
+    if lowest >= 0:
+        return []
+    path = min(taken.values())[1]
+    return [(path, f"a win could score {lowest} units: its conversion gives at least {least} "
+             f"and the patterns' negative add_units take away up to {least - lowest}, so the "
+             "winner would pay the losers (a pattern may take units away down to 0, never "
+             "below)")]
 
 
 def _count_as_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
