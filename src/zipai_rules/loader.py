@@ -39,9 +39,9 @@ from .inputs import (
 from .inputs import yaml_path as yaml_path
 from .special import WU_HU_HUXI
 from .variant import HUXI_OPTIONS, Conversion, Variant, normalise
-from .vocab import ACTION_KINDS, zh_word
 from .variant import content_hash as content_hash
 from .variant import variant_schema as variant_schema
+from .vocab import ACTION_KINDS, zh_word
 
 Resolver = Callable[[str], Mapping[str, Any]]
 
@@ -65,35 +65,35 @@ class _UniqueKeyLoader(_SafeLoader):
     read as :class:`~zipai_rules.inputs.Ambiguous`, which the tree check refuses at their
     YAML path."""
 
-    def construct_yaml_int(self, node: yaml.ScalarNode) -> int | Ambiguous:
+    def strict_int(self, node: yaml.ScalarNode) -> int | Ambiguous:
         text = str(node.value)
         digits = sum(ch.isdigit() for ch in text)
         if digits > MAX_INT_DIGITS:
             raise yaml.constructor.ConstructorError(
                 None, None, f"an integer of {digits} digits (at most {MAX_INT_DIGITS})",
                 node.start_mark)
-        value: int = super().construct_yaml_int(node)
+        value: int = self.construct_yaml_int(node)
         if _DECIMAL.fullmatch(text):
             return value
         return Ambiguous(text, f"{brief(text, 40)} is a YAML 1.1 {_int_form(text)} integer "
                          f"(read as {value}): write integers in plain decimal digits, without "
                          "a leading 0, _, 0x, 0b or :, or quote it as text")
 
-    def construct_yaml_float(self, node: yaml.ScalarNode) -> float | Ambiguous:
+    def strict_float(self, node: yaml.ScalarNode) -> float | Ambiguous:
         text = str(node.value)
         if "_" in text or ":" in text:  # 1_0.5, 1:30.5: YAML 1.1 only
             return Ambiguous(text, f"{brief(text, 40)} is a YAML 1.1 number (with _ or :): "
                              "numbers are plain decimal digits only here (or quote it as text)")
-        value: float = super().construct_yaml_float(node)
+        value: float = self.construct_yaml_float(node)
         return value
 
-    def construct_yaml_bool(self, node: yaml.ScalarNode) -> bool | Ambiguous:
+    def strict_bool(self, node: yaml.ScalarNode) -> bool | Ambiguous:
         text = str(node.value)
         if text.lower() not in ("true", "false"):  # yes, no, on, off: YAML 1.1 only
             return Ambiguous(text, f"{brief(text, 40)} is a YAML 1.1 boolean, read as "
                              f"{str(text.lower() in ('yes', 'on')).lower()}: write true or false "
                              "(or quote it as text)")
-        value: bool = super().construct_yaml_bool(node)
+        value: bool = self.construct_yaml_bool(node)
         return value
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False
@@ -114,10 +114,9 @@ class _UniqueKeyLoader(_SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:int", _UniqueKeyLoader.construct_yaml_int)
-_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:float",
-                                 _UniqueKeyLoader.construct_yaml_float)
-_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:bool", _UniqueKeyLoader.construct_yaml_bool)
+_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:int", _UniqueKeyLoader.strict_int)
+_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:float", _UniqueKeyLoader.strict_float)
+_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:bool", _UniqueKeyLoader.strict_bool)
 
 #: an integer as YAML 1.2's core schema writes it in decimal (no leading zero, ``_`` or ``:``)
 _DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
@@ -435,7 +434,8 @@ def _per_times(p: Mapping[str, Any], most: Mapping[str, int], huxi: int) -> int:
     per = p.get("per")
     if per is None:
         return 0
-    return max(most.get(per["fact"], huxi) - per.get("above", 0), 0)
+    times: int = max(most.get(per["fact"], huxi) - per.get("above", 0), 0)
+    return times
 
 
 def _stacked(factors: list[int], stack: str) -> int:
@@ -491,7 +491,8 @@ def score_bound(doc: Mapping[str, Any]) -> int:
     ti = max(pay["ti"]["big"], pay["ti"]["small"]) * (n - 1) * 20  # one 提 per card kind
     shares = max(n - 1, pay.get("discarder_pays", 0)) + 1  # + 1: a seat sitting out
     kings = sc["huangzhuang"]["king_penalty"] * doc["deck"]["kings"] * n
-    return max(after, units * shares + ti, kings + ti)
+    bound: int = max(after, units * shares + ti, kings + ti)
+    return bound
 
 
 def _score_bound_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -506,15 +507,17 @@ def _score_bound_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
              "(multiply_huxi, multiply_units) or the values they multiply")]
 
 
-def _inverted_win_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """A pattern's negative ``add_units`` (or ``per.add_units``) may take a win's units down
-    to 0 (``zipai validate`` warns of it), never below: a winner would pay the losers.
+def least_units(doc: Mapping[str, Any]) -> tuple[int, int, str | None]:
+    """``(least, converted, where)``: a lower bound on the units a win of the normalised
+    variant mapping ``doc`` can score after its 名堂, the least its conversion gives, and the
+    path of the pattern taking most units away (``None`` when none takes units away).
 
-    The least a win converts to is the conversion at ``win.min_huxi`` (and at each
-    ``table`` row and ``count_as`` 胡息 above it), or its ``minimum`` where a win can score
-    below the threshold (a special win, a forced 天胡, a pattern taking 胡息 away);
-    multipliers never lower it; every pattern taking units away is taken to apply, the most
-    of each exclusive group, each ``per`` as often as its fact can count."""
+    The least a win converts to is the conversion at ``win.min_huxi`` (and at each ``table``
+    row and ``count_as`` 胡息 above it), or its ``minimum`` where a win can score below the
+    threshold (a special win, a forced 天胡, a pattern taking 胡息 away); multipliers never
+    lower it; every pattern taking units away (a negative ``add_units`` or ``per.add_units``)
+    is taken to apply, the most of each exclusive group, each ``per`` as often as its fact
+    can count."""
     sc, most, win = doc["scoring"], mingtang.reach(doc), doc["win"]
     patterns = _patterns_of(sc)
     bound = score_bound(doc)
@@ -527,24 +530,29 @@ def _inverted_win_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
             if away < taken.get(key, (0, ""))[0]:
                 taken[key] = (away, f"{path}.add_units" if p.get("add_units", 0) < 0
                               else f"{path}.per.add_units")
-    if not taken:
-        return []
     conv = Conversion(**sc["conversion"])
     below = bool(win["special"] or win["tianhu"]["ti"] or win["tianhu"]["kan"]
                  or any(p.get("add_huxi", 0) < 0 or p.get("per", {}).get("add_huxi", 0) < 0
                         for _, p in patterns))
     if below:
-        least = conv.fixed if conv.fixed is not None else conv.minimum
+        converted = conv.fixed if conv.fixed is not None else conv.minimum
     else:
         start = win["min_huxi"]
         at = [start, *(h for h, _ in conv.table if h > start),
               *(h for h, _ in conv.count_as if h > start)]
-        least = min(conv.units(conv.counted(h)) for h in at)
-    lowest = least + sum(away for away, _ in taken.values())
-    if lowest >= 0:
+        converted = min(conv.units(conv.counted(h)) for h in at)
+    where = min(taken.values())[1] if taken else None
+    return converted + sum(away for away, _ in taken.values()), converted, where
+
+
+def _inverted_win_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A pattern's negative ``add_units`` (or ``per.add_units``) may take a win's units down
+    to 0 (``zipai validate`` warns of it), never below (:func:`least_units`): the winner
+    would pay the losers."""
+    lowest, least, where = least_units(doc)
+    if lowest >= 0 or where is None:
         return []
-    path = min(taken.values())[1]
-    return [(path, f"a win could score {lowest} units: its conversion gives at least {least} "
+    return [(where, f"a win could score {lowest} units: its conversion gives at least {least} "
              f"and the patterns' negative add_units take away up to {least - lowest}, so the "
              "winner would pay the losers (a pattern may take units away down to 0, never "
              "below)")]
