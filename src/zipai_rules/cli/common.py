@@ -28,8 +28,8 @@ def decimal(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{brief(repr(text), 40)} is not an integer (ASCII "
                                          "decimal digits 0-9 only)")
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise argparse.ArgumentTypeError(f"an integer of {len(text.lstrip('-'))} digits (at "
-                                         f"most {MAX_DIGITS})")
+        raise argparse.ArgumentTypeError(f"{brief(repr(text), 40)} is not an integer of at most "
+                                         f"{MAX_DIGITS} digits ({len(text.lstrip('-'))} digits)")
     return int(text)
 
 
