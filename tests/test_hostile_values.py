@@ -27,7 +27,7 @@ from zipai_rules.presets import find_variant, load_preset
 from zipai_rules.records import replay_file, write_record
 from zipai_rules.schemas import shipped_schema
 from zipai_rules.settlement import settle
-from zipai_rules.simulate import _distribution, run_games, summarize
+from zipai_rules.simulate import _distribution, _num, run_games, summarize
 from zipai_rules.variant_file import load_variant_file, variant_file_warnings
 from zipai_rules.vocab import ACTION_KINDS
 
@@ -113,6 +113,7 @@ def test_statistics_of_the_largest_scores_are_exact():
     assert d["mean"] == round(float(Fraction(MAX_SCORE + 28, 7)), 3)
     assert (d["min"], d["max"]) == (-MAX_SCORE, MAX_SCORE)
     json.dumps(d)
+    assert _num(2e12) == "2000000000000" and _num(1.5) == "1.50"  # the table keeps every digit
 
 
 # --- 2. names and terms as people see them ------------------------------------------------------

@@ -558,7 +558,7 @@ def format_stats(stats: dict[str, Any], variant: Variant) -> str:
 
 
 def _num(x: float) -> str:
-    return f"{x:g}" if x == int(x) else f"{x:.2f}"
+    return str(int(x)) if x == int(x) else f"{x:.2f}"  # every digit (:g writes 2e+12)
 
 
 # --- playing a variant with invariant checks --------------------------------------------------
