@@ -20,11 +20,12 @@ from zipai_rules.bots import make_bots, play_out
 from zipai_rules.cli import main
 from zipai_rules.engine import Game
 from zipai_rules.engine.actions import ActionKind
-from zipai_rules.errors import VariantError
+from zipai_rules.errors import ReplayError, VariantError
 from zipai_rules.inputs import MAX_SCORE, is_default_ignorable, name_key, text_problem
-from zipai_rules.loader import read_yaml
+from zipai_rules.frozen import thaw
+from zipai_rules.loader import content_hash, read_yaml
 from zipai_rules.presets import find_variant, load_preset
-from zipai_rules.records import replay_file, write_record
+from zipai_rules.records import game_record, replay_file, replay_record, write_record
 from zipai_rules.schemas import shipped_schema
 from zipai_rules.settlement import settle
 from zipai_rules.simulate import _distribution, _num, run_games, summarize
@@ -167,6 +168,19 @@ def test_a_name_with_a_joiner_inside_is_its_own_name(tmp_path):
 def test_presets_are_found_by_the_name_they_show():
     assert find_variant("ｈｕｎａｎ") is load_preset("hunan")
     assert find_variant("湖南\u200b跑胡子") is load_preset("hunan")
+
+
+@pytest.mark.parametrize("name", ["湖南\u200b跑胡子", "\ufeff湖南跑胡子", "ｈｕｎａｎ"])
+def test_a_record_whose_variant_takes_a_preset_name_invisibly_is_refused(tmp_path, name):
+    v = load_variant_file(write(tmp_path, "mine.yaml", "extends: hunan\nid: mine\nname: mine\n"
+                                "win: {min_huxi: 12}\n"))
+    game = play_out(Game(v, seed=3), make_bots(["greedy"], 3, v.players))
+    record = game_record(game, settle(game))
+    doc = {**thaw(record["variant"]["doc"]), "name": name}
+    record["variant"] = {**record["variant"], "doc": doc, "content_hash": content_hash(doc)}
+    with pytest.raises(ReplayError) as info:
+        replay_record(record)
+    assert info.value.code == "reserved_name" and info.value.step == 0
 
 
 def test_action_kinds_of_the_vocabulary_are_the_engines():
