@@ -21,8 +21,8 @@ from zipai_rules.cli import main
 from zipai_rules.engine import Game
 from zipai_rules.engine.actions import ActionKind
 from zipai_rules.errors import ReplayError, VariantError
-from zipai_rules.inputs import MAX_SCORE, is_default_ignorable, name_key, text_problem
 from zipai_rules.frozen import thaw
+from zipai_rules.inputs import MAX_SCORE, is_default_ignorable, name_key, text_problem
 from zipai_rules.loader import content_hash, read_yaml
 from zipai_rules.presets import find_variant, load_preset
 from zipai_rules.records import game_record, replay_file, replay_record, write_record
