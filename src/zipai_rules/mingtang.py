@@ -412,6 +412,56 @@ def problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
+def _ranges(conditions: Iterable[Condition]) -> tuple[frozenset[str], dict[str, tuple[int, float]]]:
+    """The labels ``conditions`` require and, per fact, the range they allow (a fact counts
+    from 0)."""
+    labels: set[str] = set()
+    ranges: dict[str, tuple[int, float]] = {}
+    for c in conditions:
+        if c.label is not None:
+            labels.add(c.label)
+            continue
+        lo, hi = ranges.get(c.fact or "", (0, float("inf")))
+        for low in (c.at_least, c.equals):
+            lo = max(lo, low) if low is not None else lo
+        for high in (c.at_most, c.equals):
+            hi = min(hi, high) if high is not None else hi
+        ranges[c.fact or ""] = (lo, hi)
+    return frozenset(labels), ranges
+
+
+def covers(first: Pattern, later: Pattern) -> bool:
+    """Whether ``first`` holds whenever ``later`` does: every label ``first`` requires
+    ``later`` requires too, every fact range of ``first`` holds all of ``later``'s, and every
+    ``unless`` of ``first`` is one of ``later``'s. Listed before it in one exclusive group,
+    ``first`` then always takes the group and ``later`` never applies."""
+    labels, ranges = _ranges(first.when)
+    later_labels, later_ranges = _ranges(later.when)
+    if not labels <= later_labels or not set(first.unless) <= set(later.unless):
+        return False
+    for fact, (lo, hi) in ranges.items():
+        got_lo, got_hi = later_ranges.get(fact, (0, float("inf")))
+        if got_lo < lo or got_hi > hi:
+            return False
+    return True
+
+
+def never_applying(patterns: Sequence[Pattern]) -> list[tuple[int, int]]:
+    """``(later, first)`` index pairs of ``patterns`` (one variant's ``mingtang.patterns``, in
+    order) where ``later`` never applies: ``first``, listed before it in the same exclusive
+    ``group``, :func:`covers` it (a weaker 红胡 ``red ≥ 10`` before a stronger 大红
+    ``red ≥ 13``). ``zipai validate`` warns of each."""
+    out: list[tuple[int, int]] = []
+    for j, later in enumerate(patterns):
+        if later.group is None:
+            continue
+        first = next((i for i, p in enumerate(patterns[:j])
+                      if p.group == later.group and covers(p, later)), None)
+        if first is not None:
+            out.append((j, first))
+    return out
+
+
 @attrs.frozen(slots=True)
 class Step:
     """One explained effect: ``item`` (``multiplier``: 胡息 ×, value the 胡息 after;
