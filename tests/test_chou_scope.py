@@ -70,6 +70,20 @@ def kinds_of(state):
     return [a.kind for a in state.options]
 
 
+def refused_peng(variant, g, state):
+    """The message with which seat 2's 碰 of x2 is refused as 臭 (code ``chou``) in ``state``,
+    one of the states of game ``g``, replayed from its deal."""
+    again = Game(variant, deal=g.deal)
+    for action in g.actions:
+        if again.state == state:
+            break
+        again.apply(action)
+    assert again.state == state
+    refused = again.check(Action(A.PENG, 2, X2))
+    assert refused is not None and refused.code == "chou"
+    return refused.message
+
+
 @pytest.mark.parametrize("pid", ["hunan", "shaoyang", "guilin", "loudi_fangpaofa",
                                  "liuzhou_bayi"])
 def test_both_a_passed_peng_blocks_the_chi_of_the_next_copy(pid):
@@ -111,13 +125,7 @@ def test_separate_a_passed_peng_leaves_the_chi_open(variant, sizes):
         ("jiao(x2 x2 d2)", "bi:yi_er_san(x1 x2 x3)")}
     seat = asked[1].seats[2]
     assert X2 in seat.chou_peng_cards and X2 not in seat.chou_chi_cards
-    again = Game(variant, deal=g.deal)
-    for action in g.actions[:len(g.actions) - 1]:
-        again.apply(action)
-    assert again.state == asked[1]
-    refused = again.check(Action(A.PENG, 2, X2))
-    assert refused is not None and refused.code == "chou"
-    assert refused.message == "x2 is 臭 for seat 2: it declined to 碰 it before"
+    assert refused_peng(variant, g, asked[1]) == "x2 is 臭 for seat 2: it declined to 碰 it before"
 
 
 def test_both_with_blocks_on_discard_a_passed_peng_still_blocks_peng():
@@ -129,14 +137,8 @@ def test_both_with_blocks_on_discard_a_passed_peng_still_blocks_peng():
     assert [(st.pending.by, kinds_of(st)[0]) for st in asked] == [(0, A.PENG), (1, A.CHI)]
     seat = asked[1].seats[2]
     assert X2 in seat.chou_peng_cards and X2 in seat.chou_chi_cards
-    again = Game(v, deal=g.deal)
-    for action in g.actions[:len(g.actions) - 1]:
-        again.apply(action)
-    assert again.state == asked[1]
-    refused = again.check(Action(A.PENG, 2, X2))
-    assert refused is not None and refused.code == "chou"
-    assert refused.message == ("x2 is 臭 for seat 2: it declined to 吃 or 碰 it before, which "
-                               "in x blocks both")
+    assert refused_peng(v, g, asked[1]) == ("x2 is 臭 for seat 2: it declined to 吃 or 碰 it "
+                                            "before, which in x blocks both")
 
 
 @pytest.mark.parametrize("chou, asked_about", [
