@@ -211,13 +211,22 @@ class Claims:
 
 @attrs.frozen(slots=True)
 class Chou:
-    """``chou``: 臭牌, the cards a player may no longer take."""
+    """``chou``: 臭牌, the cards a player may no longer take. ``chi`` / ``peng``: whether a
+    declined 吃 / 碰 makes the card 臭; ``scope``: for what, ``both`` (吃 and 碰, 003) or
+    ``separate`` (the kind declined, 衡阳十胡抢); ``blocks_on``: the sources on which a card
+    臭 for 吃 by a decline may not be 吃'd."""
 
     chi: bool
     peng: bool
     own_discards: bool
     chou_wei_after_declined_peng: bool
     blocks_on: frozenset[str] = attrs.field(converter=frozenset)
+    scope: str
+
+    @property
+    def both(self) -> bool:
+        """A declined 吃 or 碰 makes the card 臭 for both (``scope: both``)."""
+        return self.scope == "both"
 
 
 @attrs.frozen(slots=True)

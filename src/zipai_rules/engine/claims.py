@@ -18,6 +18,7 @@ from ..melds import Meld, MeldKind, chi_meld, chi_shapes_with
 from ..variant import Variant
 from ..vocab import Label, ResultKind, Source
 from .actions import MAX_PLAN_KINGS, Action, ActionKind, option
+from .chou import chou_reason
 from .state import PaoTarget, Plan, Result, SeatState, WinContext
 
 WEI_KINDS = frozenset({MeldKind.WEI, MeldKind.CHOU_WEI})
@@ -393,7 +394,7 @@ def pao_source(variant: Variant, seat: SeatState, card: int, source: str, own: b
 _SOURCE: dict[str, Source] = {src.value: src for src in Source}
 
 
-_TierRules = tuple[bool, Source, bool, bool, bool, bool, bool, bool, bool, frozenset[str]]
+_TierRules = tuple[bool, Source, bool, bool, bool, bool, bool, bool, frozenset[str]]
 _TIER_RULES: dict[tuple[int, tuple[str, ...], str], tuple[Variant, _TierRules]] = {}
 #: the most entries of :data:`_TIER_RULES` before it is emptied
 TIER_RULES_LIMIT = 256
@@ -406,8 +407,7 @@ def _tier_rules(variant: Variant, kinds: tuple[str, ...], source: str) -> _TierR
     win on another seat's card where ``win.sources`` omit that source is refused before
     anything else, :func:`~zipai_rules.analysis.win_verdict`'s first rules, no special win
     coming but with one's own draw); whether 跑 and 碰 are asked; whether the exposer (its own
-    draw) and the next seat may 吃; whether declined 吃 block this source; the sources of
-    forced wins."""
+    draw) and the next seat may 吃; the sources of forced wins."""
     key = (id(variant), kinds, source)
     found = _TIER_RULES.get(key)
     if found is not None and found[0] is variant:
@@ -420,7 +420,6 @@ def _tier_rules(variant: Variant, kinds: tuple[str, ...], source: str) -> _TierR
             hu and other_source in variant.win.sources, ActionKind.PAO in kinds,
             ActionKind.PENG in kinds and source in rules.peng_on,
             chi and Source.SELF in rules.chi_by, chi and "next" in rules.chi_by,
-            chi and source in variant.chou.blocks_on,
             variant.win.forced_sources if hu else frozenset())
     if len(_TIER_RULES) >= TIER_RULES_LIMIT:
         _TIER_RULES.clear()
@@ -460,7 +459,7 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
     n = len(seats)
     plans: dict[Action, Plan] = {}
     (from_discard, other_source, hu_own, hu_other, pao, peng_on, chi_own, chi_next_on,
-     chou_applies, forced) = _tier_rules(variant, kinds, source)
+     forced) = _tier_rules(variant, kinds, source)
     # the seats in turn order from the exposer (who is not asked about its own discard), and
     # each seat's options in the order 胡, 跑, 碰, 吃, found kind by kind
     order = _turn_order(n, by, from_discard)
@@ -489,13 +488,12 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
                     action = option(ActionKind.PAO, s, card)
                     found.setdefault(s, []).append(action)
                     plans[action] = target
-            # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰
-            # 了", 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001):
-            # ``chou.blocks_on`` limits only the 吃 block (digest C8)
+            # 臭 (engine/chou.py): a card 臭 for 碰 is never 碰'd, on any source
             if peng_here and not own and seat.hand[card] and not seat.dead \
                     and not seat.fang_pao:
                 kings = peng_kings(variant, seat.hand, card)
-                if kings is not None and card not in seat.chou_peng_cards:
+                if kings is not None \
+                        and chou_reason(variant, seat, card, ActionKind.PENG, source) is None:
                     after = list(seat.hand)
                     after[card] -= 2 - kings
                     after[KING] -= kings
@@ -506,8 +504,8 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
         for s in order:
             seat = seats[s]
             if (chi_own if s == by else chi_next_on and s == (by + 1) % n) \
-                    and not seat.dead and not seat.fang_pao and card not in seat.own_chou \
-                    and not (chou_applies and card in seat.chou_chi_cards):
+                    and not seat.dead and not seat.fang_pao \
+                    and chou_reason(variant, seat, card, ActionKind.CHI, source) is None:
                 chis = chi_plans(variant, seat.hand, card, seat.melds)
                 owes = bool(chis) and owes_discard(variant, seat, 1)
                 for plan in chis:

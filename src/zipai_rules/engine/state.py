@@ -111,14 +111,17 @@ class WinContext:
 @attrs.frozen(slots=True)
 class Pending:
     """An exposed card being offered: ``card``, its ``source`` (``draw`` or ``discard``),
-    the seat ``by`` which drew or discarded it, the claim ``tier`` now being asked, and the
-    ``queue`` of further seats to ask in that tier with their options."""
+    the seat ``by`` which drew or discarded it, the claim ``tier`` now being asked, the
+    ``queue`` of further seats to ask in that tier with their options, and the seats that
+    ``declined`` a 吃 or 碰 of it so far, in the order they passed, whose 臭 for both kinds
+    (``chou.scope: both``) is marked once the card is gone (engine/chou.py)."""
 
     card: int
     source: Source
     by: int
     tier: int
     queue: tuple[tuple[int, tuple[Action, ...]], ...] = ()
+    declined: tuple[int, ...] = ()
 
 
 @attrs.frozen(slots=True)

@@ -26,6 +26,7 @@ from ..melds import QUADS, Meld, MeldKind
 from ..variant import Variant
 from ..vocab import Label, Phase, ResultKind, Source
 from .actions import Action, ActionKind, Event, EventKind
+from .chou import chou_reason, decline_marks
 from .claims import (
     PENG_KINDS,
     WEI_KINDS,
@@ -348,6 +349,7 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
         b.emit(EventKind.PASS, action.seat, p.card)  # passing the 亮张 marks no 臭
     else:
         _decline(b, action.seat, state.options)
+        p = _pending(b.pending)
     if p.queue:
         (s, opts), rest = p.queue[0], p.queue[1:]
         b.pending = attrs.evolve(p, queue=rest)
@@ -367,18 +369,39 @@ def _declined(b: _Builder, s: int, units: int) -> None:
 
 
 def _decline(b: _Builder, s: int, options: tuple[Action, ...]) -> None:
+    """Seat ``s`` passed ``options`` on the card on offer: 臭胡, and the 臭 marks of
+    :func:`~zipai_rules.engine.chou.decline_marks` (those for both kinds, ``chou.scope: both``,
+    noted in ``pending.declined`` until the card is gone: :func:`_card_gone`)."""
     p = _pending(b.pending)
     b.emit(EventKind.PASS, s, p.card)
     kinds = {o.kind for o in options}
     if ActionKind.HU in kinds:
         _chou_hu(b, s, p.card)
+    chi, peng, later = decline_marks(b.v, kinds)
+    _mark_chou(b, s, p.card, chi, peng)
+    if later and s not in p.declined:
+        b.pending = attrs.evolve(p, declined=p.declined + (s,))
+
+
+def _mark_chou(b: _Builder, s: int, card: int, chi: bool, peng: bool) -> None:
+    """``card`` becomes 臭 for seat ``s``: for 碰 (``peng``) and for 吃 (``chi``), each
+    mark made once, with its ``chou`` event (seen by that seat only)."""
     seat = b.seats[s]
-    if ActionKind.PENG in kinds and b.v.chou.peng and p.card not in seat.chou_peng_cards:
-        seat = b.set_seat(s, chou_peng_cards=seat.chou_peng_cards | {p.card})
-        b.emit(EventKind.CHOU, s, p.card, note="peng")
-    if ActionKind.CHI in kinds and b.v.chou.chi and p.card not in seat.chou_chi_cards:
-        b.set_seat(s, chou_chi_cards=seat.chou_chi_cards | {p.card})
-        b.emit(EventKind.CHOU, s, p.card, note="chi")
+    if peng and card not in seat.chou_peng_cards:
+        seat = b.set_seat(s, chou_peng_cards=seat.chou_peng_cards | {card})
+        b.emit(EventKind.CHOU, s, card, note="peng")
+    if chi and card not in seat.chou_chi_cards:
+        b.set_seat(s, chou_chi_cards=seat.chou_chi_cards | {card})
+        b.emit(EventKind.CHOU, s, card, note="chi")
+
+
+def _card_gone(b: _Builder, p: Pending, taker: int | None = None) -> None:
+    """The card on offer is gone (taken by ``taker``, or to a discard area): under
+    ``chou.scope: both`` every seat that declined a 吃 or 碰 of it, the taker excepted, has
+    it 臭 for both (engine/chou.py)."""
+    for s in p.declined:
+        if s != taker:
+            _mark_chou(b, s, p.card, chi=True, peng=True)
 
 
 def _chou_hu(b: _Builder, s: int, card: int) -> None:
@@ -401,6 +424,7 @@ def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
                             discarder=p.by if source == Source.DISCARD else None))
         return None
     b.pending = None
+    _card_gone(b, p, s)
     b.took(s)
     if action.kind == ActionKind.PAO:  # a 跑 is offered with its target
         return _pao(b, s, c, cast(PaoTarget, plan), discarder=_discarder(p))
@@ -587,7 +611,8 @@ def _lay_forced(b: _Builder, s: int, c: int, k: int | None) -> None:
         melds[k] = meld
         seat = b.set_seat(s, melds=tuple(melds))
     else:
-        chou = b.v.chou.chou_wei_after_declined_peng and c in seat.chou_peng_cards
+        chou = b.v.chou.chou_wei_after_declined_peng \
+            and chou_reason(b.v, seat, c, ActionKind.PENG, Source.DRAW) is not None
         meld = same_meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, c)
         seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
     b.took(s)
@@ -686,15 +711,17 @@ def _offer(b: _Builder, by: int) -> _Next:
             for s, opts in cands:
                 for o in opts:  # a 王 is never forced out of the hand: its 跑 is a choice
                     if o.kind == ActionKind.PAO and not cast(PaoTarget, plans[o]).king:
+                        _card_gone(b, p, s)
                         return _pao(b, s, p.card, cast(PaoTarget, plans[o]), forced=True,
                                     discarder=_discarder(p))
         if cands:
             (s, opts), rest = cands[0], tuple(cands[1:])
-            b.pending = Pending(p.card, p.source, p.by, tier, rest)
+            b.pending = attrs.evolve(p, tier=tier, queue=rest)
             b.ask(Phase.RESPOND, s, opts, plans)
             return None
         tier += 1
     # nobody takes it
+    _card_gone(b, p)
     seat = b.seats[p.by]
     b.set_seat(p.by, discards=seat.discards + (p.card,),
                **(_own_chou(b, seat, p.card) if p.source == Source.DRAW else {}))
