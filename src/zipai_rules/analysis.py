@@ -1074,16 +1074,18 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                         x -= 3 << (3 * i)
                         base += kan_huxi[i]
                     kans = sorted(kans0 + made)
+            found = searcher.value(x, jiang)
+            if found < 0:
+                # the same reason with or without every decomposition: a pool that splits
+                # only with a 将 more than this placement allows is ``jiang_not_allowed``
+                if not pair_only and jiang < 7 and searcher.splits(x, 7):
+                    pair_only = True
+                continue
             if want_all:
                 hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
                 for melds in searcher.all(x, jiang):
                     results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds,
                                                   subst))
-                continue
-            found = searcher.value(x, jiang)
-            if found < 0:
-                if not pair_only and jiang < 7 and searcher.splits(x, 7):
-                    pair_only = True
                 continue
             if best_key is None or base + found > best_key[0]:
                 hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
