@@ -20,7 +20,10 @@ Rules applied (digest §1.2, §1.5; each also cited where it is coded):
   ``claims.pao_on_peng``; one's own draw kept under ``claims.own_draw: kept`` may also lie
   free in the hand; with 破跑胡
   (``claims.po_pao_hu``) a card that would make a 跑 may instead be used elsewhere to win;
-* the best decomposition maximises total 胡息 (table plus hand); ties keep the first found.
+* the best decomposition maximises total 胡息 (table plus hand); ties keep the first found;
+  where the variant's scoring may pay a split of fewer 胡息 more (:mod:`zipai_rules.worth`:
+  衡阳 10 胡 counted as 15, 耒阳's 卡胡 table), a win is taken with the split paid most
+  ("一张牌有几种胡法时，按分数最高的那条走", ``duanly/hzy`` ``docs/RULES.md`` 违规罚分).
 
 :func:`win_verdict` is the one decision whether a player may win: the engine's claim options,
 :func:`analyze` and :func:`waits` all call it. A non-winning hand is a result with a stable
@@ -71,6 +74,16 @@ from .melds import QUADS, Meld, MeldKind, parse_meld, stand_in_text
 from .special import fixed_value_win, special_win
 from .variant import Variant, VariantLike, as_variant
 from .vocab import Reason, Source
+from .worth import (
+    BY_HUXI,
+    ON_HUXI,
+    Occasion,
+    card_facts,
+    choose,
+    default_occasion,
+    most_huxi_pays_most,
+    reading,
+)
 
 if TYPE_CHECKING:
     from .drawing import AnalysisPicture
@@ -142,7 +155,9 @@ class Analysis:
     ``win`` — whether the player may win; ``reason`` — ``None`` for a win, else a stable code
     (:class:`~zipai_rules.vocab.Reason`);
     ``huxi`` — the best total 胡息 (0 when the hand is incomplete); ``best`` — the decomposition
-    giving it; ``decompositions`` — all of them when asked for, best first.
+    giving it; ``decompositions`` — all of them when asked for, best first. For a win, ``best``
+    is the split the win is taken with, the one paid most (:mod:`zipai_rules.worth`), and
+    ``huxi`` its total: the most 胡息 but where the variant pays fewer 胡息 more.
 
     The verdict comes from the block tables (:mod:`zipai_rules.blocks`); ``best`` is worked
     out on first reading (``lazy``: how), by the same exact search as ever.
@@ -282,6 +297,8 @@ class _Searcher:
         self.jiang_free = bool(variant.win.max_jiang) and not variant.win.jiang_requires_quad
         self.plain = not variant.win.special
         self.min_huxi = variant.win.min_huxi
+        #: a win's worth may prefer a split of fewer 胡息 (:func:`~zipai_rules.worth.reading`)
+        self.by_worth = reading(variant) != BY_HUXI
 
     def read(self, counts: bytes) -> tuple[int, int]:
         """Blocks A and B of the 20 ``counts`` (0–3 each; a count above 3 raises
@@ -712,7 +729,7 @@ def verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...] = (),
         s = _SEARCHERS.get(variant.content_hash or variant.id) or _searcher(variant)
         if s.plain:
             total = _plain(s, hand)
-            if total is not None:
+            if total is not None and not (s.by_worth and total >= s.min_huxi):
                 if total >= 0:
                     if total < s.min_huxi:
                         return False, Reason.BELOW_MIN_HUXI, total
@@ -880,7 +897,7 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
                 card: int | None, source: str | None, *,
                 chou_hu: Iterable[tuple[int, int]] = (), explain: bool = True,
                 all_decompositions: bool = False, dealer: bool = False,
-                dealt: bool = False) -> Analysis:
+                dealt: bool = False, occasion: Occasion | None = None) -> Analysis:
     """May a player win, and with what best decomposition: the one decision that the engine's
     claim options, :func:`analyze`, :func:`waits` and the bots all use.
 
@@ -909,6 +926,11 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     that the block tables refuse before any search (:func:`surely_no_win`), with the reason
     ``incomplete`` (which the search may have told apart as ``jiang_not_allowed``).
 
+    A win is taken with the split paid most (:func:`~zipai_rules.worth.choose`) where the
+    variant's scoring may prefer fewer 胡息 (:func:`by_worth`); ``occasion`` is what that
+    worth reads besides the split (the result's labels, the card it names, 海底), which the
+    engine knows; ``None``: 自摸 on one's own draw, 天胡 for a ``dealt`` hand, the incoming card.
+
     Before all of these, the wins that need no choice (:func:`instant_win`): the hand as it
     stands, or after one's own draw made a forced 偎/提, is judged for the variant's special
     wins (碰胡 2 提蛇, 小七对: ``dealer`` says whether the seat deals), and with ``dealt`` (a
@@ -925,7 +947,9 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     if card is None and source is None and not table and not dealt and not all_decompositions:
         s = _searcher(variant)
         total = _plain(s, hand) if s.plain else None
-        if total is not None:  # the hand as it stands, from the block tables
+        if total is not None and not (s.by_worth and total >= s.min_huxi):
+            # the hand as it stands, from the block tables (a win whose worth may prefer
+            # another split is searched below)
             if total < 0:
                 return _REFUSAL[_FAILED[total]]
             kans = tuple(same_meld(MeldKind.KAN, i) for i in range(20) if hand[i] == 3)
@@ -966,7 +990,51 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
                 found.best, huxi=fixed[1], special=fixed[0]))
     if reason is not None:  # the same reason as without explain, the 胡息 shown besides
         return attrs.evolve(found, win=False, reason=reason)
+    if found.win and _searcher(variant).by_worth:
+        return _by_worth(variant, found, hand, table, card, source,
+                         occasion or default_occasion(card, source, dealt), all_decompositions)
     return found
+
+
+def _by_worth(variant: Variant, found: Analysis, hand: Sequence[int], table: tuple[Meld, ...],
+              card: int | None, source: str | None, occasion: Occasion, want_all: bool
+              ) -> Analysis:
+    """The win ``found`` (its best split the one of the most 胡息) taken with the split worth
+    the most (:func:`~zipai_rules.worth.choose`): the same ``found`` where the occasion's
+    scoring ranks the splits by 胡息 (:func:`~zipai_rules.worth.reading`) or, reading only the
+    胡息, no split of fewer 胡息 can pay more (:func:`~zipai_rules.worth.most_huxi_pays_most`);
+    else every split is valued. A split below ``win.min_huxi`` is a win only as a
+    fixed-value shape (无胡), valued as it scores."""
+    level = reading(variant, occasion)
+    top = found.best
+    if level == BY_HUXI or top is None:
+        return found
+    if level == ON_HUXI and most_huxi_pays_most(
+            variant, card_facts(variant, hand, table, card, occasion.card), occasion, found.huxi):
+        return found
+    every = found.decompositions if want_all else \
+        _best(variant, hand, table, card, source, True).decompositions
+    wins = []
+    for d in every:
+        if d.huxi < variant.win.min_huxi:
+            fixed = fixed_value_win(variant, [g.meld for g in d.groups], d.huxi, d.leftover) \
+                if variant.win.special else None
+            if fixed is None:
+                continue
+            d = attrs.evolve(d, huxi=fixed[1], special=fixed[0])
+        wins.append(d)
+    chosen = choose(variant, top, wins, occasion, source)
+    if chosen is top:
+        return found
+    rest = tuple(d for d in found.decompositions if d.groups != chosen.groups)
+    return Analysis(True, None, chosen.huxi, chosen, (chosen, *rest) if want_all else ())
+
+
+def by_worth(variant: Variant) -> bool:
+    """Whether a win of ``variant`` may be taken with a split of fewer 胡息 than the most,
+    being worth more (:func:`~zipai_rules.worth.reading`): the engine then passes each win's
+    :class:`~zipai_rules.worth.Occasion` to :func:`win_verdict`."""
+    return _searcher(variant).by_worth
 
 
 def instant_win(variant: Variant, hand: Sequence[int], table: Sequence[Meld], *,
@@ -1159,8 +1227,9 @@ def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     if not cards:
         return []
     _checked(variant, indices, table, cards[0], source, False, False)  # checked once
-    if not table and not counts[KING] and source in variant.win.sources and \
-            _searcher(variant).plain:
+    s = _searcher(variant)
+    if not table and not counts[KING] and source in variant.win.sources and s.plain \
+            and not s.by_worth:  # else each win's split is chosen by its worth
         return _plain_waits(variant, counts, cards, source)
     out = []
     for c in cards:
