@@ -203,3 +203,32 @@ def test_plain_variants_keep_the_split_of_the_most_huxi(preset):
         a = analyze(v, hand, all_decompositions=True)
         if a.decompositions:
             assert a.huxi == a.best.huxi == max(d.huxi for d in a.decompositions)
+
+
+def test_leiyang_wu_hu_pays_more_than_twelve():
+    """耒阳 无胡 scores 21 (3 敦) where the same cards also split for 12 胡 (1 敦): x1 x1 d1 ·
+    x2 x2 d2 · x3 x3 d3 (绞, 0) or x1 x2 x3 · x1 x2 x3 (3 + 3) · d1 d2 d3 (6); the rest x4 x5 x6
+    · x7 x8 x9 · d4 d5 d6 · d7 d8 d9 (0), no pair; red 5, no 名堂. A drawn d9: 3 from each
+    other seat, not 1. (hzy's huXiOf keeps the split of 12, game.ts; the rule to take the
+    split paid most is its own RULES.md's.)"""
+    hand = "x1 x1 d1 x2 x2 d2 x3 x3 d3 x4 x5 x6 x7 x8 x9 d4 d5 d6 d7 d8"
+    a = analyze(LEIYANG, hand, (), "d9", "draw")
+    assert (a.win, a.huxi, a.best.special) == (True, 21, "wu_hu")
+    r = Result("hu", 0, c("d9"), "draw", a.huxi, a.best, ("wu_hu",))
+    assert settle(LEIYANG, r).payments == (6, -3, -3)
+    every = analyze(LEIYANG, hand, (), "d9", "draw", all_decompositions=True)
+    assert [(d.huxi, d.special) for d in every.decompositions] == [(21, "wu_hu"), (12, None)]
+
+
+def test_a_mingtang_on_the_cards_a_king_stands_for_reads_the_split():
+    """With 王 counted as the card they stand for, a red 名堂 depends on the split."""
+    from zipai_rules.loader import build_variant
+    from zipai_rules.presets import raw_preset
+
+    raw = {"extends": "yongzhou", "id": "hong_wang", "name": "红 with 王", "terminology": {},
+           "citations": {}, "scoring": {"mingtang": {"patterns": [
+               {"name": "hong_hu", "when": {"fact": "red", "at_least": 10}, "add_units": 2}]}}}
+    v = build_variant(raw, raw_preset, "test")
+    assert by_worth(v) and reading(v, Occasion()) == ON_SPLIT
+    raw["scoring"]["mingtang"]["kings"] = "neither"  # a 王 is no red card: the same in all
+    assert reading(build_variant(raw, raw_preset, "test"), Occasion()) == BY_HUXI
