@@ -169,6 +169,8 @@ class Analysis:
     _best: Decomposition | None
     decompositions: tuple[Decomposition, ...] = ()
     _lazy: Callable[[], Decomposition] | None = None
+    #: where a win's split is chosen by its worth: what :meth:`taken` chooses again from
+    _situation: tuple[Any, ...] | None = None
 
     @property
     def best(self) -> Decomposition | None:
@@ -176,6 +178,16 @@ class Analysis:
             object.__setattr__(self, "_best", self._lazy())
             object.__setattr__(self, "_lazy", None)
         return self._best
+
+    def taken(self, occasion: Occasion) -> Analysis:
+        """This win as it is taken on ``occasion`` (:class:`~zipai_rules.worth.Occasion`:
+        the result's labels, the card it names, 海底), which the engine knows when the win
+        is taken: the split paid most then (:mod:`zipai_rules.worth`). The same analysis
+        where the variant's splits rank by 胡息 (:func:`by_worth`), or for a refusal."""
+        if self._situation is None:
+            return self
+        variant, found, hand, table, card, source, want_all = self._situation
+        return _by_worth(variant, found, hand, table, card, source, occasion, want_all)
 
     def _key(self) -> tuple[Any, ...]:
         return (self.win, self.reason, self.huxi, self.best, self.decompositions)
@@ -928,8 +940,10 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
 
     A win is taken with the split paid most (:func:`~zipai_rules.worth.choose`) where the
     variant's scoring may prefer fewer 胡息 (:func:`by_worth`); ``occasion`` is what that
-    worth reads besides the split (the result's labels, the card it names, 海底), which the
-    engine knows; ``None``: 自摸 on one's own draw, 天胡 for a ``dealt`` hand, the incoming card.
+    worth reads besides the split (the result's labels, the card it names, 海底); ``None``:
+    自摸 on one's own draw, 天胡 for a ``dealt`` hand, the incoming card. The engine, which
+    knows the occasion only when the win is taken, chooses again then
+    (:meth:`Analysis.taken`).
 
     Before all of these, the wins that need no choice (:func:`instant_win`): the hand as it
     stands, or after one's own draw made a forced 偎/提, is judged for the variant's special
@@ -991,8 +1005,10 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     if reason is not None:  # the same reason as without explain, the 胡息 shown besides
         return attrs.evolve(found, win=False, reason=reason)
     if found.win and _searcher(variant).by_worth:
-        return _by_worth(variant, found, hand, table, card, source,
-                         occasion or default_occasion(card, source, dealt), all_decompositions)
+        situation = (variant, found, tuple(hand), table, card, source, all_decompositions)
+        chosen = _by_worth(variant, found, hand, table, card, source,
+                           occasion or default_occasion(card, source, dealt), all_decompositions)
+        return attrs.evolve(chosen, situation=situation)
     return found
 
 
@@ -1032,8 +1048,7 @@ def _by_worth(variant: Variant, found: Analysis, hand: Sequence[int], table: tup
 
 def by_worth(variant: Variant) -> bool:
     """Whether a win of ``variant`` may be taken with a split of fewer 胡息 than the most,
-    being worth more (:func:`~zipai_rules.worth.reading`): the engine then passes each win's
-    :class:`~zipai_rules.worth.Occasion` to :func:`win_verdict`."""
+    being worth more (:func:`~zipai_rules.worth.reading`)."""
     return _searcher(variant).by_worth
 
 

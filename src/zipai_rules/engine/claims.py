@@ -12,7 +12,7 @@ import functools
 import operator
 from collections.abc import Callable, Iterator
 
-from ..analysis import Analysis, by_worth, win_verdict
+from ..analysis import Analysis, win_verdict
 from ..cards import KING
 from ..melds import Meld, MeldKind, chi_meld, chi_shapes_with
 from ..variant import Variant
@@ -289,8 +289,11 @@ def win_labels(variant: Variant, ctx: WinContext, s: int, seat: SeatState,
 def win_result(variant: Variant, win: Analysis, s: int, card: int | None,
                source: Source | None, labels: tuple[Label, ...], ctx: WinContext,
                kind: ResultKind = ResultKind.HU, discarder: int | None = None) -> Result:
-    """The :class:`Result` of seat ``s`` winning with ``win``: its labels completed with the
-    name of a fixed-value special win (``wu_hu``) that decided it."""
+    """The :class:`Result` of seat ``s`` winning with ``win``, taken with the split paid most
+    on this occasion (:meth:`~zipai_rules.analysis.Analysis.taken`: its labels, the card, 海底
+    when the wall is empty); the labels completed with the name of a fixed-value special win
+    (``wu_hu``) that decided it."""
+    win = win.taken(Occasion(labels, card, ctx.flipped is None))
     special = win.best.special if win.best is not None else None
     if special is not None and special not in labels:
         labels += (Label(special),)
@@ -306,19 +309,8 @@ def win_units(variant: Variant, win: Analysis, s: int, card: int | None,
     return variant.scoring.value(result).units
 
 
-def win_occasion(variant: Variant, ctx: WinContext, s: int, seat: SeatState,
-                 card: int | None, source: Source, by: int | None, fresh: bool = False
-                 ) -> Occasion:
-    """What the worth of seat ``s``'s win on ``card`` reads besides its split
-    (:class:`~zipai_rules.worth.Occasion`): the labels :func:`win_labels` gives, the card the
-    result names, and whether the wall is empty (海底)."""
-    return Occasion(win_labels(variant, ctx, s, seat, source, by, fresh), card,
-                    ctx.flipped is None)
-
-
 def hu_allowed(variant: Variant, seat: SeatState, card: int | None, source: str,
-               worth: WinWorth | None = None, occasion: Occasion | None = None
-               ) -> Analysis | None:
+               worth: WinWorth | None = None) -> Analysis | None:
     """The winning analysis if the seat may win on this card now, else ``None``: the seat's
     state handed to :func:`~zipai_rules.analysis.win_verdict`, the one win decision.
 
@@ -326,10 +318,9 @@ def hu_allowed(variant: Variant, seat: SeatState, card: int | None, source: str,
     it is worth more units than any it declined ("耒阳：可以放弃胡", ``duanly/hzy``
     ``docs/RULES.md``; ``packages/engine/src/game.ts`` ``declineHu``, ``huOption``): ``worth``
     values the win (:func:`win_units` with the table's context); without it the rule is not
-    applied (the bare win decision). ``occasion``: what the win's worth reads, which chooses
-    its split (:func:`~zipai_rules.analysis.by_worth`; ``None``: what the analysis knows)."""
+    applied (the bare win decision)."""
     a = win_verdict(variant, seat.hand, seat.melds, card, source, chou_hu=seat.chou_hu_marks,
-                    explain=False, occasion=occasion)
+                    explain=False)
     if not a.win:
         return None
     if worth is not None and seat.declined_units is not None \
@@ -387,8 +378,7 @@ def pao_source(variant: Variant, seat: SeatState, card: int, source: str, own: b
 _SOURCE: dict[str, Source] = {src.value: src for src in Source}
 
 
-_TierRules = tuple[bool, Source, bool, bool, bool, bool, bool, bool, bool, frozenset[str],
-                   bool]
+_TierRules = tuple[bool, Source, bool, bool, bool, bool, bool, bool, bool, frozenset[str]]
 _TIER_RULES: dict[tuple[int, tuple[str, ...], str], tuple[Variant, _TierRules]] = {}
 #: the most entries of :data:`_TIER_RULES` before it is emptied
 TIER_RULES_LIMIT = 256
@@ -402,8 +392,7 @@ def _tier_rules(variant: Variant, kinds: tuple[str, ...], source: str) -> _TierR
     anything else, :func:`~zipai_rules.analysis.win_verdict`'s first rules, no special win
     coming but with one's own draw); whether 跑 and 碰 are asked; whether the exposer (its own
     draw) and the next seat may 吃; whether declined 吃 block this source; the sources of
-    forced wins; whether a win's split is chosen by its worth
-    (:func:`~zipai_rules.analysis.by_worth`)."""
+    forced wins."""
     key = (id(variant), kinds, source)
     found = _TIER_RULES.get(key)
     if found is not None and found[0] is variant:
@@ -417,7 +406,7 @@ def _tier_rules(variant: Variant, kinds: tuple[str, ...], source: str) -> _TierR
             ActionKind.PENG in kinds and source in rules.peng_on,
             chi and Source.SELF in rules.chi_by, chi and "next" in rules.chi_by,
             chi and source in variant.chou.blocks_on,
-            variant.win.forced_sources if hu else frozenset(), hu and by_worth(variant))
+            variant.win.forced_sources if hu else frozenset())
     if len(_TIER_RULES) >= TIER_RULES_LIMIT:
         _TIER_RULES.clear()
     _TIER_RULES[key] = (variant, made)  # the variant kept: its id is not reused meanwhile
@@ -456,7 +445,7 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
     n = len(seats)
     plans: dict[Action, Plan] = {}
     (from_discard, other_source, hu_own, hu_other, pao, peng_on, chi_own, chi_next_on,
-     chou_applies, forced, valued) = _tier_rules(variant, kinds, source)
+     chou_applies, forced) = _tier_rules(variant, kinds, source)
     # the seats in turn order from the exposer (who is not asked about its own discard), and
     # each seat's options in the order 胡, 跑, 碰, 吃, found kind by kind
     order = _turn_order(n, by, from_discard)
@@ -468,9 +457,7 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
                 seat = seats[s]
                 src = Source.SELF if own else other_source
                 worth = None if ctx is None else seat_worth(variant, ctx, s, seat, card, src, by)
-                occasion = None if ctx is None or not valued else \
-                    win_occasion(variant, ctx, s, seat, card, src, by)
-                win = hu_allowed(variant, seat, card, src, worth, occasion)
+                win = hu_allowed(variant, seat, card, src, worth)
                 if win is not None:
                     hu = option(ActionKind.HU, s, card)
                     found[s] = [hu]

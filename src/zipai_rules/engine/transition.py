@@ -20,20 +20,11 @@ from typing import Any, cast
 
 import attrs
 
-from ..analysis import (
-    Analysis,
-    by_worth,
-    instant_win,
-    own_wei_kind,
-    same_meld,
-    tianhu,
-    tianhu_due,
-)
+from ..analysis import Analysis, instant_win, own_wei_kind, same_meld, tianhu, tianhu_due
 from ..cards import KING, counts_of, indices_of
 from ..melds import QUADS, Meld, MeldKind
 from ..variant import Variant
 from ..vocab import Label, Phase, ResultKind, Source
-from ..worth import Occasion
 from .actions import Action, ActionKind, Event, EventKind
 from .claims import (
     PENG_KINDS,
@@ -48,7 +39,6 @@ from .claims import (
     table_huxi,
     tier_plans,
     win_labels,
-    win_occasion,
     win_result,
     win_units,
 )
@@ -223,8 +213,7 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
                             _tianhu_labels(b, s)))
             return b.freeze(), b.events
     if variant.win.tianhu.optional_dealer_win:
-        occasion = Occasion(_tianhu_labels(b, dealer)) if by_worth(variant) else None
-        win = hu_allowed(variant, b.seats[dealer], None, Source.SELF, occasion=occasion)
+        win = hu_allowed(variant, b.seats[dealer], None, Source.SELF)
         if win is not None:
             hu = Action(ActionKind.HU, dealer)
             b.ask(Phase.HU_CHECK, dealer, (hu, Action(ActionKind.PASS, dealer)), {hu: win})
@@ -525,8 +514,7 @@ def _end_lianzhang(b: _Builder, p: Pending) -> _Next:
     """The 亮张 offered for 地胡: ask the seats that win on it, in turn order from the
     dealer's next seat; when none is left, it goes back to the dealer's hand, who plays on."""
     if p.tier == 0:
-        cands, plans = tier_plans(b.v, tuple(b.seats), ("hu",), p.card, p.source, p.by,
-                                  b.ctx() if by_worth(b.v) else None)
+        cands, plans = tier_plans(b.v, tuple(b.seats), ("hu",), p.card, p.source, p.by)
         if cands:
             (s, opts), rest = cands[0], tuple(cands[1:])
             b.pending = attrs.evolve(p, queue=rest)
@@ -613,15 +601,6 @@ def _own_worth(b: _Builder, s: int, card: int | None, fresh: bool = False) -> Wi
     return seat_worth(b.v, b.ctx(), s, b.seats[s], card, Source.SELF, s, fresh=fresh)
 
 
-def _own_occasion(b: _Builder, s: int, card: int | None) -> Occasion | None:
-    """What the worth of seat ``s``'s win on its own ``card`` reads (the labels the 胡 will
-    carry: :func:`_decide`'s ``hu_check``), where a win's split is chosen by its worth
-    (:func:`~zipai_rules.analysis.by_worth`); else ``None``."""
-    if not by_worth(b.v):
-        return None
-    return win_occasion(b.v, b.ctx(), s, b.seats[s], card, Source.SELF, s, fresh=True)
-
-
 def _kept_draw(b: _Builder, s: int) -> _Next:
     """Step 1 of a kept draw (``pending``, ``claims.own_draw: kept``, 郴州): the drawer may
     win with the card in its hand, used in any group (胡/过); else its forced group.
@@ -629,7 +608,7 @@ def _kept_draw(b: _Builder, s: int) -> _Next:
     p = _pending(b.pending)
     seat = b.seats[s]
     worth = _own_worth(b, s, p.card)
-    win = hu_allowed(b.v, seat, p.card, Source.SELF, worth, _own_occasion(b, s, p.card))
+    win = hu_allowed(b.v, seat, p.card, Source.SELF, worth)
     if win is not None:
         _ask_self_win(b, s, win)
         return None
@@ -664,7 +643,7 @@ def _after_own_card(b: _Builder, s: int) -> _Next:
     "偎完后可胡就自摸胡牌" (000 §衡阳六胡抢字牌规则介绍)."""
     seat = b.seats[s]
     worth = _own_worth(b, s, b.drawn, fresh=True)
-    win = hu_allowed(b.v, seat, None, Source.SELF, worth, _own_occasion(b, s, b.drawn))
+    win = hu_allowed(b.v, seat, None, Source.SELF, worth)
     if win is not None:
         _ask_self_win(b, s, win)
         return None
@@ -691,7 +670,7 @@ def _offer(b: _Builder, by: int) -> _Next:
     tier = p.tier
     seats = tuple(b.seats)
     # the table is read only to value a win against one declined before
-    ctx = b.ctx() if b.v.win.declined_must_be_beaten or by_worth(b.v) else None
+    ctx = b.ctx() if b.v.win.declined_must_be_beaten else None
     pao_forced = b.v.claims.pao_forced
     while tier < len(tiers):
         cands, plans = tier_plans(b.v, seats, tiers[tier], p.card, p.source, p.by, ctx)
