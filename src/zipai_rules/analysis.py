@@ -961,9 +961,7 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     if card is None and source is None and not table and not dealt and not all_decompositions:
         s = _searcher(variant)
         total = _plain(s, hand) if s.plain else None
-        if total is not None and not (s.by_worth and total >= s.min_huxi):
-            # the hand as it stands, from the block tables (a win whose worth may prefer
-            # another split is searched below)
+        if total is not None:  # the hand as it stands, from the block tables
             if total < 0:
                 return _REFUSAL[_FAILED[total]]
             kans = tuple(same_meld(MeldKind.KAN, i) for i in range(20) if hand[i] == 3)
@@ -971,7 +969,9 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
             lazy = functools.partial(_searched, variant, (), kans, rest, s.plain_jiang, ())
             if total < s.min_huxi:
                 return Analysis(False, Reason.BELOW_MIN_HUXI, total, None, lazy=lazy)
-            return Analysis(True, None, total, None, lazy=lazy)
+            found = Analysis(True, None, total, None, lazy=lazy)
+            return _taken(variant, found, hand, (), None, None, occasion, False) \
+                if s.by_worth else found
     if dealt:
         source = Source.SELF  # the dealer's optional 天胡 is a win on its own cards
     if variant.win.special or dealt:
@@ -1005,11 +1005,21 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     if reason is not None:  # the same reason as without explain, the 胡息 shown besides
         return attrs.evolve(found, win=False, reason=reason)
     if found.win and _searcher(variant).by_worth:
-        situation = (variant, found, tuple(hand), table, card, source, all_decompositions)
-        chosen = _by_worth(variant, found, hand, table, card, source,
-                           occasion or default_occasion(card, source, dealt), all_decompositions)
-        return attrs.evolve(chosen, situation=situation)
+        return _taken(variant, found, hand, table, card, source, occasion, all_decompositions,
+                      dealt)
     return found
+
+
+def _taken(variant: Variant, found: Analysis, hand: Sequence[int], table: tuple[Meld, ...],
+           card: int | None, source: str | None, occasion: Occasion | None, want_all: bool,
+           dealt: bool = False) -> Analysis:
+    """:func:`win_verdict`'s win ``found`` taken on ``occasion`` (``None``: the default one,
+    :func:`~zipai_rules.worth.default_occasion`), keeping what :meth:`Analysis.taken` needs
+    to choose again."""
+    situation = (variant, found, tuple(hand), table, card, source, want_all)
+    chosen = _by_worth(variant, found, hand, table, card, source,
+                       occasion or default_occasion(card, source, dealt), want_all)
+    return attrs.evolve(chosen, situation=situation)
 
 
 def _by_worth(variant: Variant, found: Analysis, hand: Sequence[int], table: tuple[Meld, ...],
@@ -1022,11 +1032,12 @@ def _by_worth(variant: Variant, found: Analysis, hand: Sequence[int], table: tup
     else every split is valued. A split below ``win.min_huxi`` is a win only as a
     fixed-value shape (无胡), valued as it scores."""
     level = reading(variant, occasion)
+    if level == BY_HUXI or (level == ON_HUXI and most_huxi_pays_most(
+            variant, card_facts(variant, hand, table, card, occasion.card), occasion,
+            found.huxi)):
+        return found  # the split of the most 胡息, still unsearched
     top = found.best
-    if level == BY_HUXI or top is None:
-        return found
-    if level == ON_HUXI and most_huxi_pays_most(
-            variant, card_facts(variant, hand, table, card, occasion.card), occasion, found.huxi):
+    if top is None:
         return found
     every = found.decompositions if want_all else \
         _best(variant, hand, table, card, source, True).decompositions
