@@ -143,7 +143,7 @@ def card_facts(variant: Variant, hand: Sequence[int], table: Iterable[Meld],
     return facts
 
 
-_BOUNDS: dict[tuple[Any, ...], bool] = {}
+_CURVES: dict[tuple[Any, ...], tuple[list[int], list[int], list[int]]] = {}
 
 
 def most_huxi_pays_most(variant: Variant, facts: Mapping[str, int], occasion: Occasion,
@@ -151,27 +151,58 @@ def most_huxi_pays_most(variant: Variant, facts: Mapping[str, int], occasion: Oc
     """Where the worth depends on the split through its 胡息 only (:data:`ON_HUXI`): whether
     no split of a win whose most 胡息 is ``top`` can be worth more than one of ``top``, for
     any 胡息 from ``win.min_huxi`` up, or any fixed-value shape (无胡) it might have; ``facts``:
-    :func:`card_facts`. Remembered per variant, facts, occasion and ``top``."""
+    :func:`card_facts`. The worth of each 胡息 is remembered per variant, the facts the 名堂
+    read and the labels, as far as it was asked for."""
     labels = _labels(occasion, None)
-    key = (variant.content_hash or variant.id, tuple(facts.values()), labels, top)
-    found = _BOUNDS.get(key)
+    key = (variant.content_hash or variant.id,
+           tuple(facts[f] for f in _facts_read(variant)), labels)
+    found = _CURVES.get(key)
     if found is None:
-        if len(_BOUNDS) >= CACHE_LIMIT:
-            _BOUNDS.clear()
-        sc = variant.scoring
-        here = dict(facts)
-
-        def at(huxi: int, special: str | None = None) -> int:
-            here["huxi"] = huxi
-            return sc.units_at(here, _labels(occasion, special), huxi)
-
-        best = at(top)
-        found = all(at(h) <= best for h in range(variant.win.min_huxi, top))
+        if len(_CURVES) >= CACHE_LIMIT:
+            _CURVES.clear()
+        fixed = []
         for name in variant.win.special:
-            if found and name in FIXED_VALUE_WINS:
-                fixed = FIXED_HUXI.get(name)  # a shape of unknown value: search the splits
-                found = fixed is not None and at(fixed, name) <= best
-        _BOUNDS[key] = found
+            if name in FIXED_VALUE_WINS:  # a shape of unknown value: the splits are searched
+                value = FIXED_HUXI.get(name)
+                fixed.append(_units(variant, facts, occasion, value, name)
+                             if value is not None else _NEVER_SURE)
+        found = _CURVES[key] = ([], [], fixed)
+    worth, most, fixed = found  # the units of 胡息 min_huxi + k; their running maximum
+    low = variant.win.min_huxi
+    while len(worth) <= top - low:
+        worth.append(_units(variant, facts, occasion, low + len(worth)))
+        most.append(max(worth[-1], most[-1]) if most else worth[-1])
+    if top < low:
+        return False  # a fixed-value win: its splits are searched
+    best = worth[top - low]
+    return (top == low or most[top - low - 1] <= best) and all(f <= best for f in fixed)
+
+
+#: a fixed-value shape's worth when its 胡息 is unknown: above any split's
+_NEVER_SURE = 1 << 62
+
+
+def _units(variant: Variant, facts: Mapping[str, int], occasion: Occasion, huxi: int,
+           special: str | None = None) -> int:
+    """The units of a win of ``huxi`` 胡息 with these ``facts`` on this ``occasion``."""
+    here = dict(facts)
+    here["huxi"] = huxi
+    return variant.scoring.units_at(here, _labels(occasion, special), huxi)
+
+
+_READ: dict[str, tuple[str, ...]] = {}
+
+
+def _facts_read(variant: Variant) -> tuple[str, ...]:
+    """The facts but ``huxi`` that some 名堂 of ``variant`` reads, in :data:`FACTS` order."""
+    key = variant.content_hash or variant.id
+    found = _READ.get(key)
+    if found is None:
+        if len(_READ) >= CACHE_LIMIT:
+            _READ.clear()
+        named = {c.fact for p in variant.scoring.patterns for c in p.when if c.fact} | {
+            p.per.fact for p in variant.scoring.patterns if p.per is not None}
+        found = _READ[key] = tuple(f for f in FACTS if f in named and f != "huxi")
     return found
 
 
