@@ -83,6 +83,7 @@ from .worth import (
     default_occasion,
     most_huxi_pays_most,
     reading,
+    worth_at,
 )
 
 if TYPE_CHECKING:
@@ -186,8 +187,7 @@ class Analysis:
         where the variant's splits rank by 胡息 (:func:`by_worth`), or for a refusal."""
         if self._situation is None:
             return self
-        variant, found, hand, table, card, source, want_all = self._situation
-        return _by_worth(variant, found, hand, table, card, source, occasion, want_all)
+        return _by_worth(*self._situation, occasion=occasion)
 
     def _key(self) -> tuple[Any, ...]:
         return (self.win, self.reason, self.huxi, self.best, self.decompositions)
@@ -1016,41 +1016,46 @@ def _taken(variant: Variant, found: Analysis, hand: Sequence[int], table: tuple[
     """:func:`win_verdict`'s win ``found`` taken on ``occasion`` (``None``: the default one,
     :func:`~zipai_rules.worth.default_occasion`), keeping what :meth:`Analysis.taken` needs
     to choose again."""
-    situation = (variant, found, tuple(hand), table, card, source, want_all)
-    chosen = _by_worth(variant, found, hand, table, card, source,
-                       occasion or default_occasion(card, source, dealt), want_all)
+    situation: tuple[Any, ...] = (variant, found, tuple(hand), table, card, source, want_all,
+                                  [])  # the winning splits, listed once (a memo)
+    chosen = _by_worth(*situation, occasion=occasion or default_occasion(card, source, dealt))
     return attrs.evolve(chosen, situation=situation)
 
 
 def _by_worth(variant: Variant, found: Analysis, hand: Sequence[int], table: tuple[Meld, ...],
-              card: int | None, source: str | None, occasion: Occasion, want_all: bool
-              ) -> Analysis:
+              card: int | None, source: str | None, want_all: bool, splits: list[Any], *,
+              occasion: Occasion) -> Analysis:
     """The win ``found`` (its best split the one of the most 胡息) taken with the split worth
     the most (:func:`~zipai_rules.worth.choose`): the same ``found`` where the occasion's
     scoring ranks the splits by 胡息 (:func:`~zipai_rules.worth.reading`) or, reading only the
     胡息, no split of fewer 胡息 can pay more (:func:`~zipai_rules.worth.most_huxi_pays_most`);
     else every split is valued. A split below ``win.min_huxi`` is a win only as a
-    fixed-value shape (无胡), valued as it scores."""
+    fixed-value shape (无胡), valued as it scores. ``splits``: the winning splits once
+    listed (empty before), kept for the next occasion."""
     level = reading(variant, occasion)
-    if level == BY_HUXI or (level == ON_HUXI and most_huxi_pays_most(
-            variant, card_facts(variant, hand, table, card, occasion.card), occasion,
-            found.huxi)):
-        return found  # the split of the most 胡息, still unsearched
+    worth: Callable[[Decomposition], int] | None = None
+    if level == ON_HUXI:
+        facts = card_facts(variant, hand, table, card, occasion.card)
+        if most_huxi_pays_most(variant, facts, occasion, found.huxi):
+            return found  # the split of the most 胡息, still unsearched
+        worth = functools.partial(worth_at, variant, facts, occasion)
+    elif level == BY_HUXI:
+        return found
     top = found.best
     if top is None:
         return found
-    every = found.decompositions if want_all else \
-        _best(variant, hand, table, card, source, True).decompositions
-    wins = []
-    for d in every:
-        if d.huxi < variant.win.min_huxi:
-            fixed = fixed_value_win(variant, [g.meld for g in d.groups], d.huxi, d.leftover) \
-                if variant.win.special else None
-            if fixed is None:
-                continue
-            d = attrs.evolve(d, huxi=fixed[1], special=fixed[0])
-        wins.append(d)
-    chosen = choose(variant, top, wins, occasion, source)
+    if not splits:
+        every = found.decompositions if want_all else \
+            _best(variant, hand, table, card, source, True).decompositions
+        for d in every:
+            if d.huxi < variant.win.min_huxi:
+                fixed = fixed_value_win(variant, [g.meld for g in d.groups], d.huxi,
+                                        d.leftover) if variant.win.special else None
+                if fixed is None:
+                    continue
+                d = attrs.evolve(d, huxi=fixed[1], special=fixed[0])
+            splits.append(d)
+    chosen = choose(variant, top, splits, occasion, source, worth)
     if chosen is top:
         return found
     rest = tuple(d for d in found.decompositions if d.groups != chosen.groups)

@@ -23,7 +23,7 @@ the winner's cards, the same in every split without 王, and is not part of the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 import attrs
@@ -143,7 +143,34 @@ def card_facts(variant: Variant, hand: Sequence[int], table: Iterable[Meld],
     return facts
 
 
-_CURVES: dict[tuple[Any, ...], tuple[list[int], list[int], list[int]]] = {}
+_CURVES: dict[tuple[Any, ...], tuple[list[int], list[int], dict[str, int]]] = {}
+
+
+def _curve(variant: Variant, facts: Mapping[str, int], occasion: Occasion, upto: int
+           ) -> tuple[list[int], list[int], dict[str, int]]:
+    """The units of a win of each 胡息 from ``win.min_huxi`` to ``upto`` at least, their
+    running maximum, and the units of each fixed-value shape, with these ``facts`` on this
+    ``occasion``: remembered per variant, the facts the 名堂 read and the labels, and
+    extended as far as asked."""
+    key = (variant.content_hash or variant.id,
+           tuple(facts[f] for f in _facts_read(variant)), _labels(occasion, None))
+    found = _CURVES.get(key)
+    if found is None:
+        if len(_CURVES) >= CACHE_LIMIT:
+            _CURVES.clear()
+        fixed = {}
+        for name in variant.win.special:
+            if name in FIXED_VALUE_WINS:  # a shape of unknown value: the splits are searched
+                value = FIXED_HUXI.get(name)
+                fixed[name] = _units(variant, facts, occasion, value, name) \
+                    if value is not None else _NEVER_SURE
+        found = _CURVES[key] = ([], [], fixed)
+    worth, most, _ = found
+    low = variant.win.min_huxi
+    while len(worth) <= upto - low:
+        worth.append(_units(variant, facts, occasion, low + len(worth)))
+        most.append(max(worth[-1], most[-1]) if most else worth[-1])
+    return found
 
 
 def most_huxi_pays_most(variant: Variant, facts: Mapping[str, int], occasion: Occasion,
@@ -151,31 +178,25 @@ def most_huxi_pays_most(variant: Variant, facts: Mapping[str, int], occasion: Oc
     """Where the worth depends on the split through its 胡息 only (:data:`ON_HUXI`): whether
     no split of a win whose most 胡息 is ``top`` can be worth more than one of ``top``, for
     any 胡息 from ``win.min_huxi`` up, or any fixed-value shape (无胡) it might have; ``facts``:
-    :func:`card_facts`. The worth of each 胡息 is remembered per variant, the facts the 名堂
-    read and the labels, as far as it was asked for."""
-    labels = _labels(occasion, None)
-    key = (variant.content_hash or variant.id,
-           tuple(facts[f] for f in _facts_read(variant)), labels)
-    found = _CURVES.get(key)
-    if found is None:
-        if len(_CURVES) >= CACHE_LIMIT:
-            _CURVES.clear()
-        fixed = []
-        for name in variant.win.special:
-            if name in FIXED_VALUE_WINS:  # a shape of unknown value: the splits are searched
-                value = FIXED_HUXI.get(name)
-                fixed.append(_units(variant, facts, occasion, value, name)
-                             if value is not None else _NEVER_SURE)
-        found = _CURVES[key] = ([], [], fixed)
-    worth, most, fixed = found  # the units of 胡息 min_huxi + k; their running maximum
+    :func:`card_facts`."""
     low = variant.win.min_huxi
-    while len(worth) <= top - low:
-        worth.append(_units(variant, facts, occasion, low + len(worth)))
-        most.append(max(worth[-1], most[-1]) if most else worth[-1])
     if top < low:
         return False  # a fixed-value win: its splits are searched
+    worth, most, fixed = _curve(variant, facts, occasion, top)
     best = worth[top - low]
-    return (top == low or most[top - low - 1] <= best) and all(f <= best for f in fixed)
+    return (top == low or most[top - low - 1] <= best) and \
+        all(f <= best for f in fixed.values())
+
+
+def worth_at(variant: Variant, facts: Mapping[str, int], occasion: Occasion, split: Split
+             ) -> int:
+    """Where the worth depends on the split through its 胡息 only (:data:`ON_HUXI`): the
+    units of a win on ``split`` (its ``huxi``, or the fixed-value shape its ``special``
+    names), as :func:`units` gives them, from the remembered worth of each 胡息."""
+    worth, _, fixed = _curve(variant, facts, occasion, split.huxi)
+    if split.special is not None and split.special in fixed:
+        return fixed[split.special]
+    return worth[split.huxi - variant.win.min_huxi]
 
 
 #: a fixed-value shape's worth when its 胡息 is unknown: above any split's
@@ -257,16 +278,20 @@ S = TypeVar("S", bound=Split)
 
 
 def choose(variant: Variant, top: S, splits: Iterable[S], occasion: Occasion,
-           source: str | None) -> S:
+           source: str | None, worth: Callable[[S], int] | None = None) -> S:
     """The split a win is taken with: of ``top`` (the split of the most 胡息) and the
     ``splits`` (each a win: at least ``win.min_huxi`` or a fixed-value shape, as given), the
-    one worth the most :func:`units`, then the most 胡息, then ``top``, then the first."""
+    one worth the most :func:`units`, then the most 胡息, then ``top``, then the first.
+    ``worth``: the units of a split where they are known otherwise (:func:`worth_at`)."""
+    def valued(split: S) -> int:
+        return units(variant, split, occasion, source) if worth is None else worth(split)
+
     best = top
-    best_key = (units(variant, top, occasion, source), top.huxi)
+    best_key = (valued(top), top.huxi)
     for s in splits:
         if s is top:
             continue
-        key = (units(variant, s, occasion, source), s.huxi)
+        key = (valued(s), s.huxi)
         if key > best_key:
             best, best_key = s, key
     return best
