@@ -1259,9 +1259,13 @@ def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),
         return []
     _checked(variant, indices, table, cards[0], source, False, False)  # checked once
     s = _searcher(variant)
-    if not table and not counts[KING] and source in variant.win.sources and s.plain \
-            and not s.by_worth:  # else each win's split is chosen by its worth
-        return _plain_waits(variant, counts, cards, source)
+    if not table and not counts[KING] and source in variant.win.sources and s.plain:
+        found = _plain_waits(variant, counts, cards, source)
+        if not s.by_worth:
+            return found
+        # each win taken with the split paid most: its 胡息, from the win decision
+        return [Wait(w.card, win_verdict(variant, counts, table, w.card, source).huxi)
+                for w in found]
     out = []
     for c in cards:
         a = win_verdict(variant, counts, table, c, source)
