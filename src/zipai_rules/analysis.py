@@ -20,7 +20,10 @@ Rules applied (digest §1.2, §1.5; each also cited where it is coded):
   ``claims.pao_on_peng``; one's own draw kept under ``claims.own_draw: kept`` may also lie
   free in the hand; with 破跑胡
   (``claims.po_pao_hu``) a card that would make a 跑 may instead be used elsewhere to win;
-* the best decomposition maximises total 胡息 (table plus hand); ties keep the first found.
+* the best decomposition maximises total 胡息 (table plus hand); ties keep the first found;
+  where the variant's scoring may pay a split of fewer 胡息 more (:mod:`zipai_rules.worth`:
+  衡阳 10 胡 counted as 15, 耒阳's 卡胡 table), a win is taken with the split paid most
+  ("一张牌有几种胡法时，按分数最高的那条走", ``duanly/hzy`` ``docs/RULES.md`` 违规罚分).
 
 :func:`win_verdict` is the one decision whether a player may win: the engine's claim options,
 :func:`analyze` and :func:`waits` all call it. A non-winning hand is a result with a stable
@@ -71,6 +74,17 @@ from .melds import QUADS, Meld, MeldKind, parse_meld, stand_in_text
 from .special import fixed_value_win, special_win
 from .variant import Variant, VariantLike, as_variant
 from .vocab import Reason, Source
+from .worth import (
+    BY_HUXI,
+    ON_HUXI,
+    Occasion,
+    card_facts,
+    choose,
+    default_occasion,
+    most_huxi_pays_most,
+    reading,
+    worth_at,
+)
 
 if TYPE_CHECKING:
     from .drawing import AnalysisPicture
@@ -142,7 +156,9 @@ class Analysis:
     ``win`` — whether the player may win; ``reason`` — ``None`` for a win, else a stable code
     (:class:`~zipai_rules.vocab.Reason`);
     ``huxi`` — the best total 胡息 (0 when the hand is incomplete); ``best`` — the decomposition
-    giving it; ``decompositions`` — all of them when asked for, best first.
+    giving it; ``decompositions`` — all of them when asked for, best first. For a win, ``best``
+    is the split the win is taken with, the one paid most (:mod:`zipai_rules.worth`), and
+    ``huxi`` its total: the most 胡息 but where the variant pays fewer 胡息 more.
 
     The verdict comes from the block tables (:mod:`zipai_rules.blocks`); ``best`` is worked
     out on first reading (``lazy``: how), by the same exact search as ever.
@@ -154,6 +170,8 @@ class Analysis:
     _best: Decomposition | None
     decompositions: tuple[Decomposition, ...] = ()
     _lazy: Callable[[], Decomposition] | None = None
+    #: where a win's split is chosen by its worth: what :meth:`taken` chooses again from
+    _situation: tuple[Any, ...] | None = None
 
     @property
     def best(self) -> Decomposition | None:
@@ -161,6 +179,15 @@ class Analysis:
             object.__setattr__(self, "_best", self._lazy())
             object.__setattr__(self, "_lazy", None)
         return self._best
+
+    def taken(self, occasion: Occasion) -> Analysis:
+        """This win as it is taken on ``occasion`` (:class:`~zipai_rules.worth.Occasion`:
+        the result's labels, the card it names, 海底), which the engine knows when the win
+        is taken: the split paid most then (:mod:`zipai_rules.worth`). The same analysis
+        where the variant's splits rank by 胡息 (:func:`by_worth`), or for a refusal."""
+        if self._situation is None:
+            return self
+        return _by_worth(*self._situation, occasion=occasion)
 
     def _key(self) -> tuple[Any, ...]:
         return (self.win, self.reason, self.huxi, self.best, self.decompositions)
@@ -282,6 +309,8 @@ class _Searcher:
         self.jiang_free = bool(variant.win.max_jiang) and not variant.win.jiang_requires_quad
         self.plain = not variant.win.special
         self.min_huxi = variant.win.min_huxi
+        #: a win's worth may prefer a split of fewer 胡息 (:func:`~zipai_rules.worth.reading`)
+        self.by_worth = reading(variant) != BY_HUXI
 
     def read(self, counts: bytes) -> tuple[int, int]:
         """Blocks A and B of the 20 ``counts`` (0–3 each; a count above 3 raises
@@ -739,7 +768,7 @@ def verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...] = (),
         s = _SEARCHERS.get(variant.content_hash or variant.id) or _searcher(variant)
         if s.plain:
             total = _plain(s, hand)
-            if total is not None:
+            if total is not None and not (s.by_worth and total >= s.min_huxi):
                 if total >= 0:
                     if total < s.min_huxi:
                         return False, Reason.BELOW_MIN_HUXI, total
@@ -907,7 +936,7 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
                 card: int | None, source: str | None, *,
                 chou_hu: Iterable[tuple[int, int]] = (), explain: bool = True,
                 all_decompositions: bool = False, dealer: bool = False,
-                dealt: bool = False) -> Analysis:
+                dealt: bool = False, occasion: Occasion | None = None) -> Analysis:
     """May a player win, and with what best decomposition: the one decision that the engine's
     claim options, :func:`analyze`, :func:`waits` and the bots all use.
 
@@ -936,6 +965,13 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     that the block tables refuse before any search (:func:`surely_no_win`), with the reason
     ``incomplete`` (which the search may have told apart as ``jiang_not_allowed``).
 
+    A win is taken with the split paid most (:func:`~zipai_rules.worth.choose`) where the
+    variant's scoring may prefer fewer 胡息 (:func:`by_worth`); ``occasion`` is what that
+    worth reads besides the split (the result's labels, the card it names, 海底); ``None``:
+    自摸 on one's own draw, 天胡 for a ``dealt`` hand, the incoming card. The engine, which
+    knows the occasion only when the win is taken, chooses again then
+    (:meth:`Analysis.taken`).
+
     Before all of these, the wins that need no choice (:func:`instant_win`): the hand as it
     stands, or after one's own draw made a forced 偎/提, is judged for the variant's special
     wins (碰胡 2 提蛇, 小七对: ``dealer`` says whether the seat deals), and with ``dealt`` (a
@@ -960,7 +996,9 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
             lazy = functools.partial(_searched, variant, (), kans, rest, s.plain_jiang, ())
             if total < s.min_huxi:
                 return Analysis(False, Reason.BELOW_MIN_HUXI, total, None, lazy=lazy)
-            return Analysis(True, None, total, None, lazy=lazy)
+            found = Analysis(True, None, total, None, lazy=lazy)
+            return _taken(variant, found, hand, (), None, None, occasion, False) \
+                if s.by_worth else found
     if dealt:
         source = Source.SELF  # the dealer's optional 天胡 is a win on its own cards
     if variant.win.special or dealt:
@@ -993,7 +1031,68 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
                 found.best, huxi=fixed[1], special=fixed[0]))
     if reason is not None:  # the same reason as without explain, the 胡息 shown besides
         return attrs.evolve(found, win=False, reason=reason)
+    if found.win and _searcher(variant).by_worth:
+        return _taken(variant, found, hand, table, card, source, occasion, all_decompositions,
+                      dealt)
     return found
+
+
+def _taken(variant: Variant, found: Analysis, hand: Sequence[int], table: tuple[Meld, ...],
+           card: int | None, source: str | None, occasion: Occasion | None, want_all: bool,
+           dealt: bool = False) -> Analysis:
+    """:func:`win_verdict`'s win ``found`` taken on ``occasion`` (``None``: the default one,
+    :func:`~zipai_rules.worth.default_occasion`), keeping what :meth:`Analysis.taken` needs
+    to choose again."""
+    situation: tuple[Any, ...] = (variant, found, tuple(hand), table, card, source, want_all,
+                                  [])  # the winning splits, listed once (a memo)
+    chosen = _by_worth(*situation, occasion=occasion or default_occasion(card, source, dealt))
+    return attrs.evolve(chosen, situation=situation)
+
+
+def _by_worth(variant: Variant, found: Analysis, hand: Sequence[int], table: tuple[Meld, ...],
+              card: int | None, source: str | None, want_all: bool, splits: list[Any], *,
+              occasion: Occasion) -> Analysis:
+    """The win ``found`` (its best split the one of the most 胡息) taken with the split worth
+    the most (:func:`~zipai_rules.worth.choose`): the same ``found`` where the occasion's
+    scoring ranks the splits by 胡息 (:func:`~zipai_rules.worth.reading`) or, reading only the
+    胡息, no split of fewer 胡息 can pay more (:func:`~zipai_rules.worth.most_huxi_pays_most`);
+    else every split is valued. A split below ``win.min_huxi`` is a win only as a
+    fixed-value shape (无胡), valued as it scores. ``splits``: the winning splits once
+    listed (empty before), kept for the next occasion."""
+    level = reading(variant, occasion)
+    worth: Callable[[Decomposition], int] | None = None
+    if level == ON_HUXI:
+        facts = card_facts(variant, hand, table, card, occasion.card)
+        if most_huxi_pays_most(variant, facts, occasion, found.huxi):
+            return found  # the split of the most 胡息, still unsearched
+        worth = functools.partial(worth_at, variant, facts, occasion)
+    elif level == BY_HUXI:
+        return found
+    top = found.best
+    if top is None:
+        return found
+    if not splits:
+        every = found.decompositions if want_all else \
+            _best(variant, hand, table, card, source, True).decompositions
+        for d in every:
+            if d.huxi < variant.win.min_huxi:
+                fixed = fixed_value_win(variant, [g.meld for g in d.groups], d.huxi,
+                                        d.leftover) if variant.win.special else None
+                if fixed is None:
+                    continue
+                d = attrs.evolve(d, huxi=fixed[1], special=fixed[0])
+            splits.append(d)
+    chosen = choose(variant, top, splits, occasion, source, worth)
+    if chosen is top:
+        return found
+    rest = tuple(d for d in found.decompositions if d.groups != chosen.groups)
+    return Analysis(True, None, chosen.huxi, chosen, (chosen, *rest) if want_all else ())
+
+
+def by_worth(variant: Variant) -> bool:
+    """Whether a win of ``variant`` may be taken with a split of fewer 胡息 than the most,
+    being worth more (:func:`~zipai_rules.worth.reading`)."""
+    return _searcher(variant).by_worth
 
 
 def instant_win(variant: Variant, hand: Sequence[int], table: Sequence[Meld], *,
@@ -1101,16 +1200,18 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                         x -= 3 << (3 * i)
                         base += kan_huxi[i]
                     kans = sorted(kans0 + made)
+            found = searcher.value(x, jiang)
+            if found < 0:
+                # the same reason with or without every decomposition: a pool that splits
+                # only with a 将 more than this placement allows is ``jiang_not_allowed``
+                if not pair_only and jiang < 7 and searcher.splits(x, 7):
+                    pair_only = True
+                continue
             if want_all:
                 hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
                 for melds in searcher.all(x, jiang):
                     results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds,
                                                   subst))
-                continue
-            found = searcher.value(x, jiang)
-            if found < 0:
-                if not pair_only and jiang < 7 and searcher.splits(x, 7):
-                    pair_only = True
                 continue
             if best_key is None or base + found > best_key[0]:
                 hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
@@ -1199,9 +1300,14 @@ def _left(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...]) -> l
 def _waits(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...], source: str,
            cards: Sequence[int]) -> list[Wait]:
     """:func:`waits` on trusted counts, for the given ``cards``."""
-    if not table and not counts[KING] and source in variant.win.sources and \
-            _searcher(variant).plain:
-        return _plain_waits(variant, counts, cards, source)
+    s = _searcher(variant)
+    if not table and not counts[KING] and source in variant.win.sources and s.plain:
+        found = _plain_waits(variant, counts, cards, source)
+        if not s.by_worth:
+            return found
+        # each win taken with the split paid most: its 胡息, from the win decision
+        return [Wait(w.card, win_verdict(variant, counts, table, w.card, source).huxi)
+                for w in found]
     out = []
     for c in cards:
         a = win_verdict(variant, counts, table, c, source)

@@ -234,6 +234,17 @@ def measure(result: ResultLike, kings: str = "as_stood_for") -> dict[str, int]:
         facts["kings"] += len(g.kings)
     cards += dec.leftover
     facts["kings"] += dec.leftover.count(KING)
+    count_cards(facts, cards, kings)
+    if result.card is not None and result.card != KING:
+        facts["winning_kind"] = sum(1 for g in dec.groups for c in g.meld.cards
+                                    if c == result.card) + dec.leftover.count(result.card)
+    return facts
+
+
+def count_cards(facts: dict[str, int], cards: Iterable[int], kings: str) -> None:
+    """Add ``cards`` (card indices, a 王 as :data:`~zipai_rules.cards.KING`) to the ``red`` /
+    ``black`` and ``small`` / ``big`` counts of ``facts``; a 王 counts as the ``kings``
+    policy says (``red``, ``black``: that colour; else neither, nor small or big)."""
     for c in cards:
         if c == KING:
             if kings in ("red", "black"):
@@ -241,10 +252,6 @@ def measure(result: ResultLike, kings: str = "as_stood_for") -> dict[str, int]:
             continue
         facts["red" if rank_of(c) in RED_RANKS else "black"] += 1
         facts["big" if is_big(c) else "small"] += 1
-    if result.card is not None and result.card != KING:
-        facts["winning_kind"] = sum(1 for g in dec.groups for c in g.meld.cards
-                                    if c == result.card) + dec.leftover.count(result.card)
-    return facts
 
 
 def labels_of(result: ResultLike) -> frozenset[str]:
@@ -535,7 +542,12 @@ def evaluate(rules: Mingtang, patterns: Iterable[Pattern], result: ResultLike,
     """Measure ``result`` (:func:`measure` with ``rules.kings``, :func:`labels_of`) and keep
     the ``patterns`` that apply (:func:`applying`); ``word`` gives the variant's word for a
     pattern name (a pattern's own ``term`` wins)."""
-    facts = measure(result, rules.kings)
-    applied = applying(patterns, facts, labels_of(result))
+    return scored(rules, patterns, measure(result, rules.kings), labels_of(result), word)
+
+
+def scored(rules: Mingtang, patterns: Iterable[Pattern], facts: Mapping[str, int],
+           labels: frozenset[str], word: Callable[[str], str] = str) -> Scoring:
+    """:func:`evaluate` of facts and labels already measured."""
+    applied = applying(patterns, facts, labels)
     return Scoring(applied, facts, rules.stack,
                    tuple(p.term or word(p.name) for p in applied))

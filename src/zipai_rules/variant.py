@@ -25,7 +25,8 @@ from attrs import AttrsInstance
 from .cards import deck_size
 from .frozen import freeze, thaw
 from .melds import Meld, MeldKind
-from .mingtang import Mingtang, Pattern, ResultLike, Step, evaluate, from_bonus
+from .mingtang import Mingtang, Pattern, ResultLike, Step, evaluate, from_bonus, scored
+from .mingtang import Scoring as MingtangScoring
 from .schemas import shipped_schema
 
 _A = TypeVar("_A", bound=AttrsInstance)
@@ -380,8 +381,17 @@ class Scoring:
         """What a win is worth before 醒 and payments: the one valuation that settlement
         explains and that the engine compares (``win.declined_must_be_beaten``). ``word``
         names a pattern in the variant's words (:meth:`Variant.term`)."""
-        named = evaluate(self.mingtang, self.patterns, result, word)
-        huxi, huxi_steps = named.huxi(result.huxi)
+        return self._valued(evaluate(self.mingtang, self.patterns, result, word), result.huxi)
+
+    def units_at(self, facts: Mapping[str, int], labels: frozenset[str], huxi: int) -> int:
+        """The units each loser owes for a win of ``huxi`` 胡息 with the measured ``facts``
+        (:data:`~zipai_rules.mingtang.FACTS`, whose ``huxi`` is this ``huxi``) and ``labels``
+        (:func:`~zipai_rules.mingtang.labels_of`): :meth:`value`'s ``units`` without a result
+        to measure."""
+        return self._valued(scored(self.mingtang, self.patterns, facts, labels), huxi).units
+
+    def _valued(self, named: MingtangScoring, huxi: int) -> WinValue:
+        huxi, huxi_steps = named.huxi(huxi)
         converted = self.units(huxi)
         units, unit_steps = named.units(converted)
         return WinValue(huxi, self.conversion.counted(huxi), converted, units, huxi_steps,

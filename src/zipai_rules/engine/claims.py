@@ -17,6 +17,7 @@ from ..cards import KING
 from ..melds import Meld, MeldKind, chi_meld, chi_shapes_with
 from ..variant import Variant
 from ..vocab import Label, ResultKind, Source
+from ..worth import Occasion
 from .actions import MAX_PLAN_KINGS, Action, ActionKind, option
 from .chou import chou_reason
 from .state import PaoTarget, Plan, Result, SeatState, WinContext
@@ -308,8 +309,11 @@ def win_labels(variant: Variant, ctx: WinContext, s: int, seat: SeatState,
 def win_result(variant: Variant, win: Analysis, s: int, card: int | None,
                source: Source | None, labels: tuple[Label, ...], ctx: WinContext,
                kind: ResultKind = ResultKind.HU, discarder: int | None = None) -> Result:
-    """The :class:`Result` of seat ``s`` winning with ``win``: its labels completed with the
-    name of a fixed-value special win (``wu_hu``) that decided it."""
+    """The :class:`Result` of seat ``s`` winning with ``win``, taken with the split paid most
+    on this occasion (:meth:`~zipai_rules.analysis.Analysis.taken`: its labels, the card, 海底
+    when the wall is empty); the labels completed with the name of a fixed-value special win
+    (``wu_hu``) that decided it."""
+    win = win.taken(Occasion(labels, card, ctx.flipped is None))
     special = win.best.special if win.best is not None else None
     if special is not None and special not in labels:
         labels += (Label(special),)
