@@ -10,7 +10,11 @@ and optionally an incoming card with how it arrived:
 Rules applied (digest §1.2, §1.5; each also cited where it is coded):
 
 * every 坎 (three identical concealed cards) stays whole ("一坎牌不能拆散与其他牌组合",
-  ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``);
+  ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``), unless ``win.split_kan`` (郴州): then
+  the hand wins if any split of all its cards does, each 坎 one group or spread over others
+  (Riversteel6/Aizipai ``chenzhou_zipai_ai/engine/hu_checker.py`` ``_solve_grouping_counts``);
+  one's own draw kept under ``claims.own_draw: kept`` never locks a 坎 with a pair: the three
+  may be one group or spread ([cz-Sim] ``_continue_play``, the win checked before the 偎);
 * a 将 only with a 提 or 跑, and then at least one and at most ``max_jiang`` ("当有跑牌或提牌后，
   必须有且只能有一对牌做为一方门子", ``003_5cd7634dfd57d897.txt``);
 * an incoming card onto a concealed pair is a 碰 (scored as a 坎 under ``huxi.won_triple:
@@ -33,6 +37,7 @@ never holds) is an error (:func:`check_count`).
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -45,6 +50,7 @@ from .blocks import (
     N_CONTENTS,
     NOT_COVERED,
     BlockTables,
+    meld_types,
     slice_readers,
     tables_for,
 )
@@ -282,6 +288,7 @@ class _Searcher:
         self.jiang_free = bool(variant.win.max_jiang) and not variant.win.jiang_requires_quad
         self.plain = not variant.win.special
         self.min_huxi = variant.win.min_huxi
+        self.split_kan = variant.win.split_kan  # a 坎 may be split at the win
 
     def read(self, counts: bytes) -> tuple[int, int]:
         """Blocks A and B of the 20 ``counts`` (0–3 each; a count above 3 raises
@@ -443,10 +450,33 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
     if h[card] == 3:  # four in hand: the 坎 whole, the fourth copy free
         h[card] = 1
         free = _Placement(table, (same_meld(MeldKind.KAN, card),), tuple(h))
+        if variant.win.split_kan:  # or the four spread over melds: one holding the card first
+            out = out + _spread_four(table, hand, card)
     else:
         h[card] += 1
         free = _Placement(table, (), tuple(h))
     return out if free in out else out + [free]
+
+
+def _spread_four(table: tuple[Meld, ...], hand: list[int], card: int) -> list[_Placement]:
+    """Under ``win.split_kan``, the placements of a kept draw onto a 坎 in the hand that spread
+    the four copies over melds other than one group of three: each meld holding the card (a
+    sequence, 二七十 or 绞) taken out first, the copies left in the pool (a 3 of them then
+    locked or split as any 坎). A split into two 将 alone is left out (no preset allows two)."""
+    out = []
+    for kind, cards in _HOLDING[card]:
+        h = list(hand)
+        h[card] += 1
+        for c in cards:
+            h[c] -= 1
+        if min(h[:20]) >= 0:
+            out.append(_Placement(table, (Meld(kind, cards),), tuple(h)))
+    return out
+
+
+#: for each card kind, the meld types holding it (the 将 apart), as ``(kind, cards)``
+_HOLDING: list[list[tuple[MeldKind, tuple[int, ...]]]] = [
+    [(k, cs) for k, cs in meld_types() if c in cs and k != MeldKind.JIANG] for c in range(20)]
 
 
 def _placed(variant: Variant, table: tuple[Meld, ...], hand: list[int],
@@ -733,12 +763,12 @@ _REFUSED = {k: (False, r, 0) for k, r in _FAILED.items()}
 def _plain(s: _Searcher, hand: Sequence[int]) -> int | None:
     """The best total 胡息 of a hand judged as it stands with no table melds and no 王 (its 坎
     locked), -1 for ``incomplete``, -3 for ``jiang_not_allowed``; ``None`` for a hand of other
-    counts (not 21 of them, a 王, a four). Each block's content and 坎 胡息 are read from the
-    hand's count slices (:func:`~zipai_rules.blocks.slice_readers`), then the block tables
-    are joined."""
+    counts (not 21 of them, a 王, a four) or holding a 坎 under ``win.split_kan``. Each
+    block's content and 坎 胡息 are read from the hand's count slices
+    (:func:`~zipai_rules.blocks.slice_readers`), then the block tables are joined."""
     counts = bytes(hand)
-    if len(counts) != N_KINDS or counts[KING]:
-        return None
+    if len(counts) != N_KINDS or counts[KING] or (s.split_kan and 3 in counts):
+        return None  # (a 坎 that may be split: the search's placements)
     r0, r1, r2, r3, ta, tb, ma, mb = s.fast
     s0, s1, s2, s3 = _SLICES(counts)  # :meth:`_Searcher.read`, inlined on the verdict's path
     try:
@@ -801,6 +831,12 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     if card == KING:
         return False
     s = _SEARCHERS.get(variant.content_hash or variant.id) or _searcher(variant)  # inlined
+    spread = -1  # under win.split_kan, the one 坎 held (other than the card), which may spread
+    if s.split_kan and 3 in hand[:20]:
+        kans = [i for i in range(20) if hand[i] == 3]
+        if len(kans) > 1 or hand[KING] or card in kans:
+            return False  # a maybe: the masks hold counts within 2, one spread 坎 at most
+        spread = kans[0]
     # the masks of the splits a placement may use: with any number of 将 where the variant
     # allows a 将 then (a table 提/跑, or the card making one, where ``win.jiang_requires_quad``)
     if table is None or s.jiang_free:
@@ -810,11 +846,13 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     if hand[KING] and card is not None:
         return not _kings_may_win(
             plain, quad, hand, card, source,
-            table is None or hand[card] == 3 or _on_table_meld(table, card))
+            table is None or hand[card] == 3 or _on_table_meld(table, card),
+            variant.claims.kept)
     a, b = s.read(bytes(hand))  # the block contents with every 坎 out of the pool
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     if card is None:  # the hand as it stands, its 王 as wildcards (the walk's first test)
-        return not plain.wild_splits(ca, cb, hand[KING])
+        return not (plain.wild_splits(ca, cb, hand[KING]) or
+                    (spread >= 0 and _three_may_split(plain, list(hand), ca, cb, 1, spread)))
     held = hand[card]
     unit = _DIGIT[card]
     own_count = held if held < 3 else 0  # the card's own count, set below for each placement
@@ -827,22 +865,37 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     # the card onto a table 偎/碰 (pool as held): only where the table may hold one
     onto = table is None or held == 3 or _on_table_meld(table, card)
     own = source == Source.SELF
+    kept = variant.claims.kept
     for n in (held + 1, held, held - 2, held - 3):
         if n < 0 or (n == held and not onto):
             continue
         # onto a table meld or out of a 坎, the card makes a 提/跑
         tables = quad if n == held or n == held - 3 else plain
         if n == 3 and (held == 3 or (own and held == 2)):
+            if own and held == 2 and kept:  # the kept draw's three may also be spread
+                if spread >= 0:
+                    return False  # and a 坎 that may spread: a maybe
+                rest = [k if k < 3 else 0 for k in hand[:20]]
+                rest[card] = 3
+                if _three_may_split(tables, rest, ca, cb, 1, card):
+                    return False
             n = 0  # a 坎, locked
         elif n == 4:
             n = 1  # the 坎 and the fourth copy free
         if n == 3:  # the card onto a pair held free
+            if spread >= 0:
+                return False  # and a 坎 that may spread: two counts of 3, a maybe
             rest = [k if k < 3 else 0 for k in hand[:20]]
             rest[card] = 3
             if _three_may_split(tables, rest, ca, cb, 1, card):
                 return False
         elif tables.ma[ca + n * unit_a] & tables.mb[cb + n * unit_b]:
             return False
+        elif spread >= 0:  # the 坎 spread over melds (one holding its card first)
+            rest = list(hand[:20])
+            rest[card] = n
+            if _three_may_split(tables, rest, ca + n * unit_a, cb + n * unit_b, 1, spread):
+                return False
     return True
 
 
@@ -1045,49 +1098,52 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
         if quads and variant.win.jiang_requires_quad and (sum(pl.pool[:20]) + kings) % 3 == 0:
             continue  # a 提/跑 needs its 将 ("必须有且只能有一对牌做为一方门子", 003): the count
             # of the pool, each 王 in it and each 坎 out of it, leaves no room for one
-        # the pool with the 坎 held before any 王 locked (no 王 joins them), and its 胡息
-        kans0 = [i for i in range(20) if start[i] == 3 and pl.pool[i] >= 3]
-        x0 = encode(pl.pool) - sum(3 << (3 * i) for i in kans0)
-        fixed0 = sum(map(variant.meld_huxi, pl.table + pl.extra)) if pl.table or pl.extra \
+        fixed = sum(map(variant.meld_huxi, pl.table + pl.extra)) if pl.table or pl.extra \
             else 0
-        fixed0 += sum(kan_huxi[i] for i in kans0)
-        for subst in _king_substitutions(tables, list(pl.pool), list(start), kings, card):
-            x = x0
-            base = fixed0
-            kans = kans0
-            if subst:
-                # each 王 adds a copy of its card; three in the hand and in the pool lock a 坎
-                made: list[int] = []
-                fifth = False
-                for i in set(subst):
-                    n = subst.count(i)
-                    held, pooled = start[i] + n, pl.pool[i] + n
-                    if pooled > 3 or held > 3:
-                        fifth = True  # a 王 never stands for a fifth copy
-                    x += n << (3 * i)
-                    if held == 3 and pooled >= 3:
-                        made.append(i)
-                if fifth:
+        # the 坎 held before any 王 (no 王 joins them), each locked or, where it may be split
+        # (:func:`_kan_choices`), left in the pool; the pool and its 胡息 for each choice
+        held = [i for i in range(20) if start[i] == 3 and pl.pool[i] >= 3]
+        for kans0, seen in _kan_choices(searcher, held, start, real, card):
+            x0 = encode(pl.pool) - sum(3 << (3 * i) for i in kans0)
+            fixed0 = fixed + sum(kan_huxi[i] for i in kans0)
+            for subst in _king_substitutions(tables, list(pl.pool), list(seen), kings, card):
+                x = x0
+                base = fixed0
+                kans = kans0
+                if subst:
+                    # each 王 adds a copy of its card; three in the hand and in the pool lock
+                    # a 坎
+                    made: list[int] = []
+                    fifth = False
+                    for i in set(subst):
+                        n = subst.count(i)
+                        had, pooled = seen[i] + n, pl.pool[i] + n
+                        if pooled > 3 or had > 3:
+                            fifth = True  # a 王 never stands for a fifth copy
+                        x += n << (3 * i)
+                        if had == 3 and pooled >= 3:
+                            made.append(i)
+                    if fifth:
+                        continue
+                    if made:
+                        for i in made:
+                            x -= 3 << (3 * i)
+                            base += kan_huxi[i]
+                        kans = tuple(sorted(kans0 + tuple(made)))
+                if want_all:
+                    hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
+                    for melds in searcher.all(x, jiang):
+                        results.append(_decomposition(variant, searcher, pl.table, hand_fixed,
+                                                      melds, subst))
                     continue
-                if made:
-                    for i in made:
-                        x -= 3 << (3 * i)
-                        base += kan_huxi[i]
-                    kans = sorted(kans0 + made)
-            if want_all:
-                hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
-                for melds in searcher.all(x, jiang):
-                    results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds,
-                                                  subst))
-                continue
-            found = searcher.value(x, jiang)
-            if found < 0:
-                if not pair_only and jiang < 7 and searcher.splits(x, 7):
-                    pair_only = True
-                continue
-            if best_key is None or base + found > best_key[0]:
-                hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
-                best_key = (base + found, pl.table, hand_fixed, x, jiang, subst)
+                found = searcher.value(x, jiang)
+                if found < 0:
+                    if not pair_only and jiang < 7 and searcher.splits(x, 7):
+                        pair_only = True
+                    continue
+                if best_key is None or base + found > best_key[0]:
+                    hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
+                    best_key = (base + found, pl.table, hand_fixed, x, jiang, subst)
     if best_key is not None and not want_all:
         total = best_key[0]
         reason = Reason.BELOW_MIN_HUXI if total < variant.win.min_huxi else None
@@ -1101,6 +1157,33 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     reason = Reason.BELOW_MIN_HUXI if best.huxi < variant.win.min_huxi else None
     return Analysis(reason is None, reason, best.huxi, best,
                     tuple(_unique(results)) if want_all else ())
+
+
+def _kan_choices(searcher: _Searcher, held: list[int], start: list[int], real: list[int],
+                 card: int | None) -> Iterator[tuple[tuple[int, ...], list[int]]]:
+    """The ways the 坎 ``held`` (kinds three times in the pool and in the hand ``start``) lie
+    in a decomposition: each ``(kinds locked whole, the hand counts the 王 walk reads)``, the
+    kinds not locked left in the pool as a 3 spread over other melds (their hand count read
+    as 2, so that the walk locks them neither). Every 坎 is locked, except under
+    ``win.split_kan`` (郴州), where each may be whole or spread, and the three copies of one's
+    own kept draw onto a pair (``start`` counting it, ``real`` not), which are never a 坎
+    held: they may be one group or spread ([cz-Sim] ``_continue_play``: the win is checked
+    with the card in the hand before its 偎). Whole first, so that ties keep whole 坎."""
+    if searcher.split_kan:
+        loose = held
+    elif card is not None and card in held and real[card] == 2:
+        loose = [card]  # a kept draw made the pair three
+    else:
+        yield tuple(held), start
+        return
+    fixed = tuple(i for i in held if i not in loose)
+    for n in range(len(loose), -1, -1):
+        for whole in itertools.combinations(loose, n):
+            seen = list(start)
+            for i in loose:
+                if i not in whole:
+                    seen[i] = 2
+            yield tuple(sorted(fixed + whole)), seen
 
 
 def _searched(variant: Variant, table: tuple[Meld, ...], fixed: tuple[Meld, ...], x: int,
@@ -1157,8 +1240,9 @@ def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     if not cards:
         return []
     _checked(variant, indices, table, cards[0], source, False, False)  # checked once
-    if not table and not counts[KING] and source in variant.win.sources and \
-            _searcher(variant).plain:
+    s = _searcher(variant)
+    if not table and not counts[KING] and source in variant.win.sources and s.plain and \
+            not (s.split_kan and 3 in counts[:20]):
         return _plain_waits(variant, counts, cards, source)
     out = []
     for c in cards:
@@ -1174,8 +1258,9 @@ def _plain_waits(variant: Variant, counts: Sequence[int], cards: Sequence[int], 
     wins, from an allowed ``source``: each card joins the concealed cards (with one copy
     held or none, only that); held twice it may also make the 碰 (the 坎 under
     ``huxi.won_triple: kan``) or, one's own draw, is the forced 偎 (:func:`_placed`; under
-    ``claims.own_draw: kept`` also free, a 坎 with the pair). A card held three times goes to
-    :func:`win_verdict`."""
+    ``claims.own_draw: kept`` also free: a 坎 with the pair, or spread over melds). A card
+    held three times goes to :func:`win_verdict`, and so does a hand holding a 坎 under
+    ``win.split_kan``."""
     s = _searcher(variant)
     tables = s.tables
     kan = s.kan_huxi
@@ -1225,12 +1310,11 @@ def _plain_waits(variant: Variant, counts: Sequence[int], cards: Sequence[int], 
             found = tables.best(x - 2 * one, jiang)
             meld = variant.meld_huxi(same_meld(pair_kind, c))
             total = base + meld + found if found >= 0 else -1
-            if free_pair:
-                if own:  # kept: the pair and the draw make a 坎
-                    h = base + kan[c] + found if found >= 0 else -1
-                else:  # the card joins the pair, free
-                    f = tables.best(x + one, jiang)
-                    h = base + f if f >= 0 else -1
+            if free_pair:  # the card joins the pair, free: the three spread over melds
+                f = tables.best(x + one, jiang)
+                h = base + f if f >= 0 else -1
+                if own and found >= 0:  # kept: or the pair and the draw one group, a 坎
+                    h = max(h, base + kan[c] + found)
                 total = max(total, h)
         if total >= low:
             out.append(Wait(c, total))

@@ -26,15 +26,16 @@ from .vocab import Source
 
 
 def may_win(plain: BlockTables, quad: BlockTables, hand: Sequence[int], card: int,
-            source: str | None, onto: bool = True) -> bool:
+            source: str | None, onto: bool = True, kept: bool = False) -> bool:
     """The quick refusal's maybe (:func:`~zipai_rules.analysis.surely_no_win`) for a hand
     holding 王: whether some pool the win check may search passes the first 王 test of
     :func:`substitutions`. The card's count in the pool is one more than held (in the hand),
     as held (onto a table meld, where ``onto``), two or three fewer (its 碰/偎 or 提/跑), the
     held count each time being that before the card (and after one's own draw joined the
     hand, when it is there): every placement the win check gives. Each placement reads the
-    masks of ``quad`` where it makes a 提/跑, else of ``plain``. ``False`` is sure: the win
-    check then searches nothing."""
+    masks of ``quad`` where it makes a 提/跑, else of ``plain``. ``kept``: one's own draw is
+    kept (郴州), and onto a pair its three may also lie free, as another's card's would.
+    ``False`` is sure: the win check then searches nothing."""
     kings = hand[KING]
     held = hand[card]
     pool = list(hand[:20])
@@ -52,23 +53,24 @@ def may_win(plain: BlockTables, quad: BlockTables, hand: Sequence[int], card: in
         if n < 0 or (n == 4 and own) or (n == held and not onto):
             continue  # one's own fourth copy is always its 提 (the pool holds 0 or 1 then)
         tables = quad if n == held or n == held - 3 else plain
-        start = n if own and n > held else held  # one's own draw joins the hand
-        m = n - 3 if n >= 3 and start == 3 else n
-        pool[card] = n
-        locked[card] = m
-        if m > 2:
-            a, b, o = ca, cb, over + 1
-        elif card % 10 < 5:
-            a, b, o = ca + m * d, cb, over
-        else:
-            a, b, o = ca, cb + m * d, over
-        if not o:  # the wildcard masks first, as kings_may_split tries them
-            if tables.wild_splits(a, b, kings):
+        joined = n if own and n > held else held  # one's own draw joins the hand
+        for start in (joined, held) if kept and own and n == 3 == held + 1 else (joined,):
+            m = n - 3 if n >= 3 and start == 3 else n
+            pool[card] = n
+            locked[card] = m
+            if m > 2:
+                a, b, o = ca, cb, over + 1
+            elif card % 10 < 5:
+                a, b, o = ca + m * d, cb, over
+            else:
+                a, b, o = ca, cb + m * d, over
+            if not o:  # the wildcard masks first, as kings_may_split tries them
+                if tables.wild_splits(a, b, kings):
+                    return True
+                if n <= start or n + kings < 3:
+                    continue  # no free card to make three
+            if kings_may_split(tables, pool, locked, card, n > start, kings, a, b, o):
                 return True
-            if n <= start or n + kings < 3:
-                continue  # no free card to make three
-        if kings_may_split(tables, pool, locked, card, n > start, kings, a, b, o):
-            return True
     return False
 
 
