@@ -37,7 +37,6 @@ never holds) is an error (:func:`check_count`).
 from __future__ import annotations
 
 import functools
-import itertools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -239,6 +238,7 @@ class Wait:
 _BITS = 3
 _FIELD = 7
 _GUARD = sum(4 << (_BITS * i) for i in range(20))
+_ONES = _GUARD >> 2  # bit 0 of every field: ``x & (x >> 1) & _ONES`` finds a count of 3
 
 
 
@@ -256,6 +256,8 @@ class _Searcher:
         for i in range(20):
             r, big = i % 10 + 1, i >= 10
             shapes: list[tuple[MeldKind, tuple[int, ...]]] = []
+            if variant.win.split_kan:  # a three of a kind: one group (first: ties keep it)
+                shapes.append((MeldKind.KAN, (i, i, i)))
             if r <= 8:
                 shapes.append((MeldKind.YI_ER_SAN if r == 1 else MeldKind.SHUN, (i, i + 1, i + 2)))
             if r == 2:
@@ -288,7 +290,9 @@ class _Searcher:
         self.jiang_free = bool(variant.win.max_jiang) and not variant.win.jiang_requires_quad
         self.plain = not variant.win.special
         self.min_huxi = variant.win.min_huxi
-        self.split_kan = variant.win.split_kan  # a 坎 may be split at the win
+        #: a 坎 may be split at the win: a pool's 3 of a kind is whole or spread (the search's
+        #: own 坎 candidates), never locked out of it
+        self.split_kan = variant.win.split_kan
 
     def read(self, counts: bytes) -> tuple[int, int]:
         """Blocks A and B of the 20 ``counts`` (0–3 each; a count above 3 raises
@@ -302,7 +306,11 @@ class _Searcher:
     def value(self, x: int, jiang: int) -> int:
         """``best(x, jiang)``'s 胡息, -1 for ``None``: from the block tables, the search
         itself only for a pool they do not cover (a count of 3: an incoming card on a pair
-        kept free, a 王's stand-in)."""
+        kept free, a 王's stand-in; under ``win.split_kan`` every 3, which the search may
+        keep whole)."""
+        if self.split_kan and x & (x >> 1) & _ONES:
+            found = self.best(x, jiang)
+            return -1 if found is None else found[0]
         h = self.tables.best(x, jiang)
         if h == NOT_COVERED:
             found = self.best(x, jiang)
@@ -314,6 +322,8 @@ class _Searcher:
         t = self.tables
         ca, cb = t.contents(x)
         if ca >= N_CONTENTS or cb >= N_CONTENTS:
+            if self.split_kan:
+                return self.best(x, jiang) is not None
             h = t.best(x, jiang)
             return self.best(x, jiang) is not None if h == NOT_COVERED else h >= 0
         return t.splits(x, ca, cb, jiang)
@@ -442,35 +452,49 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
 
     Under ``claims.own_draw: kept`` (郴州) one's own draw is in the hand when the win is
     checked, usable in any group ([cz-Sim] ``_continue_play``), so the hand placement is added
-    to the forced 跑/提/偎 (which the drawer lays if it does not win, checked again after)."""
+    to the forced 跑/提/偎 (which the drawer lays if it does not win, checked again after).
+    A card free beside a 坎 (four copies, which no pool holds) lies as the 坎 whole and the
+    fourth copy free, and under ``win.split_kan`` also spread (:func:`_spread_four`)."""
     out = _placed(variant, table, hand, card, source)
-    if card is None or card == KING or source != Source.SELF or not variant.claims.kept:
+    if card is None or card == KING:
         return out
-    h = list(hand)
-    if h[card] == 3:  # four in hand: the 坎 whole, the fourth copy free
-        h[card] = 1
-        free = _Placement(table, (same_meld(MeldKind.KAN, card),), tuple(h))
-        if variant.win.split_kan:  # or the four spread over melds: one holding the card first
-            out = out + _spread_four(table, hand, card)
-    else:
-        h[card] += 1
-        free = _Placement(table, (), tuple(h))
-    return out if free in out else out + [free]
-
-
-def _spread_four(table: tuple[Meld, ...], hand: list[int], card: int) -> list[_Placement]:
-    """Under ``win.split_kan``, the placements of a kept draw onto a 坎 in the hand that spread
-    the four copies over melds other than one group of three: each meld holding the card (a
-    sequence, 二七十 or 绞) taken out first, the copies left in the pool (a 3 of them then
-    locked or split as any 坎). A split into two 将 alone is left out (no preset allows two)."""
-    out = []
-    for kind, cards in _HOLDING[card]:
+    if source == Source.SELF and variant.claims.kept:
         h = list(hand)
         h[card] += 1
+        free = _Placement(table, (), tuple(h))
+        if free not in out:
+            out.append(free)
+    if hand[card] < 3 or not (variant.win.split_kan or
+                              (source == Source.SELF and variant.claims.kept)):
+        return out
+    # four copies in the pool (the card free beside a 坎): the 坎 whole and the fourth free,
+    # or under win.split_kan the four spread over melds as well
+    spread = []
+    for pl in out:
+        if pl.pool[card] == 4:
+            h = list(pl.pool)
+            h[card] = 1
+            spread.append(_Placement(pl.table, pl.extra + (same_meld(MeldKind.KAN, card),),
+                                     tuple(h)))
+            if variant.win.split_kan:
+                spread += _spread_four(pl, card)
+        else:
+            spread.append(pl)
+    return spread
+
+
+def _spread_four(pl: _Placement, card: int) -> list[_Placement]:
+    """Under ``win.split_kan``, the placements spreading the four copies of ``card`` in the
+    pool of ``pl`` over melds other than one group of three: each meld holding the card (a
+    sequence, 二七十 or 绞) taken out first, the copies left in the pool (a 3 of them then
+    whole or spread as any). A split into two 将 alone is left out (no preset allows two)."""
+    out = []
+    for kind, cards in _HOLDING[card]:
+        h = list(pl.pool)
         for c in cards:
             h[c] -= 1
         if min(h[:20]) >= 0:
-            out.append(_Placement(table, (Meld(kind, cards),), tuple(h)))
+            out.append(_Placement(pl.table, pl.extra + (Meld(kind, cards),), tuple(h)))
     return out
 
 
@@ -1087,7 +1111,6 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     # the incoming card is placed on the real cards first: a forced 偎/提 or a 跑 uses real
     # copies only, the 王 never joins a claimed meld (digest G14); then each 王 takes every
     # identity in the remaining concealed cards
-    tables = searcher.tables
     kan_huxi = searcher.kan_huxi
     for pl in _placements(variant, table, real, card, source):
         start = list(real)
@@ -1106,7 +1129,7 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
         for kans0, seen in _kan_choices(searcher, held, start, real, card):
             x0 = encode(pl.pool) - sum(3 << (3 * i) for i in kans0)
             fixed0 = fixed + sum(kan_huxi[i] for i in kans0)
-            for subst in _king_substitutions(tables, list(pl.pool), list(seen), kings, card):
+            for subst in _identities(searcher, pl.pool, seen, start, held, kings, card):
                 x = x0
                 base = fixed0
                 kans = kans0
@@ -1121,7 +1144,7 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                         if pooled > 3 or had > 3:
                             fifth = True  # a 王 never stands for a fifth copy
                         x += n << (3 * i)
-                        if had == 3 and pooled >= 3:
+                        if had == 3 and pooled >= 3 and not searcher.split_kan:
                             made.append(i)
                     if fifth:
                         continue
@@ -1159,31 +1182,48 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                     tuple(_unique(results)) if want_all else ())
 
 
+def _identities(searcher: _Searcher, pool: tuple[int, ...], seen: list[int], start: list[int],
+                held: list[int], kings: int, card: int | None) -> list[tuple[int, ...]]:
+    """The identities of the ``kings`` 王 that the win check searches
+    (:func:`~zipai_rules.kings.substitutions` of ``pool``, the walk reading the hand counts
+    ``seen``). Under ``win.split_kan`` each 坎 ``held`` may be whole or spread, which the walk
+    cannot test at once: the identities of the walks with each set of them locked (``start``)
+    and the others spread, in order of first appearance."""
+    tables = searcher.tables
+    if not (searcher.split_kan and kings and held):
+        return _king_substitutions(tables, list(pool), list(seen), kings, card)
+    out: dict[tuple[int, ...], None] = {}
+    for mask in range(1 << len(held)):
+        hand = list(start)
+        for k, i in enumerate(held):
+            if mask >> k & 1:
+                hand[i] = 2  # spread
+        out.update(dict.fromkeys(_king_substitutions(tables, list(pool), hand, kings, card)))
+    return list(out)
+
+
 def _kan_choices(searcher: _Searcher, held: list[int], start: list[int], real: list[int],
                  card: int | None) -> Iterator[tuple[tuple[int, ...], list[int]]]:
     """The ways the 坎 ``held`` (kinds three times in the pool and in the hand ``start``) lie
-    in a decomposition: each ``(kinds locked whole, the hand counts the 王 walk reads)``, the
-    kinds not locked left in the pool as a 3 spread over other melds (their hand count read
-    as 2, so that the walk locks them neither). Every 坎 is locked, except under
-    ``win.split_kan`` (郴州), where each may be whole or spread, and the three copies of one's
-    own kept draw onto a pair (``start`` counting it, ``real`` not), which are never a 坎
-    held: they may be one group or spread ([cz-Sim] ``_continue_play``: the win is checked
-    with the card in the hand before its 偎). Whole first, so that ties keep whole 坎."""
+    in a decomposition: each ``(kinds locked whole, the hand counts the 王 walk reads)``, a
+    kind not locked left in the pool as a 3 (its hand count read as 2, so that the walk does
+    not lock it either). Every 坎 is locked, except under ``win.split_kan`` (郴州: none is,
+    the search keeps each 3 whole or spreads it), and the three copies of one's own kept
+    draw onto a pair (``start`` counting it, ``real`` not), never a 坎 held: locked, or
+    spread over melds (the tables' count of 3), the win being checked with the card in the
+    hand before its 偎 ([cz-Sim] ``_continue_play``). Whole first: ties keep the 坎."""
     if searcher.split_kan:
         loose = held
     elif card is not None and card in held and real[card] == 2:
-        loose = [card]  # a kept draw made the pair three
+        yield tuple(held), start
+        loose = [card]
     else:
         yield tuple(held), start
         return
-    fixed = tuple(i for i in held if i not in loose)
-    for n in range(len(loose), -1, -1):
-        for whole in itertools.combinations(loose, n):
-            seen = list(start)
-            for i in loose:
-                if i not in whole:
-                    seen[i] = 2
-            yield tuple(sorted(fixed + whole)), seen
+    seen = list(start)
+    for i in loose:
+        seen[i] = 2
+    yield tuple(i for i in held if i not in loose), seen
 
 
 def _searched(variant: Variant, table: tuple[Meld, ...], fixed: tuple[Meld, ...], x: int,

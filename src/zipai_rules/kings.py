@@ -431,7 +431,9 @@ def kings_may_split(tables: BlockTables, pool: list[int], locked: list[int], car
     """Whether the pool (``locked`` its counts, ``ca``/``cb``/``over`` as
     :func:`kings_pool` gives them) may split once ``left`` more 王 join it: ``False`` is
     sure. ``free``: the incoming ``card`` is held free (no 坎)."""
-    if over:  # three of the free card: a meld holding it goes first
+    if over:  # three of the free card (or of another kind not locked): a meld holding it first
+        if over == 1 and (card is None or locked[card] < 3):
+            card = next(i for i in range(20) if locked[i] > 2)
         return three_may_split(tables, locked, ca, cb, over, card, left)
     if tables.wild_splits(ca, cb, left):
         return True
