@@ -176,7 +176,7 @@ def _groups() -> list[tuple[tuple[int, ...], int]]:
 GROUPS = _groups()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def oracle(counts: tuple[int, ...]) -> int:
     """The most 胡息 of a split of every card into groups of three, -1 if none."""
     if not any(counts):
