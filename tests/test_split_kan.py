@@ -18,11 +18,11 @@ import random
 
 import pytest
 
-from helpers import act, c, make_deal, pass_all
+from helpers import act, c, make_deal, pass_all, self_win_asked
 from zipai_rules import analyze, find_variant
 from zipai_rules.cards import parse_indices
 from zipai_rules.cli import main
-from zipai_rules.engine import Action, ActionKind, Game
+from zipai_rules.engine import ActionKind, Game
 from zipai_rules.engine.actions import EventKind
 from zipai_rules.engine.claims import chi_plans
 from zipai_rules.loader import build_variant
@@ -84,15 +84,9 @@ def kept_game(variant) -> Game:
 def test_kept_draw_onto_a_pair_is_offered_the_win_before_the_wei(variant):
     g = kept_game(variant)
     assert (g.events[-1].kind, g.events[-1].card) == (EventKind.DRAW_HIDDEN, c("x5"))
-    assert (g.actor, g.state.phase, g.legal_actions()) == (
-        1, "hu_check", (Action(ActionKind.HU, 1), Action(ActionKind.PASS, 1)))
-    assert g.state.plan(Action(ActionKind.HU, 1)).huxi == 18
-    declined = g.clone()
-    act(g, "hu")
-    r = g.result
+    r, declined = self_win_asked(g, 1)
     assert (r.winner, r.card, r.source, r.huxi) == (1, c("x5"), "self", 18)
-    declined.apply(Action(ActionKind.PASS, 1))  # declined: the forced 偎, then the discard
-    assert declined.events[-1].kind == EventKind.WEI
+    assert declined.events[-1].kind == EventKind.WEI  # declined: the forced 偎, the discard
     assert (declined.actor, declined.state.phase) == (1, "discard")
 
 

@@ -1186,19 +1186,24 @@ def _identities(searcher: _Searcher, pool: tuple[int, ...], seen: list[int], sta
                 held: list[int], kings: int, card: int | None) -> list[tuple[int, ...]]:
     """The identities of the ``kings`` 王 that the win check searches
     (:func:`~zipai_rules.kings.substitutions` of ``pool``, the walk reading the hand counts
-    ``seen``). Under ``win.split_kan`` each 坎 ``held`` may be whole or spread, which the walk
-    cannot test at once: the identities of the walks with each set of them locked (``start``)
-    and the others spread, in order of first appearance."""
+    ``seen``). Under ``win.split_kan`` each 坎 ``held`` may be whole or spread, and so may a
+    three a 王 makes, which one walk cannot test at once: the identities of the walks with
+    each set of the 坎 locked (``start``), the others spread, and the 王's threes locked (the
+    hand counts as held) or spread (the other hand counts read as 0, which locks nothing), in
+    order of first appearance."""
     tables = searcher.tables
-    if not (searcher.split_kan and kings and held):
+    if not (searcher.split_kan and kings):
         return _king_substitutions(tables, list(pool), list(seen), kings, card)
     out: dict[tuple[int, ...], None] = {}
     for mask in range(1 << len(held)):
+        whole = [i for k, i in enumerate(held) if not mask >> k & 1]
         hand = list(start)
-        for k, i in enumerate(held):
-            if mask >> k & 1:
+        for i in held:
+            if i not in whole:
                 hand[i] = 2  # spread
-        out.update(dict.fromkeys(_king_substitutions(tables, list(pool), hand, kings, card)))
+        loose = [3 if i in whole else 0 for i in range(20)] + [start[KING]]
+        for h in (hand, loose):
+            out.update(dict.fromkeys(_king_substitutions(tables, list(pool), h, kings, card)))
     return list(out)
 
 
