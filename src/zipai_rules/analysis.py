@@ -1247,6 +1247,8 @@ def _decomposition(variant: Variant, searcher: _Searcher, table: tuple[Meld, ...
                    kings: tuple[int, ...] = ()) -> Decomposition:
     """The decomposition of the table melds, the ``fixed`` hand melds and the searched ones;
     ``kings`` (the card each 王 stood for) are shown in concealed groups holding that card."""
+    if searcher.split_kan:  # the 坎 the search kept whole first, where locked ones lie
+        melds = tuple(sorted(melds, key=lambda m: m.kind != MeldKind.KAN))
     hand = [(m, variant.meld_huxi(m)) for m in fixed]
     hand += [(m, searcher.huxi_of.get(m, 0)) for m in melds]
     stand_ins: list[list[int]] = [[] for _ in hand]
