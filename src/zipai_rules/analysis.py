@@ -1189,12 +1189,13 @@ def _identities(searcher: _Searcher, pool: tuple[int, ...], seen: list[int], sta
     ``seen``). Under ``win.split_kan`` each 坎 ``held`` may be whole or spread, and so may a
     three a 王 makes, which one walk cannot test at once: the identities of the walks with
     each set of the 坎 locked (``start``), the others spread, and the 王's threes locked (the
-    hand counts as held) or spread (the other hand counts read as 0, which locks nothing), in
-    order of first appearance."""
+    hand counts as held) or spread (the other hand counts read as 0, which locks nothing),
+    and an incoming card held free as if held (a 王 with it may make a whole three), in the
+    walk's order (``itertools.combinations_with_replacement``)."""
     tables = searcher.tables
     if not (searcher.split_kan and kings):
         return _king_substitutions(tables, list(pool), list(seen), kings, card)
-    out: dict[tuple[int, ...], None] = {}
+    out: set[tuple[int, ...]] = set()
     for mask in range(1 << len(held)):
         whole = [i for k, i in enumerate(held) if not mask >> k & 1]
         hand = list(start)
@@ -1202,9 +1203,14 @@ def _identities(searcher: _Searcher, pool: tuple[int, ...], seen: list[int], sta
             if i not in whole:
                 hand[i] = 2  # spread
         loose = [3 if i in whole else 0 for i in range(20)] + [start[KING]]
-        for h in (hand, loose):
-            out.update(dict.fromkeys(_king_substitutions(tables, list(pool), h, kings, card)))
-    return list(out)
+        hands = [hand, loose]
+        if card is not None and card < KING and pool[card] > start[card]:
+            kept = list(hand)  # the incoming card as if held: a 王 may make it a whole three
+            kept[card] = pool[card]
+            hands.append(kept)
+        for h in hands:
+            out.update(_king_substitutions(tables, list(pool), h, kings, card))
+    return sorted(out)
 
 
 def _kan_choices(searcher: _Searcher, held: list[int], start: list[int], real: list[int],
