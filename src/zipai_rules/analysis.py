@@ -37,6 +37,7 @@ never holds) is an error (:func:`check_count`).
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -69,6 +70,8 @@ from .cards import (
 )
 from .errors import HandError, MeldError
 from .kings import DIGIT as _DIGIT
+from .kings import kings_may_split as _kings_may_split
+from .kings import kings_pool as _kings_pool
 from .kings import may_win as _kings_may_win
 from .kings import substitutions as _king_substitutions  # replaced by some tests
 from .kings import three_may_split as _three_may_split
@@ -1186,12 +1189,12 @@ def _identities(searcher: _Searcher, pool: tuple[int, ...], seen: list[int], sta
                 held: list[int], kings: int, card: int | None) -> list[tuple[int, ...]]:
     """The identities of the ``kings`` 王 that the win check searches
     (:func:`~zipai_rules.kings.substitutions` of ``pool``, the walk reading the hand counts
-    ``seen``). Under ``win.split_kan`` each 坎 ``held`` may be whole or spread, and so may a
-    three a 王 makes, which one walk cannot test at once: the identities of the walks with
-    each set of the 坎 locked (``start``), the others spread, and the 王's threes locked (the
-    hand counts as held) or spread (the other hand counts read as 0, which locks nothing),
-    and an incoming card held free as if held (a 王 with it may make a whole three), in the
-    walk's order (``itertools.combinations_with_replacement``)."""
+    ``seen``). Under ``win.split_kan`` each 坎 ``held`` may be whole or spread, which one
+    walk cannot test at once: the identities of the walks with each set of the 坎 locked
+    (``start``) and the others spread, and with an incoming card held free also read as held
+    (a 王 with it may make a whole three), in the walk's order
+    (``itertools.combinations_with_replacement``). A three a 王 makes with a pair is tested
+    whole only (the walk locks it); the search of an identity kept may still spread it."""
     tables = searcher.tables
     if not (searcher.split_kan and kings):
         return _king_substitutions(tables, list(pool), list(seen), kings, card)
@@ -1202,15 +1205,35 @@ def _identities(searcher: _Searcher, pool: tuple[int, ...], seen: list[int], sta
         for i in held:
             if i not in whole:
                 hand[i] = 2  # spread
-        loose = [3 if i in whole else 0 for i in range(20)] + [start[KING]]
-        hands = [hand, loose]
+        hands = [hand]
         if card is not None and card < KING and pool[card] > start[card]:
             kept = list(hand)  # the incoming card as if held: a 王 may make it a whole three
             kept[card] = pool[card]
             hands.append(kept)
         for h in hands:
             out.update(_king_substitutions(tables, list(pool), h, kings, card))
+        out.update(_spread_threes(tables, pool, whole, kings, card))
     return sorted(out)
+
+
+def _spread_threes(tables: BlockTables, pool: Sequence[int], whole: list[int], kings: int,
+                   card: int | None) -> Iterator[tuple[int, ...]]:
+    """Under ``win.split_kan``, the identities of the ``kings`` 王 whose pool passes the last
+    王's test with no three locked but the 坎 ``whole`` (a three a 王 makes spread over
+    melds, which the walk does not try): every choice, each tested on the block masks (a
+    count of 3 by :func:`~zipai_rules.kings.three_may_split`)."""
+    hand = [3 if i in whole else 0 for i in range(20)]
+    for subst in itertools.combinations_with_replacement(range(20), kings):
+        p = list(pool[:20])
+        for i in subst:
+            p[i] += 1
+        if max(p) > 3 or not any(p[i] == 3 and i not in whole for i in subst):
+            continue  # a fifth copy, or no three a 王 made: the walk's
+        locked, a, b, over = _kings_pool(p, hand)
+        free = card is not None and card < KING and p[card] > hand[card]
+        if (not over and tables.ma[a] & tables.mb[b]) or (
+                over and _kings_may_split(tables, p, locked, card, free, 0, a, b, over)):
+            yield subst
 
 
 def _kan_choices(searcher: _Searcher, held: list[int], start: list[int], real: list[int],
