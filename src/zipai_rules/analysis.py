@@ -871,10 +871,12 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     else:
         plain, quad = _jiang_views(variant, s.tables, table)
     if hand[KING] and card is not None:
-        return not _kings_may_win(
-            plain, quad, hand, card, source,
-            table is None or hand[card] == 3 or _on_table_meld(table, card),
-            variant.claims.kept)
+        onto = table is None or hand[card] == 3 or _on_table_meld(table, card)
+        if _kings_may_win(plain, quad, hand, card, source, onto):
+            return False
+        # a kept draw onto a pair may also lie free, its three spread, as another's card
+        return not (variant.claims.kept and source == Source.SELF and hand[card] == 2 and
+                    _kings_may_win(plain, quad, hand, card, Source.DISCARD, onto))
     a, b = s.read(bytes(hand))  # the block contents with every 坎 out of the pool
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     if card is None:  # the hand as it stands, its 王 as wildcards (the walk's first test)
@@ -1205,13 +1207,11 @@ def _identities(searcher: _Searcher, pool: tuple[int, ...], seen: list[int], sta
         for i in held:
             if i not in whole:
                 hand[i] = 2  # spread
-        hands = [hand]
+        out.update(_king_substitutions(tables, list(pool), hand, kings, card))
         if card is not None and card < KING and pool[card] > start[card]:
             kept = list(hand)  # the incoming card as if held: a 王 may make it a whole three
             kept[card] = pool[card]
-            hands.append(kept)
-        for h in hands:
-            out.update(_king_substitutions(tables, list(pool), h, kings, card))
+            out.update(_king_substitutions(tables, list(pool), kept, kings, None))
         out.update(_spread_threes(tables, pool, whole, kings, card))
     return sorted(out)
 

@@ -26,16 +26,15 @@ from .vocab import Source
 
 
 def may_win(plain: BlockTables, quad: BlockTables, hand: Sequence[int], card: int,
-            source: str | None, onto: bool = True, kept: bool = False) -> bool:
+            source: str | None, onto: bool = True) -> bool:
     """The quick refusal's maybe (:func:`~zipai_rules.analysis.surely_no_win`) for a hand
     holding 王: whether some pool the win check may search passes the first 王 test of
     :func:`substitutions`. The card's count in the pool is one more than held (in the hand),
     as held (onto a table meld, where ``onto``), two or three fewer (its 碰/偎 or 提/跑), the
     held count each time being that before the card (and after one's own draw joined the
     hand, when it is there): every placement the win check gives. Each placement reads the
-    masks of ``quad`` where it makes a 提/跑, else of ``plain``. ``kept``: one's own draw is
-    kept (郴州), and onto a pair its three may also lie free, as another's card's would.
-    ``False`` is sure: the win check then searches nothing."""
+    masks of ``quad`` where it makes a 提/跑, else of ``plain``. ``False`` is sure: the win
+    check then searches nothing."""
     kings = hand[KING]
     held = hand[card]
     pool = list(hand[:20])
@@ -53,24 +52,23 @@ def may_win(plain: BlockTables, quad: BlockTables, hand: Sequence[int], card: in
         if n < 0 or (n == 4 and own) or (n == held and not onto):
             continue  # one's own fourth copy is always its 提 (the pool holds 0 or 1 then)
         tables = quad if n == held or n == held - 3 else plain
-        joined = n if own and n > held else held  # one's own draw joins the hand
-        for start in (joined, held) if kept and own and n == 3 == held + 1 else (joined,):
-            m = n - 3 if n >= 3 and start == 3 else n
-            pool[card] = n
-            locked[card] = m
-            if m > 2:
-                a, b, o = ca, cb, over + 1
-            elif card % 10 < 5:
-                a, b, o = ca + m * d, cb, over
-            else:
-                a, b, o = ca, cb + m * d, over
-            if not o:  # the wildcard masks first, as kings_may_split tries them
-                if tables.wild_splits(a, b, kings):
-                    return True
-                if n <= start or n + kings < 3:
-                    continue  # no free card to make three
-            if kings_may_split(tables, pool, locked, card, n > start, kings, a, b, o):
+        start = n if own and n > held else held  # one's own draw joins the hand
+        m = n - 3 if n >= 3 and start == 3 else n
+        pool[card] = n
+        locked[card] = m
+        if m > 2:
+            a, b, o = ca, cb, over + 1
+        elif card % 10 < 5:
+            a, b, o = ca + m * d, cb, over
+        else:
+            a, b, o = ca, cb + m * d, over
+        if not o:  # the wildcard masks first, as kings_may_split tries them
+            if tables.wild_splits(a, b, kings):
                 return True
+            if n <= start or n + kings < 3:
+                continue  # no free card to make three
+        if kings_may_split(tables, pool, locked, card, n > start, kings, a, b, o):
+            return True
     return False
 
 
@@ -431,9 +429,7 @@ def kings_may_split(tables: BlockTables, pool: list[int], locked: list[int], car
     """Whether the pool (``locked`` its counts, ``ca``/``cb``/``over`` as
     :func:`kings_pool` gives them) may split once ``left`` more 王 join it: ``False`` is
     sure. ``free``: the incoming ``card`` is held free (no 坎)."""
-    if over:  # three of the free card (or of another kind not locked): a meld holding it first
-        if over == 1 and (card is None or locked[card] < 3):
-            card = next(i for i in range(20) if locked[i] > 2)
+    if over:  # three of the free card: a meld holding it goes first
         return three_may_split(tables, locked, ca, cb, over, card, left)
     if tables.wild_splits(ca, cb, left):
         return True
