@@ -1223,12 +1223,26 @@ def _spread_threes(tables: BlockTables, pool: Sequence[int], whole: list[int], k
     melds, which the walk does not try): every choice, each tested on the block masks (a
     count of 3 by :func:`~zipai_rules.kings.three_may_split`)."""
     hand = [3 if i in whole else 0 for i in range(20)]
-    for subst in itertools.combinations_with_replacement(range(20), kings):
-        p = list(pool[:20])
-        for i in subst:
-            p[i] += 1
-        if max(p) > 3 or not any(p[i] == 3 and i not in whole for i in subst):
-            continue  # a fifth copy, or no three a 王 made: the walk's
+    seen: set[tuple[int, ...]] = set()
+    for t in range(20):  # the kind a 王 makes three, with the other 王 anywhere
+        need = 3 - pool[t]
+        if not 0 < need <= kings or t in whole:
+            continue
+        for rest in itertools.combinations_with_replacement(range(20), kings - need):
+            subst = tuple(sorted((t,) * need + rest))
+            if subst not in seen:
+                seen.add(subst)
+                yield from _spread_passes(tables, pool, hand, subst, card)
+
+
+def _spread_passes(tables: BlockTables, pool: Sequence[int], hand: list[int],
+                   subst: tuple[int, ...], card: int | None) -> Iterator[tuple[int, ...]]:
+    """``subst`` if its pool (no fifth copy) passes the last 王's test of
+    :func:`_spread_threes`."""
+    p = list(pool[:20])
+    for i in subst:
+        p[i] += 1
+    if max(p) <= 3:
         locked, a, b, over = _kings_pool(p, hand)
         free = card is not None and card < KING and p[card] > hand[card]
         if (not over and tables.ma[a] & tables.mb[b]) or (
