@@ -121,6 +121,19 @@ def act(game: Game, kind: ActionKind | str, card: str | int | None = None,
     return game.apply(find(game, kind, card, melds))
 
 
+def self_win_asked(game: Game, seat: int):
+    """Check that ``seat`` is asked 胡/过 on its own cards; win, and return the result and a
+    copy of the game in which the seat passed instead."""
+    assert (game.actor, game.state.phase, game.legal_actions()) == (
+        seat, "hu_check", (Action(ActionKind.HU, seat), Action(ActionKind.PASS, seat)))
+    declined = game.clone()
+    declined.apply(Action(ActionKind.PASS, seat))
+    huxi = game.state.plan(Action(ActionKind.HU, seat)).huxi
+    act(game, "hu")
+    assert game.result.huxi == huxi
+    return game.result, declined
+
+
 def pass_all(game: Game, limit: int = 20) -> list:
     """PASS while the actor is answering an exposed card; return the events."""
     events = []

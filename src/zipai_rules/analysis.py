@@ -10,7 +10,11 @@ and optionally an incoming card with how it arrived:
 Rules applied (digest §1.2, §1.5; each also cited where it is coded):
 
 * every 坎 (three identical concealed cards) stays whole ("一坎牌不能拆散与其他牌组合",
-  ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``);
+  ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``), unless ``win.split_kan`` (郴州): then
+  the hand wins if any split of all its cards does, each 坎 one group or spread over others
+  (Riversteel6/Aizipai ``chenzhou_zipai_ai/engine/hu_checker.py`` ``_solve_grouping_counts``);
+  one's own draw kept under ``claims.own_draw: kept`` never locks a 坎 with a pair: the three
+  may be one group or spread ([cz-Sim] ``_continue_play``, the win checked before the 偎);
 * a 将 only with a 提 or 跑, and then at least one and at most ``max_jiang`` ("当有跑牌或提牌后，
   必须有且只能有一对牌做为一方门子", ``003_5cd7634dfd57d897.txt``);
 * an incoming card onto a concealed pair is a 碰 (scored as a 坎 under ``huxi.won_triple:
@@ -36,6 +40,7 @@ never holds) is an error (:func:`check_count`).
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -48,6 +53,7 @@ from .blocks import (
     N_CONTENTS,
     NOT_COVERED,
     BlockTables,
+    meld_types,
     slice_readers,
     tables_for,
 )
@@ -67,6 +73,8 @@ from .cards import (
 )
 from .errors import HandError, MeldError
 from .kings import DIGIT as _DIGIT
+from .kings import kings_may_split as _kings_may_split
+from .kings import kings_pool as _kings_pool
 from .kings import may_win as _kings_may_win
 from .kings import substitutions as _king_substitutions  # replaced by some tests
 from .kings import three_may_split as _three_may_split
@@ -260,6 +268,7 @@ class Wait:
 _BITS = 3
 _FIELD = 7
 _GUARD = sum(4 << (_BITS * i) for i in range(20))
+_ONES = _GUARD >> 2  # bit 0 of every field: ``x & (x >> 1) & _ONES`` finds a count of 3
 
 
 
@@ -277,6 +286,8 @@ class _Searcher:
         for i in range(20):
             r, big = i % 10 + 1, i >= 10
             shapes: list[tuple[MeldKind, tuple[int, ...]]] = []
+            if variant.win.split_kan:  # a three of a kind: one group (first: ties keep it)
+                shapes.append((MeldKind.KAN, (i, i, i)))
             if r <= 8:
                 shapes.append((MeldKind.YI_ER_SAN if r == 1 else MeldKind.SHUN, (i, i + 1, i + 2)))
             if r == 2:
@@ -311,6 +322,9 @@ class _Searcher:
         self.min_huxi = variant.win.min_huxi
         #: a win's worth may prefer a split of fewer 胡息 (:func:`~zipai_rules.worth.reading`)
         self.by_worth = reading(variant) != BY_HUXI
+        #: a 坎 may be split at the win: a pool's 3 of a kind is whole or spread (the search's
+        #: own 坎 candidates), never locked out of it
+        self.split_kan = variant.win.split_kan
 
     def read(self, counts: bytes) -> tuple[int, int]:
         """Blocks A and B of the 20 ``counts`` (0–3 each; a count above 3 raises
@@ -324,7 +338,11 @@ class _Searcher:
     def value(self, x: int, jiang: int) -> int:
         """``best(x, jiang)``'s 胡息, -1 for ``None``: from the block tables, the search
         itself only for a pool they do not cover (a count of 3: an incoming card on a pair
-        kept free, a 王's stand-in)."""
+        kept free, a 王's stand-in; under ``win.split_kan`` every 3, which the search may
+        keep whole)."""
+        if self.split_kan and x & (x >> 1) & _ONES:
+            found = self.best(x, jiang)
+            return -1 if found is None else found[0]
         h = self.tables.best(x, jiang)
         if h == NOT_COVERED:
             found = self.best(x, jiang)
@@ -336,6 +354,8 @@ class _Searcher:
         t = self.tables
         ca, cb = t.contents(x)
         if ca >= N_CONTENTS or cb >= N_CONTENTS:
+            if self.split_kan:
+                return self.best(x, jiang) is not None
             h = t.best(x, jiang)
             return self.best(x, jiang) is not None if h == NOT_COVERED else h >= 0
         return t.splits(x, ca, cb, jiang)
@@ -464,18 +484,55 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
 
     Under ``claims.own_draw: kept`` (郴州) one's own draw is in the hand when the win is
     checked, usable in any group ([cz-Sim] ``_continue_play``), so the hand placement is added
-    to the forced 跑/提/偎 (which the drawer lays if it does not win, checked again after)."""
+    to the forced 跑/提/偎 (which the drawer lays if it does not win, checked again after).
+    A card free beside a 坎 (four copies, which no pool holds) lies as the 坎 whole and the
+    fourth copy free, and under ``win.split_kan`` also spread (:func:`_spread_four`)."""
     out = _placed(variant, table, hand, card, source)
-    if card is None or card == KING or source != Source.SELF or not variant.claims.kept:
+    if card is None or card == KING:
         return out
-    h = list(hand)
-    if h[card] == 3:  # four in hand: the 坎 whole, the fourth copy free
-        h[card] = 1
-        free = _Placement(table, (same_meld(MeldKind.KAN, card),), tuple(h))
-    else:
+    if source == Source.SELF and variant.claims.kept:
+        h = list(hand)
         h[card] += 1
         free = _Placement(table, (), tuple(h))
-    return out if free in out else out + [free]
+        if free not in out:
+            out.append(free)
+    if hand[card] < 3 or not (variant.win.split_kan or
+                              (source == Source.SELF and variant.claims.kept)):
+        return out
+    # four copies in the pool (the card free beside a 坎): the 坎 whole and the fourth free,
+    # or under win.split_kan the four spread over melds as well
+    spread = []
+    for pl in out:
+        if pl.pool[card] == 4:
+            h = list(pl.pool)
+            h[card] = 1
+            spread.append(_Placement(pl.table, pl.extra + (same_meld(MeldKind.KAN, card),),
+                                     tuple(h)))
+            if variant.win.split_kan:
+                spread += _spread_four(pl, card)
+        else:
+            spread.append(pl)
+    return spread
+
+
+def _spread_four(pl: _Placement, card: int) -> list[_Placement]:
+    """Under ``win.split_kan``, the placements spreading the four copies of ``card`` in the
+    pool of ``pl`` over melds other than one group of three: each meld holding the card (a
+    sequence, 二七十 or 绞) taken out first, the copies left in the pool (a 3 of them then
+    whole or spread as any). A split into two 将 alone is left out (no preset allows two)."""
+    out = []
+    for kind, cards in _HOLDING[card]:
+        h = list(pl.pool)
+        for c in cards:
+            h[c] -= 1
+        if min(h[:20]) >= 0:
+            out.append(_Placement(pl.table, pl.extra + (Meld(kind, cards),), tuple(h)))
+    return out
+
+
+#: for each card kind, the meld types holding it (the 将 apart), as ``(kind, cards)``
+_HOLDING: list[list[tuple[MeldKind, tuple[int, ...]]]] = [
+    [(k, cs) for k, cs in meld_types() if c in cs and k != MeldKind.JIANG] for c in range(20)]
 
 
 def _placed(variant: Variant, table: tuple[Meld, ...], hand: list[int],
@@ -789,12 +846,12 @@ _REFUSED = {k: (False, r, 0) for k, r in _FAILED.items()}
 def _plain(s: _Searcher, hand: Sequence[int]) -> int | None:
     """The best total 胡息 of a hand judged as it stands with no table melds and no 王 (its 坎
     locked), -1 for ``incomplete``, -3 for ``jiang_not_allowed``; ``None`` for a hand of other
-    counts (not 21 of them, a 王, a four). Each block's content and 坎 胡息 are read from the
-    hand's count slices (:func:`~zipai_rules.blocks.slice_readers`), then the block tables
-    are joined."""
+    counts (not 21 of them, a 王, a four) or holding a 坎 under ``win.split_kan``. Each
+    block's content and 坎 胡息 are read from the hand's count slices
+    (:func:`~zipai_rules.blocks.slice_readers`), then the block tables are joined."""
     counts = bytes(hand)
-    if len(counts) != N_KINDS or counts[KING]:
-        return None
+    if len(counts) != N_KINDS or counts[KING] or (s.split_kan and 3 in counts):
+        return None  # (a 坎 that may be split: the search's placements)
     r0, r1, r2, r3, ta, tb, ma, mb = s.fast
     s0, s1, s2, s3 = _SLICES(counts)  # :meth:`_Searcher.read`, inlined on the verdict's path
     try:
@@ -857,6 +914,12 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     if card == KING:
         return False
     s = _SEARCHERS.get(variant.content_hash or variant.id) or _searcher(variant)  # inlined
+    spread = -1  # under win.split_kan, the one 坎 held (other than the card), which may spread
+    if s.split_kan and 3 in hand[:20]:
+        kans = [i for i in range(20) if hand[i] == 3]
+        if len(kans) > 1 or hand[KING] or card in kans:
+            return False  # a maybe: the masks hold counts within 2, one spread 坎 at most
+        spread = kans[0]
     # the masks of the splits a placement may use: with any number of 将 where the variant
     # allows a 将 then (a table 提/跑, or the card making one, where ``win.jiang_requires_quad``)
     if table is None or s.jiang_free:
@@ -864,13 +927,17 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     else:
         plain, quad = _jiang_views(variant, s.tables, table)
     if hand[KING] and card is not None:
-        return not _kings_may_win(
-            plain, quad, hand, card, source,
-            table is None or hand[card] == 3 or _on_table_meld(table, card))
+        onto = table is None or hand[card] == 3 or _on_table_meld(table, card)
+        if _kings_may_win(plain, quad, hand, card, source, onto):
+            return False
+        # a kept draw onto a pair may also lie free, its three spread, as another's card
+        return not (variant.claims.kept and source == Source.SELF and hand[card] == 2 and
+                    _kings_may_win(plain, quad, hand, card, Source.DISCARD, onto))
     a, b = s.read(bytes(hand))  # the block contents with every 坎 out of the pool
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     if card is None:  # the hand as it stands, its 王 as wildcards (the walk's first test)
-        return not plain.wild_splits(ca, cb, hand[KING])
+        return not (plain.wild_splits(ca, cb, hand[KING]) or
+                    (spread >= 0 and _three_may_split(plain, list(hand), ca, cb, 1, spread)))
     held = hand[card]
     unit = _DIGIT[card]
     own_count = held if held < 3 else 0  # the card's own count, set below for each placement
@@ -883,22 +950,37 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     # the card onto a table 偎/碰 (pool as held): only where the table may hold one
     onto = table is None or held == 3 or _on_table_meld(table, card)
     own = source == Source.SELF
+    kept = variant.claims.kept
     for n in (held + 1, held, held - 2, held - 3):
         if n < 0 or (n == held and not onto):
             continue
         # onto a table meld or out of a 坎, the card makes a 提/跑
         tables = quad if n == held or n == held - 3 else plain
         if n == 3 and (held == 3 or (own and held == 2)):
+            if own and held == 2 and kept:  # the kept draw's three may also be spread
+                if spread >= 0:
+                    return False  # and a 坎 that may spread: a maybe
+                rest = [k if k < 3 else 0 for k in hand[:20]]
+                rest[card] = 3
+                if _three_may_split(tables, rest, ca, cb, 1, card):
+                    return False
             n = 0  # a 坎, locked
         elif n == 4:
             n = 1  # the 坎 and the fourth copy free
         if n == 3:  # the card onto a pair held free
+            if spread >= 0:
+                return False  # and a 坎 that may spread: two counts of 3, a maybe
             rest = [k if k < 3 else 0 for k in hand[:20]]
             rest[card] = 3
             if _three_may_split(tables, rest, ca, cb, 1, card):
                 return False
         elif tables.ma[ca + n * unit_a] & tables.mb[cb + n * unit_b]:
             return False
+        elif spread >= 0:  # the 坎 spread over melds (one holding its card first)
+            rest = list(hand[:20])
+            rest[card] = n
+            if _three_may_split(tables, rest, ca + n * unit_a, cb + n * unit_b, 1, spread):
+                return False
     return True
 
 
@@ -1160,7 +1242,6 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     # the incoming card is placed on the real cards first: a forced 偎/提 or a 跑 uses real
     # copies only, the 王 never joins a claimed meld (digest G14); then each 王 takes every
     # identity in the remaining concealed cards
-    tables = searcher.tables
     kan_huxi = searcher.kan_huxi
     for pl in _placements(variant, table, real, card, source):
         start = list(real)
@@ -1171,51 +1252,55 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
         if quads and variant.win.jiang_requires_quad and (sum(pl.pool[:20]) + kings) % 3 == 0:
             continue  # a 提/跑 needs its 将 ("必须有且只能有一对牌做为一方门子", 003): the count
             # of the pool, each 王 in it and each 坎 out of it, leaves no room for one
-        # the pool with the 坎 held before any 王 locked (no 王 joins them), and its 胡息
-        kans0 = [i for i in range(20) if start[i] == 3 and pl.pool[i] >= 3]
-        x0 = encode(pl.pool) - sum(3 << (3 * i) for i in kans0)
-        fixed0 = sum(map(variant.meld_huxi, pl.table + pl.extra)) if pl.table or pl.extra \
+        fixed = sum(map(variant.meld_huxi, pl.table + pl.extra)) if pl.table or pl.extra \
             else 0
-        fixed0 += sum(kan_huxi[i] for i in kans0)
-        for subst in _king_substitutions(tables, list(pl.pool), list(start), kings, card):
-            x = x0
-            base = fixed0
-            kans = kans0
-            if subst:
-                # each 王 adds a copy of its card; three in the hand and in the pool lock a 坎
-                made: list[int] = []
-                fifth = False
-                for i in set(subst):
-                    n = subst.count(i)
-                    held, pooled = start[i] + n, pl.pool[i] + n
-                    if pooled > 3 or held > 3:
-                        fifth = True  # a 王 never stands for a fifth copy
-                    x += n << (3 * i)
-                    if held == 3 and pooled >= 3:
-                        made.append(i)
-                if fifth:
+        # the 坎 held before any 王 (no 王 joins them), each locked or, where it may be split
+        # (:func:`_kan_choices`), left in the pool; the pool and its 胡息 for each choice
+        held = [i for i in range(20) if start[i] == 3 and pl.pool[i] >= 3]
+        for kans0, seen in _kan_choices(searcher, held, start, real, card):
+            x0 = encode(pl.pool) - sum(3 << (3 * i) for i in kans0)
+            fixed0 = fixed + sum(kan_huxi[i] for i in kans0)
+            for subst in _identities(searcher, pl.pool, seen, start, held, kings, card):
+                x = x0
+                base = fixed0
+                kans = kans0
+                if subst:
+                    # each 王 adds a copy of its card; three in the hand and in the pool lock
+                    # a 坎
+                    made: list[int] = []
+                    fifth = False
+                    for i in set(subst):
+                        n = subst.count(i)
+                        had, pooled = seen[i] + n, pl.pool[i] + n
+                        if pooled > 3 or had > 3:
+                            fifth = True  # a 王 never stands for a fifth copy
+                        x += n << (3 * i)
+                        if had == 3 and pooled >= 3 and not searcher.split_kan:
+                            made.append(i)
+                    if fifth:
+                        continue
+                    if made:
+                        for i in made:
+                            x -= 3 << (3 * i)
+                            base += kan_huxi[i]
+                        kans = tuple(sorted(kans0 + tuple(made)))
+                found = searcher.value(x, jiang)
+                if found < 0:
+                    # the same reason with or without every decomposition: a pool that
+                    # splits only with a 将 more than this placement allows is
+                    # ``jiang_not_allowed``
+                    if not pair_only and jiang < 7 and searcher.splits(x, 7):
+                        pair_only = True
                     continue
-                if made:
-                    for i in made:
-                        x -= 3 << (3 * i)
-                        base += kan_huxi[i]
-                    kans = sorted(kans0 + made)
-            found = searcher.value(x, jiang)
-            if found < 0:
-                # the same reason with or without every decomposition: a pool that splits
-                # only with a 将 more than this placement allows is ``jiang_not_allowed``
-                if not pair_only and jiang < 7 and searcher.splits(x, 7):
-                    pair_only = True
-                continue
-            if want_all:
-                hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
-                for melds in searcher.all(x, jiang):
-                    results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds,
-                                                  subst))
-                continue
-            if best_key is None or base + found > best_key[0]:
-                hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
-                best_key = (base + found, pl.table, hand_fixed, x, jiang, subst)
+                if want_all:
+                    hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
+                    for melds in searcher.all(x, jiang):
+                        results.append(_decomposition(variant, searcher, pl.table, hand_fixed,
+                                                      melds, subst))
+                    continue
+                if best_key is None or base + found > best_key[0]:
+                    hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
+                    best_key = (base + found, pl.table, hand_fixed, x, jiang, subst)
     if best_key is not None and not want_all:
         total = best_key[0]
         reason = Reason.BELOW_MIN_HUXI if total < variant.win.min_huxi else None
@@ -1229,6 +1314,93 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     reason = Reason.BELOW_MIN_HUXI if best.huxi < variant.win.min_huxi else None
     return Analysis(reason is None, reason, best.huxi, best,
                     tuple(_unique(results)) if want_all else ())
+
+
+def _identities(searcher: _Searcher, pool: tuple[int, ...], seen: list[int], start: list[int],
+                held: list[int], kings: int, card: int | None) -> list[tuple[int, ...]]:
+    """The identities of the ``kings`` 王 that the win check searches
+    (:func:`~zipai_rules.kings.substitutions` of ``pool``, the walk reading the hand counts
+    ``seen``). Under ``win.split_kan`` each 坎 ``held`` may be whole or spread, which one
+    walk cannot test at once: the identities of the walks with each set of the 坎 locked
+    (``start``) and the others spread, and with an incoming card held free also read as held
+    (a 王 with it may make a whole three), in the walk's order
+    (``itertools.combinations_with_replacement``). A three a 王 makes with a pair is tested
+    whole only (the walk locks it); the search of an identity kept may still spread it."""
+    tables = searcher.tables
+    if not (searcher.split_kan and kings):
+        return _king_substitutions(tables, list(pool), list(seen), kings, card)
+    out: set[tuple[int, ...]] = set()
+    for mask in range(1 << len(held)):
+        whole = [i for k, i in enumerate(held) if not mask >> k & 1]
+        hand = list(start)
+        for i in held:
+            if i not in whole:
+                hand[i] = 2  # spread
+        out.update(_king_substitutions(tables, list(pool), hand, kings, card))
+        if card is not None and card < KING and pool[card] > start[card]:
+            kept = list(hand)  # the incoming card as if held: a 王 may make it a whole three
+            kept[card] = pool[card]
+            out.update(_king_substitutions(tables, list(pool), kept, kings, None))
+        out.update(_spread_threes(tables, pool, whole, kings, card))
+    return sorted(out)
+
+
+def _spread_threes(tables: BlockTables, pool: Sequence[int], whole: list[int], kings: int,
+                   card: int | None) -> Iterator[tuple[int, ...]]:
+    """Under ``win.split_kan``, the identities of the ``kings`` 王 whose pool passes the last
+    王's test with no three locked but the 坎 ``whole`` (a three a 王 makes spread over
+    melds, which the walk does not try): every choice, each tested on the block masks (a
+    count of 3 by :func:`~zipai_rules.kings.three_may_split`)."""
+    hand = [3 if i in whole else 0 for i in range(20)]
+    seen: set[tuple[int, ...]] = set()
+    for t in range(20):  # the kind a 王 makes three, with the other 王 anywhere
+        need = 3 - pool[t]
+        if not 0 < need <= kings or t in whole:
+            continue
+        for rest in itertools.combinations_with_replacement(range(20), kings - need):
+            subst = tuple(sorted((t,) * need + rest))
+            if subst not in seen:
+                seen.add(subst)
+                yield from _spread_passes(tables, pool, hand, subst, card)
+
+
+def _spread_passes(tables: BlockTables, pool: Sequence[int], hand: list[int],
+                   subst: tuple[int, ...], card: int | None) -> Iterator[tuple[int, ...]]:
+    """``subst`` if its pool (no fifth copy) passes the last 王's test of
+    :func:`_spread_threes`."""
+    p = list(pool[:20])
+    for i in subst:
+        p[i] += 1
+    if max(p) <= 3:
+        locked, a, b, over = _kings_pool(p, hand)
+        free = card is not None and card < KING and p[card] > hand[card]
+        if (not over and tables.ma[a] & tables.mb[b]) or (
+                over and _kings_may_split(tables, p, locked, card, free, 0, a, b, over)):
+            yield subst
+
+
+def _kan_choices(searcher: _Searcher, held: list[int], start: list[int], real: list[int],
+                 card: int | None) -> Iterator[tuple[tuple[int, ...], list[int]]]:
+    """The ways the 坎 ``held`` (kinds three times in the pool and in the hand ``start``) lie
+    in a decomposition: each ``(kinds locked whole, the hand counts the 王 walk reads)``, a
+    kind not locked left in the pool as a 3 (its hand count read as 2, so that the walk does
+    not lock it either). Every 坎 is locked, except under ``win.split_kan`` (郴州: none is,
+    the search keeps each 3 whole or spreads it), and the three copies of one's own kept
+    draw onto a pair (``start`` counting it, ``real`` not), never a 坎 held: locked, or
+    spread over melds (the tables' count of 3), the win being checked with the card in the
+    hand before its 偎 ([cz-Sim] ``_continue_play``). Whole first: ties keep the 坎."""
+    if searcher.split_kan:
+        loose = held
+    elif card is not None and card in held and real[card] == 2:
+        yield tuple(held), start
+        loose = [card]
+    else:
+        yield tuple(held), start
+        return
+    seen = list(start)
+    for i in loose:
+        seen[i] = 2
+    yield tuple(i for i in held if i not in loose), seen
 
 
 def _searched(variant: Variant, table: tuple[Meld, ...], fixed: tuple[Meld, ...], x: int,
@@ -1247,6 +1419,8 @@ def _decomposition(variant: Variant, searcher: _Searcher, table: tuple[Meld, ...
                    kings: tuple[int, ...] = ()) -> Decomposition:
     """The decomposition of the table melds, the ``fixed`` hand melds and the searched ones;
     ``kings`` (the card each 王 stood for) are shown in concealed groups holding that card."""
+    if searcher.split_kan:  # the 坎 the search kept whole first, where locked ones lie
+        melds = tuple(sorted(melds, key=lambda m: m.kind != MeldKind.KAN))
     hand = [(m, variant.meld_huxi(m)) for m in fixed]
     hand += [(m, searcher.huxi_of.get(m, 0)) for m in melds]
     stand_ins: list[list[int]] = [[] for _ in hand]
@@ -1301,7 +1475,8 @@ def _waits(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...], sou
            cards: Sequence[int]) -> list[Wait]:
     """:func:`waits` on trusted counts, for the given ``cards``."""
     s = _searcher(variant)
-    if not table and not counts[KING] and source in variant.win.sources and s.plain:
+    if not table and not counts[KING] and source in variant.win.sources and s.plain and \
+            not (s.split_kan and 3 in counts[:20]):
         found = _plain_waits(variant, counts, cards, source)
         if not s.by_worth:
             return found
@@ -1331,8 +1506,9 @@ def _plain_waits(variant: Variant, counts: Sequence[int], cards: Sequence[int], 
     wins, from an allowed ``source``: each card joins the concealed cards (with one copy
     held or none, only that); held twice it may also make the 碰 (the 坎 under
     ``huxi.won_triple: kan``) or, one's own draw, is the forced 偎 (:func:`_placed`; under
-    ``claims.own_draw: kept`` also free, a 坎 with the pair). A card held three times goes to
-    :func:`win_verdict`."""
+    ``claims.own_draw: kept`` also free: a 坎 with the pair, or spread over melds). A card
+    held three times goes to :func:`win_verdict`, and so does a hand holding a 坎 under
+    ``win.split_kan``."""
     s = _searcher(variant)
     tables = s.tables
     kan = s.kan_huxi
@@ -1382,12 +1558,11 @@ def _plain_waits(variant: Variant, counts: Sequence[int], cards: Sequence[int], 
             found = tables.best(x - 2 * one, jiang)
             meld = variant.meld_huxi(same_meld(pair_kind, c))
             total = base + meld + found if found >= 0 else -1
-            if free_pair:
-                if own:  # kept: the pair and the draw make a 坎
-                    h = base + kan[c] + found if found >= 0 else -1
-                else:  # the card joins the pair, free
-                    f = tables.best(x + one, jiang)
-                    h = base + f if f >= 0 else -1
+            if free_pair:  # the card joins the pair, free: the three spread over melds
+                f = tables.best(x + one, jiang)
+                h = base + f if f >= 0 else -1
+                if own and found >= 0:  # kept: or the pair and the draw one group, a 坎
+                    h = max(h, base + kan[c] + found)
                 total = max(total, h)
         if total >= low:
             out.append(Wait(c, total))

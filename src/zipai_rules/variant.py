@@ -170,8 +170,9 @@ class Tianhu:
 class Win:
     """``win``: threshold in 胡息, sources (``self``/``draw``/``discard``), 将, 臭胡, 天胡,
     地胡, special-win hook names, 举手胡 (``jushou``) and whether a declined win must be
-    beaten (``declined_must_be_beaten``), and how many 偎 in a row count as a 提 for
-    ``two_ti`` (``wei_run_as_ti``, 0: none)."""
+    beaten (``declined_must_be_beaten``), how many 偎 in a row count as a 提 for
+    ``two_ti`` (``wei_run_as_ti``, 0: none), and whether a 坎 may be split at the win
+    (``split_kan``)."""
 
     min_huxi: int
     sources: frozenset[str] = attrs.field(converter=frozenset)
@@ -185,6 +186,8 @@ class Win:
     jushou: bool = attrs.field(default=False)
     declined_must_be_beaten: bool = attrs.field(default=False)
     wei_run_as_ti: int = attrs.field(default=0)
+    #: a 坎 may be split at the win (郴州); ``False``: every 坎 stays whole
+    split_kan: bool = attrs.field(default=False)
 
 
 @attrs.frozen(slots=True)
@@ -203,6 +206,8 @@ class Claims:
     own_peng_pao_first: bool = attrs.field()
     own_draw: str = attrs.field()
     own_draw_on_wei: str = attrs.field()
+    #: a 坎 of a card in the hand blocks 吃 of that card (郴州)
+    kan_blocks_chi: bool = attrs.field(default=False)
 
     @property
     def kept(self) -> bool:

@@ -46,7 +46,9 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
     remaining copy of ``card`` in the hand ("吃牌时,如果你手中有同样的牌,必须比",
     ``000_cdb63c032605c9a1.txt §跑胡子玩牌规则``). When the 比 cannot be completed there is no plan
     ("如果玩家符合吃牌的条件但达不到比牌的条件 … 则不允许吃牌", ``003_5cd7634dfd57d897.txt``).
-    Cards of a 坎 are never used.
+    Cards of a 坎 are never used; under ``claims.kan_blocks_chi`` a 坎 of ``card`` itself
+    leaves no plan at all (郴州: Riversteel6/Aizipai ``chenzhou_zipai_ai/engine/chi_rules.py``
+    ``enumerate_chi_plans``).
 
     With ``chi`` in ``deck.king_rules.claims`` a 王 may stand for a hand card of the 吃 meld
     that the hand lacks ("王霸可以代替任何牌进行游戏", ``000_cdb63c032605c9a1.txt
@@ -56,6 +58,8 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
     never a fifth copy of a card among the player's own cards (``hand``, its ``table`` melds
     and the claimed card).
     """
+    if card < KING and hand[card] >= 3 and variant.claims.kan_blocks_chi:
+        return []  # a 坎 of the card blocks its 吃
     if hand[KING] and "chi" in variant.deck.king_rules.claims:
         return _king_chi_plans(variant, hand, card, table)
     # without a 王 a plan uses only the cards of the chi shapes holding ``card``: the same
