@@ -73,8 +73,13 @@ def check_settlement(ref: Referee) -> None:
         if pays != want:
             ref.flag("settlement", i, f"荒庄 payments {pays}, the referee's {want}")
         return
-    if r.has_mingtang or result.get("kind") != "hu" or ref.win_total is None \
+    # with 名堂 a pattern shows as a bonus line too: only a settlement with none is judged
+    plain = {"meld", "payment", "huxi", "conversion", "xing"}
+    patterned = r.has_mingtang and any(line["item"] not in plain
+                                       for line in st.get("lines", ()))
+    if patterned or result.get("kind") != "hu" or ref.win_total is None \
             or (result.get("decomposition") or {}).get("special"):
+        # a 名堂 (pattern) applied: the referee does not model patterns
         ref.skipped["settlement_units"] = ref.skipped.get("settlement_units", 0) + 1
         return
     labels = list(result.get("labels") or [])
@@ -82,7 +87,10 @@ def check_settlement(ref: Referee) -> None:
     if ref.win_source == "self" and "zimo" not in labels and any(
             b["label"] == "zimo" for b in scoring.get("bonuses", ())):
         ref.flag("settlement", i, "a win on the winner's own draw without its 自摸 label")
-    units = units_of(scoring, ref.win_total, labels)
+    # the conversion is judged on the recorded split's 胡息 (a split that is not a best one is
+    # its own disagreement, not repeated here)
+    huxi = (result.get("decomposition") or {}).get("huxi", ref.win_total)
+    units = units_of(scoring, huxi, labels)
     per = scoring.get("xing", {}).get("per_card", 0)
     if per and ref.ptr < len(ref.wall):
         up, down = xing_cards(ref.wall[ref.ptr])
@@ -95,7 +103,7 @@ def check_settlement(ref: Referee) -> None:
         units += per * (held[up] + held[down])
     if st.get("units") != units:
         ref.flag("settlement", i, f"units {st.get('units')}, the referee's {units} "
-                 f"({ref.win_total} 胡息, labels {labels})")
+                 f"({huxi} 胡息, labels {labels})")
         return
     losers = [s for s in range(ref.n) if s != w]
     want = [0] * ref.n

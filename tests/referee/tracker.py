@@ -8,8 +8,8 @@ Each judgement that fails adds a :class:`Disagreement` of a stable ``kind``:
 * ``card_count``: a seat's hand and table off the resting size 20 + (提/跑 − 1) (digest 1.4.0: the
   first 提/跑 owes a discard, the second and later none, 000 §跑胡子玩牌规则 "八块(即跑、提两次及
   以上)除外");
-* ``forced_missing``: a 偎/提 not made on the drawer's own draw (000 §跑胡子玩牌规则 "比、偎、提、跑是
-  强制规则"), a forced 跑 not made;
+* ``forced_missing``: a 偎/提 not made on the drawer's own draw (000 §跑胡子玩牌规则
+  "比、偎、提、跑是强制规则"), a forced 跑 not made;
 * ``bad_meld``: a meld whose cards are not of its kind; ``chi_seat``: a 吃 by a seat that may not
   (000 §跑胡子、放炮罚游戏规则 "下家可吃可碰，上家可碰不能吃"); ``bi_incomplete``: copies of the
   吃's card left in the hand (003 "如果玩家符合吃牌的条件但达不到比牌的条件 … 则不允许吃牌");
@@ -106,6 +106,8 @@ class Referee:
         self.win_exposer = 0
         self.skipped: dict[str, int] = {}
         self.kan_chi = False
+        self.took_in = [False] * self.n
+        self.passed_hu = [False] * self.n
         full = Counter({t: rules.copies for t in TOKENS})
         if rules.kings:
             full[KING] = rules.kings
@@ -167,7 +169,10 @@ class Referee:
         for s in range(self.n):
             if s == skip or (s == self.dealer and not self.discarded_once[s]):
                 continue
-            if self.r.dealt_double_quad == "skip_second" and self.dealt_quads[s] >= 2:
+            if self.dealt_quads[s] >= 2 and (self.r.dealt_double_quad == "skip_second"
+                                             or not self.took_in[s]):
+                # two dealt 提: the free discard falls on the first 进牌 (003 "第一次进牌后不用
+                # 出牌"); before it the seat rests one card short
                 continue
             want = self.r.other_hand + max(0, self.quads[s] - 1) + self.dead[s]
             if not self.r.repeat_quad_skips:
@@ -213,6 +218,7 @@ class Referee:
         s = e["seat"]
         c = self.draw_card(e, i)
         if e.get("note") == "kept":
+            self.took_in[s] = True
             self.hand[s][c] += 1
             self.open_offer(c, "self", s, i)
             return
@@ -222,11 +228,13 @@ class Referee:
                           "a 偎/提 was owed")
         self.open_offer(c, "draw", s, i)
         self.resting(i)
+        self.took_in[s] = True
 
     def ev_draw_hidden(self, e: Mapping[str, Any], i: int) -> None:
         self.close_offer(i, None)
         s = e["seat"]
         c = self.draw_card(e, i)
+        self.took_in[s] = True
         if "kept" in e.get("note", ""):
             self.hand[s][c] += 1
             self.open_offer(c, "self", s, i)
@@ -295,7 +303,8 @@ class Referee:
             incoming = c
             src = self.offer.source
             self.check_claim(e, i)
-            self.close_offer(i, s)
+            self.close_offer(i, s, kind)
+            self.took_in[s] = True
         else:
             src = "hand"
         if incoming is not None:
@@ -339,16 +348,18 @@ class Referee:
             # the drawer may win after its forced meld (000 §衡阳六胡抢 "偎完后可胡就自摸胡牌")
             self.open_offer(None, "post-self", s, i)
         elif src in ("draw", "discard") and kind == "pao":
-            # after a claimed 跑 the hand as it stands, the card's source being the 跑's
-            self.open_offer(None, "post-" + src, s, i)
+            # after a claimed 跑 the hand as it stands, the card's source being the 跑's (a win
+            # declined on that card stays declined: 臭胡)
+            self.open_offer(None, "post-" + src, s, i, chou_card=c)
 
     # ------------------------------------------------------------------ offers
-    def open_offer(self, card: str | None, source: str, exposer: int, i: int) -> None:
+    def open_offer(self, card: str | None, source: str, exposer: int, i: int,
+                   chou_card: str | None = None) -> None:
         o = Offer(card or "", source, exposer, i)
         self.offer = o
         for s in range(self.n):
             opts: set[str] = set()
-            total = self.judge.can_win(self, s, card, source, exposer)
+            total = self.judge.can_win(self, s, card, source, exposer, chou_card)
             if total is not None:
                 opts.add("hu")
                 o.hu_totals[s] = total
@@ -373,7 +384,7 @@ class Referee:
             out.add("pao!")
         chi_ok = (s == self.nxt(e) and "next" in r.chi_by) or \
                  (s == e and source == "draw" and "self" in r.chi_by)
-        if chi_ok and self.hand[s][c] < 3 and not self.blocked(s, c, "chi", source) \
+        if chi_ok and not self.blocked(s, c, "chi", source) \
                 and chi_plan(self.hand[s], c):
             out.add("chi")
         if "pao!" in out and not r.pao_forced:
@@ -384,6 +395,10 @@ class Referee:
     def blocked(self, s: int, c: str, kind: str, source: str) -> bool:
         if c in self.own[s]:
             return True
+        if kind == "peng":
+            # a declined 碰 blocks 碰 on every source (001 "则另外一张你也不能碰"; the schema's
+            # blocks_on names the sources on which a 臭 card may not be 吃'd)
+            return c in self.chou[s]["peng"]
         if source not in self.r.chou_blocks_on:
             return False
         return c in self.chou[s][kind]
@@ -434,7 +449,7 @@ class Referee:
             return "chou_peng_blocks_chi"
         return "chou_taken"
 
-    def close_offer(self, i: int, taker: int | None) -> None:
+    def close_offer(self, i: int, taker: int | None, taken: str = "") -> None:
         o = self.offer
         if o is None or o.closed:
             return
@@ -454,6 +469,8 @@ class Referee:
             opts = o.options.get(s, set())
             if self.decisions:
                 opts = opts & o.offered.get(s, set())
+            if s == taker:
+                opts = opts - {taken}   # passed one claim, took another (碰 asked before 吃)
             if "peng" in opts and self.r.chou_peng:
                 self.chou[s]["peng"].add(o.card)
                 if self.r.chou_scope == "both":
@@ -463,6 +480,8 @@ class Referee:
                 self.chou[s]["chi"].add(o.card)
                 if self.r.chou_scope == "both":
                     self.chou[s]["peng"].add(o.card)
+            if "hu" in o.offered.get(s, set()):
+                self.passed_hu[s] = True
             if s in o.hu_totals and self.r.chou_hu:
                 self.declined_hu[s][o.card] = o.hu_totals[s]
         # forced 跑 not made
@@ -471,16 +490,21 @@ class Referee:
                 if "pao!" in opts and not any(ev is o for ev in ()):
                     if not self.pao_done(s, o, i):
                         self.flag("forced_missing", i, f"seat {s} did not 跑 {o.card}")
+        # a 胡 offered where the referee finds no win (special wins are not modelled)
+        if not self.r.special:
+            for s, kinds in o.offered.items():
+                if "hu" in kinds and s not in o.hu_totals:
+                    self.flag("hu_offered_no_win", i, f"seat {s} is offered 胡 on "
+                              f"{o.card or 'its hand'} ({o.source}): the referee finds no win")
         # missed wins
         if not won and self.decisions:
             for s, total in o.hu_totals.items():
                 if "hu" not in o.offered.get(s, set()) and not self.judge.unmodelled_decline(
                         self, s):
                     why = self.judge.explain(self, s, o.card or None, o.source, o.exposer, total)
-                    if why == "kan_locked" and o.source == "self" and self.hand[s][o.card] == 3:
-                        why = "kept_triple"   # the kept draw with a pair, taken for a 坎
-                    self.flag("missed_win" + (":" + why if why else ""), i, f"seat {s} could win {total} 胡息 on "
-                              f"{o.card or 'its hand'} ({o.source}) and was not offered 胡")
+                    self.flag("missed_win" + (":" + why if why else ""), i,
+                              f"seat {s} could win {total} 胡息 on {o.card or 'its hand'} "
+                              f"({o.source}) and was not offered 胡")
 
     def pao_done(self, s: int, o: Offer, i: int) -> bool:
         ev = self.rec["events"][i] if i < len(self.rec["events"]) else {}
@@ -507,6 +531,8 @@ def chi_plan(hand: Counter[str], c: str) -> bool:
     """Whether a 吃 of ``c`` exists with its 比: a group holding ``c`` and two hand cards, then
     every copy of ``c`` still in the hand in a further group (003 "顺序为先吃牌，再比牌"), no
     card of a 坎 used (000 §永州双王扯胡子规则 "一坎牌不能拆散")."""
+    if hand[c] >= 3:
+        return False
     free = Counter({x: n for x, n in hand.items() if n < 3 and x != KING})
     for group in groups_with(c):
         rest = list(group)

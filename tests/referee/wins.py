@@ -14,13 +14,14 @@ are valid and a best one.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .cards import INDEX, KING, three_shape
 from .decomposer import NONE, Decomposer, counts_of
-from .rules import Rules
+from .rules import SEED_RULES, Rules
 
 if TYPE_CHECKING:
     from .tracker import Referee
@@ -30,8 +31,9 @@ SPECIAL = ("special",)
 
 class WinJudge:
     def __init__(self, rules: Rules, *, lock: bool | None = None,
-                 king_pair: bool = True) -> None:
+                 king_pair: bool = True, lock_kept: bool = False) -> None:
         self.r = rules
+        self.lock_kept = lock_kept
         self.dec = Decomposer(rules.huxi, king_pair)
         self.lock = (not rules.kan_free_at_win) if lock is None else lock
         self._alts: list[tuple[str, WinJudge]] | None = None
@@ -44,6 +46,7 @@ class WinJudge:
         if self._alts is None:
             self._alts = []
             if not self.lock:
+                self._alts.append(("kept_triple", WinJudge(self.r, lock_kept=True)))
                 self._alts.append(("kan_locked", WinJudge(self.r, lock=True)))
             if self.r.kings:
                 self._alts.append(("king_pair", WinJudge(self.r, king_pair=False)))
@@ -73,7 +76,7 @@ class WinJudge:
         return "self" if source == "self" else source[len("post-"):]
 
     def can_win(self, ref: Referee, s: int, card: str | None, source: str,
-                exposer: int) -> int | None:
+                exposer: int, chou_card: str | None = None) -> int | None:
         """The best 胡息 seat ``s`` wins with on the offered ``card`` (None: its hand as it
         stands), or None when it cannot win."""
         src = self.source_for(s, source, exposer)
@@ -100,7 +103,8 @@ class WinJudge:
             return None
         if total < self.r.min_huxi:
             return None
-        if self.r.chou_hu and card and ref.declined_hu[s].get(card) == total:
+        declined = card or chou_card
+        if self.r.chou_hu and declined and ref.declined_hu[s].get(declined) == total:
             return None
         return total
 
@@ -118,6 +122,12 @@ class WinJudge:
             base[c] -= 3
             kan_huxi += self.value("kan", c)
         base = +base
+        if self.lock_kept and src == "self" and incoming and base[incoming] == 2:
+            # the kept draw and a pair taken for a locked 坎 (the engine's reading, item 3)
+            base[incoming] -= 2
+            base = +base
+            kan_huxi += self.value("kan", incoming)
+            incoming = None
         quad_kind = "ti" if src == "self" else "pao"
         options: list[tuple[int, int]] = []
         full = Counter(base)
@@ -172,7 +182,7 @@ class WinJudge:
     def unmodelled_decline(self, ref: Referee, s: int) -> bool:
         """A seat whose later wins depend on a rule the referee does not model (耒阳: a declined
         win must be beaten, ``win.declined_must_be_beaten``)."""
-        return self.r.declined_must_be_beaten and bool(ref.declined_hu[s])
+        return self.r.declined_must_be_beaten and ref.passed_hu[s]
 
     # ------------------------------------------------------------------ a recorded win
     def check_win(self, ref: Referee, e: Mapping[str, Any], i: int) -> None:
@@ -198,8 +208,14 @@ class WinJudge:
         ref.win_source = self.source_for(s, source, exposer)
         ref.win_exposer = exposer
         if total is None:
-            ref.flag("invalid_win", i, f"seat {s} wins on {card} ({source}): the referee finds "
-                     "no win (source, shape or threshold)")
+            why = ""
+            if self.r.id in SEED_RULES["wei_pao_by_draw_only"]:
+                alt = WinJudge(dataclasses.replace(
+                    self.r, pao_on_wei=tuple(self.r.raw["claims"]["pao_on_wei"])))
+                if alt.can_win(ref, s, offered_card, source, exposer) is not None:
+                    why = ":wei_pao_on_discard"   # a 开舵 of a 扫 made by a discard
+            ref.flag("invalid_win" + why, i, f"seat {s} wins on {card} ({source}): the referee "
+                     "finds no win (source, shape or threshold)")
             return
         recorded = dec.get("huxi")
         if recorded is not None and recorded != total:
