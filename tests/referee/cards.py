@@ -38,16 +38,10 @@ def three_shape(cards: list[str]) -> str | None:
         return None
     if len(set(cards)) == 1:
         return "kan"
-    ranks = sorted(rank(c) for c in cards)
-    cases = {big(c) for c in cards}
-    if len(cases) == 1:
-        if ranks == [1, 2, 3]:
-            return "yi_er_san"
-        if ranks == [2, 7, 10]:
-            return "er_qi_shi"
-        if ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1:
-            return "shun"
-        return None
-    if len(set(ranks)) == 1 and len(set(cards)) == 2:
-        return "jiao"
-    return None
+    ranks = tuple(sorted(rank(c) for c in cards))
+    if len({big(c) for c in cards}) == 2:
+        return "jiao" if len(set(ranks)) == 1 else None
+    named = {(1, 2, 3): "yi_er_san", (2, 7, 10): "er_qi_shi"}
+    if ranks in named:
+        return named[ranks]
+    return "shun" if len(set(ranks)) == 3 and ranks[2] - ranks[0] == 2 else None

@@ -108,6 +108,8 @@ class Referee:
         self.kan_chi = False
         self.took_in = [False] * self.n
         self.passed_hu = [False] * self.n
+        self.no_take = [False] * self.n
+        self.owes = [True] * self.n
         full = Counter({t: rules.copies for t in TOKENS})
         if rules.kings:
             full[KING] = rules.kings
@@ -206,7 +208,10 @@ class Referee:
         pass
 
     def ev_no_discard(self, e: Mapping[str, Any], i: int) -> None:
-        self.dead[e["seat"]] += 1
+        # 死手: a discard owed and none possible leaves the seat one card up; after a second or
+        # later 提/跑 none was owed
+        if self.owes[e["seat"]]:
+            self.dead[e["seat"]] += 1
         self.close_offer(i, None)
 
     def ev_pass(self, e: Mapping[str, Any], i: int) -> None:
@@ -228,14 +233,13 @@ class Referee:
                           "a 偎/提 was owed")
         self.open_offer(c, "draw", s, i)
         self.resting(i)
-        self.took_in[s] = True
 
     def ev_draw_hidden(self, e: Mapping[str, Any], i: int) -> None:
         self.close_offer(i, None)
         s = e["seat"]
         c = self.draw_card(e, i)
-        self.took_in[s] = True
         if "kept" in e.get("note", ""):
+            self.took_in[s] = True
             self.hand[s][c] += 1
             self.open_offer(c, "self", s, i)
         else:
@@ -311,6 +315,11 @@ class Referee:
             need.remove(incoming)
         if kind in ("ti", "pao") and c is not None:
             old = self.table_of(s, c, ("wei", "chou_wei", "peng"))
+            if old is not None and src == "discard" and self.r.fang_pao_stops_takes \
+                    and self.offer is not None:
+                # 放跑之后不能再进张: the discarder may no longer 吃 or 碰 (the schema's
+                # claims.fang_pao_stops_takes; docs/regional-sources.md 衡阳, 耒阳)
+                self.no_take[self.offer.exposer] = True
             if old is not None:
                 self.table[s].remove(old)
                 for x in meld_cards(old):
@@ -334,6 +343,10 @@ class Referee:
                 self.flag("bad_meld", i, f"{m['kind']}({' '.join(m['cards'])}) is not a "
                           f"{m['kind']}")
             self.table[s].append(dict(m))
+        if "dealt" not in e.get("note", ""):
+            self.took_in[s] = True   # a 进牌: a card taken in (003 "第一次进牌后不用出牌")
+        self.owes[s] = kind not in ("ti", "pao") or self.quads[s] == 0 \
+            or not self.r.repeat_quad_skips
         if kind in ("ti", "pao"):
             self.quads[s] += 1
             if "dealt" in e.get("note", ""):
@@ -347,10 +360,8 @@ class Referee:
         if src == "hidden":
             # the drawer may win after its forced meld (000 §衡阳六胡抢 "偎完后可胡就自摸胡牌")
             self.open_offer(None, "post-self", s, i)
-        elif src in ("draw", "discard") and kind == "pao":
-            # after a claimed 跑 the hand as it stands, the card's source being the 跑's (a win
-            # declined on that card stays declined: 臭胡)
-            self.open_offer(None, "post-" + src, s, i, chou_card=c)
+        # (after a claimed 跑 no new offer: a win with that card was judged on the card, the
+        # 跑 counted as a 4-card group)
 
     # ------------------------------------------------------------------ offers
     def open_offer(self, card: str | None, source: str, exposer: int, i: int,
@@ -387,6 +398,8 @@ class Referee:
         if chi_ok and not self.blocked(s, c, "chi", source) \
                 and chi_plan(self.hand[s], c):
             out.add("chi")
+        if self.no_take[s]:
+            out -= {"peng", "chi"}
         if "pao!" in out and not r.pao_forced:
             out.discard("pao!")
             out.add("pao")

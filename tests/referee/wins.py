@@ -137,7 +137,12 @@ class WinJudge:
         tk = None
         if card and card != KING and hand[card] == 2:
             tk = (INDEX[card], r.won_triple if src != "self" else "kan")
-        got = self.dec.best(counts, kings, quads > 0, tk)
+        # 耒阳: a drawer's own draw onto its 碰 is 跑'd before the win is checked (the schema's
+        # claims.own_peng_pao_first; docs/regional-sources.md 耒阳): no win with the 碰 kept
+        peng_first = r.raw["claims"].get("own_peng_pao_first", False) and src == "self" \
+            and incoming is not None and any(
+                m["kind"] == "peng" and m["cards"][0] == incoming for m in table)
+        got = NONE if peng_first else self.dec.best(counts, kings, quads > 0, tk)
         if got != NONE:
             options.append((table_huxi + kan_huxi + got, quads))
         # a 坎 and the fourth card make a 提 on the own draw, a 跑 on another's card where the
