@@ -507,7 +507,8 @@ class Referee:
         if not self.r.special:
             for s, kinds in o.offered.items():
                 if "hu" in kinds and s not in o.hu_totals:
-                    self.flag("hu_offered_no_win", i, f"seat {s} is offered 胡 on "
+                    why = self.judge.data_wei_pao(self, s, o.card or None, o.source, o.exposer)
+                    self.flag("hu_offered_no_win" + why, i, f"seat {s} is offered 胡 on "
                               f"{o.card or 'its hand'} ({o.source}): the referee finds no win")
         # missed wins
         if not won and self.decisions:

@@ -184,6 +184,17 @@ class WinJudge:
                                         + kan_huxi + got, quads + 1))
         return max(options) if options else None
 
+    def data_wei_pao(self, ref: Referee, s: int, card: str | None, source: str,
+                     exposer: int) -> str:
+        """``":wei_pao_on_discard"`` when the win needs a 开舵 of a 扫 by a discarded card,
+        which the referee's Guilin reading refuses and the data allows (item 7), else ``""``."""
+        if self.r.id not in SEED_RULES["wei_pao_by_draw_only"]:
+            return ""
+        alt = WinJudge(dataclasses.replace(
+            self.r, pao_on_wei=tuple(self.r.raw["claims"]["pao_on_wei"])))
+        return ":wei_pao_on_discard" if alt.can_win(ref, s, card, source, exposer) is not None \
+            else ""
+
     def unmodelled_decline(self, ref: Referee, s: int) -> bool:
         """A seat whose later wins depend on a rule the referee does not model (耒阳: a declined
         win must be beaten, ``win.declined_must_be_beaten``)."""
@@ -202,6 +213,11 @@ class WinJudge:
             source, exposer, offered_card = o.source, o.exposer, card
         elif o is not None and o.source not in ("draw", "discard") and o.exposer == s:
             source, exposer, offered_card = o.source, s, (card if o.source == "self" else None)
+        elif o is None and not any(ref.discarded_once) and "地胡" in ref.rec["events"][
+                i - 1].get("note", ""):
+            # 衡阳红黑's 地胡 on the 亮张 offered as a discard: not modelled
+            ref.skipped["dihu_lianzhang"] = ref.skipped.get("dihu_lianzhang", 0) + 1
+            return
         elif o is None and not any(ref.discarded_once):
             # the dealt hand (the dealer's 21 cards with its 亮张: 003 "选择天胡（亮张胡牌）")
             source, exposer, offered_card = "post-self", s, None
@@ -213,12 +229,7 @@ class WinJudge:
         ref.win_source = self.source_for(s, source, exposer)
         ref.win_exposer = exposer
         if total is None:
-            why = ""
-            if self.r.id in SEED_RULES["wei_pao_by_draw_only"]:
-                alt = WinJudge(dataclasses.replace(
-                    self.r, pao_on_wei=tuple(self.r.raw["claims"]["pao_on_wei"])))
-                if alt.can_win(ref, s, offered_card, source, exposer) is not None:
-                    why = ":wei_pao_on_discard"   # a 开舵 of a 扫 made by a discard
+            why = self.data_wei_pao(ref, s, offered_card, source, exposer)
             ref.flag("invalid_win" + why, i, f"seat {s} wins on {card} ({source}): the referee "
                      "finds no win (source, shape or threshold)")
             return
