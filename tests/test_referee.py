@@ -348,3 +348,24 @@ def test_priority_and_chou() -> None:
     record["events"][j] = {"kind": "peng", "seat": s, "card": c,
                            "melds": [{"kind": "peng", "cards": [c, c, c]}]}
     assert "chou_taken" in kinds(record, decisions)
+
+
+# ---------------------------------------------------------------- the referee's readings
+def test_chenzhou_worked_values() -> None:
+    """docs/regional-sources.md 3.5 C1 (a triple completed by a discarded card scores as 偎:
+    9 胡息, a win at 郴州's 9) and C4 (a 王 completes the pair beside a 提: 15)."""
+    from referee.wins import WinJudge
+    cz = rules_of(variant_doc("chenzhou"))
+    judge = WinJudge(cz)
+    hand = Counter("x1 x2 x3 x8 x8 x4 x5 x6 d4 d5 d6 d6 d7 d8 x10 x10 d10".split())
+    table = [{"kind": "peng", "cards": ["d3", "d3", "d3"]}]
+    assert judge.best(hand, table, "x8", "x8", "discard") == (9, 0)
+    wang = Decomposer(variant_doc("chenzhou_wang")["huxi"])
+    c4 = "x1 x2 x3 x4 x5 x6 d6 d7 d8 x8 x8 d8 d1 d1 x1 x9 K".split()
+    assert wang.best(*counts_of(c4), True) == 3           # + 提 d5 12 = 15
+    assert Decomposer(variant_doc("chenzhou_wang")["huxi"], king_pair=False).best(
+        *counts_of(c4), True) == NONE
+    # a 坎 of the hand split at the win: 郴州 allows it, a locked reading does not
+    hand = Counter("x1 x1 x1 x2 x3".split())
+    assert judge.best(hand, [], "d1", "d1", "discard") == (3, 0)
+    assert WinJudge(cz, lock=True).best(hand, [], "d1", "d1", "discard") is None
