@@ -73,7 +73,9 @@ FOUND: dict[str, tuple[tuple[str, ...], str]] = {
                                   "docs/regional-sources.md 3.2 \"whatever gives the group its "
                                   "highest value\")"),
     "chou_offered": (("yongzhou",),
-                     "a 吃 made with a 王 offered on a card that is 臭 for the seat (003)"),
+                     "a 吃 or 碰 made with a 王 offered on a card that is 臭 for the seat (003)"),
+    "chou_taken": (("yongzhou",),
+                   "a 吃 or 碰 made with a 王 of a card that is 臭 for the seat (003)"),
     "chou_peng_blocks_chi": (("hengyang_liuhu", "penghu"),
                              "item (1) beyond the issue's list: the referee takes 003's scope "
                              "(a declined 碰 blocks 吃) where 六胡抢's and 碰胡's seeds are "
