@@ -484,14 +484,17 @@ class Referee:
                 opts = opts & o.offered.get(s, set())
             if s == taker:
                 opts = opts - {taken}   # passed one claim, took another (碰 asked before 吃)
+            # scope both reaches the other kind only for a seat that took neither (003
+            # "可以吃、碰却选择不吃、不碰时"): one that passed the 碰 and took the 吃 chose to 吃
+            cross = self.r.chou_scope == "both" and s != taker
             if "peng" in opts and self.r.chou_peng:
                 self.chou[s]["peng"].add(o.card)
-                if self.r.chou_scope == "both":
+                if cross:
                     self.chou[s]["chi"].add(o.card)
                     self.chou[s]["from_peng"].add(o.card)
             if "chi" in opts and self.r.chou_chi:
                 self.chou[s]["chi"].add(o.card)
-                if self.r.chou_scope == "both":
+                if cross:
                     self.chou[s]["peng"].add(o.card)
             if "hu" in o.offered.get(s, set()):
                 self.passed_hu[s] = True
