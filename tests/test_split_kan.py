@@ -104,6 +104,20 @@ def test_kan_of_the_card_blocks_its_chi():
     assert [p[0].cards for p in chi_plans(free, tuple(hand), c("x5"))] == [(3, 4, 5)]
 
 
+
+def test_kan_blocks_chi_in_loudi_where_a_kan_may_stay_beside_its_card():
+    """娄底放炮罚: a drawn fourth onto a 坎 is no 跑 (only "别人再次打出此张牌时，可跑牌") and
+    its 跑 is optional, so the card may meet the 坎 unclaimed; 003's 比 ("必须一起扔出来",
+    "达不到比牌的条件 … 则不允许吃牌") with a 坎 never split leaves no 吃 of it."""
+    hand = [0] * 21
+    for i in parse_indices("x5 x5 x5 x4 x6 d9"):
+        hand[i] += 1
+    loudi = find_variant("loudi_fangpaofa")
+    assert loudi.claims.kan_blocks_chi
+    assert chi_plans(loudi, tuple(hand), c("x5")) == []
+    hand[c("x5")] = 0  # no x5 held: the plain 吃
+    assert [p[0].cards for p in chi_plans(loudi, tuple(hand), c("x5"))] == [(3, 4, 5)]
+
 @pytest.mark.parametrize("blocks", [True, False])
 def test_kan_blocks_chi_in_the_engine(blocks):
     """The dealer discards x5; seat 1 (next) holds 坎 x5 and x4 x6: no 跑 on a 坎 in 郴州, no

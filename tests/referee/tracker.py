@@ -171,10 +171,12 @@ class Referee:
         for s in range(self.n):
             if s == skip or (s == self.dealer and not self.discarded_once[s]):
                 continue
-            if self.dealt_quads[s] >= 2 and (self.r.dealt_double_quad == "skip_second"
+            if self.dealt_quads[s] >= 2 and (self.r.dealt_double_quad != "skip_first"
                                              or not self.took_in[s]):
                 # two dealt 提: the free discard falls on the first 进牌 (003 "第一次进牌后不用
-                # 出牌"); before it the seat rests one card short
+                # 出牌"); before it the seat rests one card short. Where it falls later
+                # (skip_second; Guilin's skip_when_ready, 004 第五条7 "在听牌的时候不打") the
+                # count is not checked (docs/testing.md)
                 continue
             want = self.r.other_hand + max(0, self.quads[s] - 1) + self.dead[s]
             if not self.r.repeat_quad_skips:
