@@ -64,9 +64,9 @@ from .cards import (
 )
 from .errors import HandError, MeldError
 from .kings import DIGIT as _DIGIT
+from .kings import may_split as _kings_may_split
 from .kings import may_win as _kings_may_win
-from .kings import substitutions as _king_substitutions  # replaced by some tests
-from .kings import three_may_split as _three_may_split
+from .kings import plain_may_split as _plain_may_split
 from .melds import QUADS, Meld, MeldKind, parse_meld, stand_in_text
 from .special import fixed_value_win, special_win
 from .variant import Variant, VariantLike, as_variant
@@ -282,6 +282,41 @@ class _Searcher:
         self.jiang_free = bool(variant.win.max_jiang) and not variant.win.jiang_requires_quad
         self.plain = not variant.win.special
         self.min_huxi = variant.win.min_huxi
+        self._init_wild(variant)
+
+    def _init_wild(self, variant: Variant) -> None:
+        """What :meth:`best_wild` reads: for each card, every meld holding it other than a
+        triple, as ``(the meld's other cards as (kind, copies), 胡息, meld)``; the triples a 王
+        makes (a 坎, or the won triple where it holds the won card); the best meld of three 王
+        and the best 将 of two."""
+        self.wild_cands: list[list[tuple[tuple[tuple[int, int], ...], int, Meld]]] = []
+        melds = [m for cs in self.cands for _, _, m in cs]
+        for c in range(20):
+            out = []
+            for m in melds:
+                if c in m.cards:
+                    rest = list(m.cards)
+                    rest.remove(c)
+                    others = tuple((k, rest.count(k)) for k in sorted(set(rest)))
+                    out.append((others, variant.meld_huxi(m), m))
+            self.wild_cands.append(out)
+        self.kan_melds = [same_meld(MeldKind.KAN, i) for i in range(20)]
+        # the triple holding the won card (not one's own draw) and a 王: a 碰 with a 王 where
+        # a 王 may 碰 (deck.king_rules.claims), the concealed triple under won_triple kan
+        # (Riversteel6/Aizipai chenzhou_zipai_ai/engine/hu_checker.py concealed_group_xi)
+        won_kan = variant.won_triple == "kan"
+        self.won_melds: list[Meld] | None = None
+        if won_kan or "peng" in variant.deck.king_rules.claims:
+            self.won_melds = [same_meld(MeldKind.KAN if won_kan else MeldKind.PENG, i)
+                              for i in range(20)]
+        #: the 胡息 of the triples a 王 makes
+        self.wild_huxi = {m: variant.meld_huxi(m) for m in self.kan_melds + (self.won_melds or [])}
+        # the melds of three 王 and the 将 of two, best first (the first of the best first)
+        three = [(variant.meld_huxi(m), m) for m in melds + self.kan_melds]
+        self.three_kings = sorted(three, key=lambda hm: -hm[0])
+        self.two_kings = sorted(((h, m) for _, h, m in self.pairs), key=lambda hm: -hm[0])
+        self.wmemo: dict[tuple[int, int, int, int, tuple[tuple[int, int], ...]],
+                         _Wild | None] = {}
 
     def read(self, counts: bytes) -> tuple[int, int]:
         """Blocks A and B of the 20 ``counts`` (0–3 each; a count above 3 raises
@@ -347,6 +382,118 @@ class _Searcher:
         memo[key] = res
         return res
 
+    def best_wild(self, x: int, kings: int, jiang: int, pend: int = -1,
+                  room: tuple[tuple[int, int], ...] = ()) -> _Wild | None:
+        """Best ``(huxi, melds, stand_ins)`` covering pool ``x`` (its 坎 out) and ``kings`` 王
+        with at most ``jiang`` pairs, or ``None`` (the moves: :meth:`_wild_moves`);
+        ``stand_ins`` gives, meld by meld, the cards a 王 stands for in it."""
+        key = (x, kings, jiang, pend, room)
+        memo = self.wmemo
+        found = memo.get(key, _MISSING_WILD)
+        if found is not _MISSING_WILD:
+            return found
+        res: _Wild | None = _EMPTY_WILD if not x and not kings else None
+        res_h = -1
+        best = self.best_wild
+        for meld, stood, h, y, k, j, p, r in self._wild_moves(x, kings, jiang, pend, room):
+            sub = best(y, k, j, p, r)
+            if sub is not None and sub[0] + h > res_h:
+                res_h = sub[0] + h
+                res = (res_h, (meld,) + sub[1], (stood,) + sub[2])
+        memo[key] = res
+        return res
+
+    def all_wild(self, x: int, kings: int, jiang: int, pend: int = -1,
+                 room: tuple[tuple[int, int], ...] = ()
+                 ) -> Iterator[tuple[tuple[Meld, ...], tuple[tuple[int, ...], ...]]]:
+        """Every decomposition :meth:`best_wild` chooses among, as ``(melds, stand_ins)``."""
+        if not x and not kings:
+            yield (), ()
+            return
+        for meld, stood, _, y, k, j, p, r in self._wild_moves(x, kings, jiang, pend, room):
+            for ms, st in self.all_wild(y, k, j, p, r):
+                yield (meld,) + ms, (stood,) + st
+
+    def _wild_moves(self, x: int, kings: int, jiang: int, pend: int,
+                    room: tuple[tuple[int, int], ...]
+                    ) -> Iterator[tuple[Meld, tuple[int, ...], int, int, int, int, int,
+                                        tuple[tuple[int, int], ...]]]:
+        """The melds the lowest card of pool ``x`` may lie in with ``kings`` 王 and at most
+        ``jiang`` pairs left, as ``(meld, the cards 王 stand for in it, 胡息, pool, 王, pairs,
+        pend and room left)``. Each 王 stands for any card ("王霸可以代替任何牌进行游戏",
+        000 §永州双王扯胡子规则), never a fifth copy among the player's own cards: ``room``
+        holds ``(kind, 王 that may still stand for it)`` for the kinds where that is fewer than
+        the 王.
+
+        The lowest card lies in any meld holding it, its other cards from the pool (real first:
+        copies are alike) or stood in for by 王; in a triple of it with one or two 王 (a 坎:
+        digest G14 "K + pair = 坎"; Riversteel6/Aizipai ``concealed_group_xi``); in a 将 of two,
+        or of it and a 王. With no card left, three 王 make the best meld of three and two a 将.
+        ``pend``: the kind of the won card (another's discard or shown draw) held free in the
+        pool while no meld has taken a copy of it: a triple taking the last copies then holds
+        it and is the won triple (:attr:`won_melds`), where a 王 may make one."""
+        if not x:
+            if kings >= 3:
+                for h, m in self.three_kings:
+                    r = _room_after(room, m.cards)
+                    if r is not None:
+                        yield m, m.cards, h, 0, kings - 3, jiang, -1, r
+                        break
+            if jiang and kings >= 2:
+                for h, m in self.two_kings:
+                    r = _room_after(room, m.cards)
+                    if r is not None:
+                        yield m, m.cards, h, 0, kings - 2, jiang - 1, -1, r
+                        break
+            return
+        low = ((x & -x).bit_length() - 1) // _BITS
+        shift = _BITS * low
+        have_low = (x >> shift) & _FIELD
+        for others, huxi, meld in self.wild_cands[low]:
+            y = x - (1 << shift)
+            missing = 0
+            stood: tuple[int, ...] = ()
+            for k, n in others:
+                have = (y >> (_BITS * k)) & _FIELD
+                if have < n:
+                    missing += n - have
+                    stood += (k,) * (n - have)
+                    n = have
+                y -= n << (_BITS * k)
+            if missing > kings:
+                continue
+            r = _room_after(room, stood) if room and stood else room
+            if r is None:
+                continue
+            p = pend
+            if p >= 0 and (y >> (_BITS * p)) & _FIELD != (x >> (_BITS * p)) & _FIELD:
+                p = -1  # the meld takes a copy of the won card: say, the won card itself
+            yield meld, stood, huxi, y, kings - missing, jiang, p, r
+        if kings:  # a triple of the card with one or two 王
+            real = have_low if have_low < 2 else 2
+            need = 3 - real
+            if need <= kings:
+                y = x - (real << shift)
+                triple: Meld | None = self.kan_melds[low]
+                p = pend
+                if pend == low and not (y >> shift) & _FIELD:
+                    # the triple takes the last copies: the won card among them
+                    triple = None if self.won_melds is None else self.won_melds[low]
+                    p = -1
+                stood = (low,) * need
+                r = _room_after(room, stood) if room else room
+                if triple is not None and r is not None:
+                    yield triple, stood, self.wild_huxi[triple], y, kings - need, jiang, p, r
+        if jiang:  # a 将 of two copies, or of the card and a 王 when it is held once
+            _, h, m = self.pairs[low]
+            p = -1 if pend == low else pend
+            if have_low >= 2:
+                yield m, (), h, x - (2 << shift), kings, jiang - 1, p, room
+            elif kings:
+                r = _room_after(room, (low,)) if room else room
+                if r is not None:
+                    yield m, (low,), h, x - (1 << shift), kings - 1, jiang - 1, p, r
+
     def all(self, x: int, jiang: int) -> Iterator[tuple[Meld, ...]]:
         """Every decomposition of pool ``x`` (as meld tuples), unordered."""
         if x == 0:
@@ -364,8 +511,42 @@ class _Searcher:
                 yield (meld,) + rest
 
 
+def _room_after(room: tuple[tuple[int, int], ...], stood: Sequence[int]
+                ) -> tuple[tuple[int, int], ...] | None:
+    """``room`` (:meth:`_Searcher._wild_moves`) once 王 stand for the cards ``stood``, or
+    ``None`` where one would be a fifth copy."""
+    if not room:
+        return room
+    out = []
+    for k, n in room:
+        n -= stood.count(k)
+        if n < 0:
+            return None
+        out.append((k, n))
+    return tuple(out)
+
+
+def king_room(variant: Variant, hand: Sequence[int], table: Sequence[Meld],
+              card: int | None, kings: int) -> tuple[tuple[int, int], ...]:
+    """The kinds for which fewer than ``kings`` 王 may stand (a 王 is never a fifth copy among
+    the player's own cards: the concealed ``hand``, the incoming ``card``, the ``table``
+    melds), as ``(kind, how many may)``."""
+    own = list(hand[:20])
+    if card is not None and card < 20:
+        own[card] += 1
+    for m in table:
+        for i in m.cards:
+            own[i] += 1
+    return tuple((i, max(variant.deck.copies - n, 0)) for i, n in enumerate(own)
+                 if variant.deck.copies - n < kings)
+
+
 _MISSING: tuple[int, tuple[Meld, ...], tuple[int, ...]] = (-1, (), ())  # compared by identity
 _EMPTY: tuple[int, tuple[Meld, ...], tuple[int, ...]] = (0, (), ())
+#: :meth:`_Searcher.best_wild`'s result: ``(huxi, melds, stand_ins)``
+_Wild = tuple[int, tuple[Meld, ...], tuple[tuple[int, ...], ...]]
+_MISSING_WILD: _Wild = (-1, (), ())  # compared by identity
+_EMPTY_WILD: _Wild = (0, (), ())
 
 _SEARCHERS: dict[str, _Searcher] = {}
 
@@ -384,8 +565,11 @@ def _searcher(variant: Variant) -> _Searcher:
         if len(_SEARCHERS) >= SEARCHER_LIMIT:
             _SEARCHERS.clear()
         s = _SEARCHERS[key] = _Searcher(variant)
-    elif len(s.memo) > MEMO_LIMIT:
-        s.memo.clear()
+    else:
+        if len(s.memo) > MEMO_LIMIT:
+            s.memo.clear()
+        if len(s.wmemo) > MEMO_LIMIT:
+            s.wmemo.clear()
     return s
 
 
@@ -813,8 +997,10 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
             table is None or hand[card] == 3 or _on_table_meld(table, card))
     a, b = s.read(bytes(hand))  # the block contents with every 坎 out of the pool
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
-    if card is None:  # the hand as it stands, its 王 as wildcards (the walk's first test)
-        return not plain.wild_splits(ca, cb, hand[KING])
+    if card is None:  # the hand as it stands, its 王 joining it as any cards
+        if not hand[KING]:
+            return not plain.ma[ca] & plain.mb[cb]
+        return not _kings_may_split(plain, [n if n < 3 else 0 for n in hand[:20]], hand[KING])
     held = hand[card]
     unit = _DIGIT[card]
     own_count = held if held < 3 else 0  # the card's own count, set below for each placement
@@ -839,7 +1025,7 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
         if n == 3:  # the card onto a pair held free
             rest = [k if k < 3 else 0 for k in hand[:20]]
             rest[card] = 3
-            if _three_may_split(tables, rest, ca, cb, 1, card):
+            if _plain_may_split(tables, rest):
                 return False
         elif tables.ma[ca + n * unit_a] & tables.mb[cb + n * unit_b]:
             return False
@@ -930,7 +1116,7 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
                 return _REFUSAL[_FAILED[total]]
             kans = tuple(same_meld(MeldKind.KAN, i) for i in range(20) if hand[i] == 3)
             rest = encode([n if n < 3 else 0 for n in hand[:20]])
-            lazy = functools.partial(_searched, variant, (), kans, rest, s.plain_jiang, ())
+            lazy = functools.partial(_searched, variant, (), kans, rest, s.plain_jiang)
             if total < s.min_huxi:
                 return Analysis(False, Reason.BELOW_MIN_HUXI, total, None, lazy=lazy)
             return Analysis(True, None, total, None, lazy=lazy)
@@ -1026,16 +1212,15 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     searcher = _searcher(variant)
     kings = counts[KING]
     results: list[Decomposition] = []
-    best_key: tuple[int, tuple[Meld, ...], tuple[Meld, ...], int, int,
-                    tuple[int, ...]] | None = None
+    best_key: tuple[int, tuple[Meld, ...], tuple[Meld, ...], int, int, int, int,
+                    tuple[tuple[int, int], ...]] | None = None
     pair_only = False
     real = list(counts)
     real[KING] = 0
     # the incoming card is placed on the real cards first: a forced 偎/提 or a 跑 uses real
-    # copies only, the 王 never joins a claimed meld (digest G14); then each 王 takes every
-    # identity in the remaining concealed cards
-    tables = searcher.tables
+    # copies only; then the 王 join the concealed cards left, each standing for any card
     kan_huxi = searcher.kan_huxi
+    room = king_room(variant, real, table, card, kings) if kings else ()
     for pl in _placements(variant, table, real, card, source):
         start = list(real)
         if source == Source.SELF and card is not None and pl.pool[card] > real[card]:
@@ -1045,49 +1230,36 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
         if quads and variant.win.jiang_requires_quad and (sum(pl.pool[:20]) + kings) % 3 == 0:
             continue  # a 提/跑 needs its 将 ("必须有且只能有一对牌做为一方门子", 003): the count
             # of the pool, each 王 in it and each 坎 out of it, leaves no room for one
-        # the pool with the 坎 held before any 王 locked (no 王 joins them), and its 胡息
-        kans0 = [i for i in range(20) if start[i] == 3 and pl.pool[i] >= 3]
-        x0 = encode(pl.pool) - sum(3 << (3 * i) for i in kans0)
-        fixed0 = sum(map(variant.meld_huxi, pl.table + pl.extra)) if pl.table or pl.extra \
-            else 0
-        fixed0 += sum(kan_huxi[i] for i in kans0)
-        for subst in _king_substitutions(tables, list(pl.pool), list(start), kings, card):
-            x = x0
-            base = fixed0
-            kans = kans0
-            if subst:
-                # each 王 adds a copy of its card; three in the hand and in the pool lock a 坎
-                made: list[int] = []
-                fifth = False
-                for i in set(subst):
-                    n = subst.count(i)
-                    held, pooled = start[i] + n, pl.pool[i] + n
-                    if pooled > 3 or held > 3:
-                        fifth = True  # a 王 never stands for a fifth copy
-                    x += n << (3 * i)
-                    if held == 3 and pooled >= 3:
-                        made.append(i)
-                if fifth:
-                    continue
-                if made:
-                    for i in made:
-                        x -= 3 << (3 * i)
-                        base += kan_huxi[i]
-                    kans = sorted(kans0 + made)
-            if want_all:
-                hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
-                for melds in searcher.all(x, jiang):
+        # the 坎 of three real concealed copies stay whole (000 "一坎牌不能拆散"), and their 胡息
+        kans = [i for i in range(20) if start[i] == 3 and pl.pool[i] >= 3]
+        x = encode(pl.pool) - sum(3 << (3 * i) for i in kans)
+        base = sum(map(variant.meld_huxi, pl.table + pl.extra)) if pl.table or pl.extra else 0
+        base += sum(kan_huxi[i] for i in kans)
+        hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
+        # the won card (not one's own draw) held free: a triple holding it is the won triple
+        pend = card if card is not None and kings and pl.pool[card] > start[card] else -1
+        if want_all:
+            if kings:
+                for melds, stood in searcher.all_wild(x, kings, jiang, pend, room):
                     results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds,
-                                                  subst))
-                continue
+                                                  stood))
+            else:
+                for melds in searcher.all(x, jiang):
+                    results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds))
+            continue
+        if kings:
+            got = searcher.best_wild(x, kings, jiang, pend, room)
+            found = -1 if got is None else got[0]
+        else:
             found = searcher.value(x, jiang)
-            if found < 0:
-                if not pair_only and jiang < 7 and searcher.splits(x, 7):
-                    pair_only = True
-                continue
-            if best_key is None or base + found > best_key[0]:
-                hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
-                best_key = (base + found, pl.table, hand_fixed, x, jiang, subst)
+        if found < 0:
+            if not pair_only and jiang < 7 and (
+                    searcher.best_wild(x, kings, 7, pend, room) is not None if kings
+                    else searcher.splits(x, 7)):
+                pair_only = True
+            continue
+        if best_key is None or base + found > best_key[0]:
+            best_key = (base + found, pl.table, hand_fixed, x, jiang, kings, pend, room)
     if best_key is not None and not want_all:
         total = best_key[0]
         reason = Reason.BELOW_MIN_HUXI if total < variant.win.min_huxi else None
@@ -1104,29 +1276,35 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
 
 
 def _searched(variant: Variant, table: tuple[Meld, ...], fixed: tuple[Meld, ...], x: int,
-              jiang: int, kings: tuple[int, ...]) -> Decomposition:
+              jiang: int, kings: int = 0, pend: int = -1,
+              room: tuple[tuple[int, int], ...] = ()) -> Decomposition:
     """The best decomposition of the table melds, the ``fixed`` hand melds and pool ``x``
-    searched with at most ``jiang`` pairs (the first found among equals, as ever)."""
+    with ``kings`` 王 searched with at most ``jiang`` pairs (the first found among equals, as
+    ever; ``pend``, ``room``: as :meth:`_Searcher._wild_moves`)."""
     searcher = _searcher(variant)
+    if kings:
+        wild = searcher.best_wild(x, kings, jiang, pend, room)
+        if wild is None:  # cannot happen: the search found a split of this pool
+            raise RuntimeError("the 王 search lost its split")
+        return _decomposition(variant, searcher, table, fixed, wild[1], wild[2])
     found = searcher.best(x, jiang)
     if found is None:  # cannot happen: the tables found a split of this pool
         raise RuntimeError("the block tables and the search disagree")
-    return _decomposition(variant, searcher, table, fixed, found[1], kings)
+    return _decomposition(variant, searcher, table, fixed, found[1])
 
 
 def _decomposition(variant: Variant, searcher: _Searcher, table: tuple[Meld, ...],
                    fixed: tuple[Meld, ...], melds: tuple[Meld, ...],
-                   kings: tuple[int, ...] = ()) -> Decomposition:
+                   stood: tuple[tuple[int, ...], ...] = ()) -> Decomposition:
     """The decomposition of the table melds, the ``fixed`` hand melds and the searched ones;
-    ``kings`` (the card each 王 stood for) are shown in concealed groups holding that card."""
-    hand = [(m, variant.meld_huxi(m)) for m in fixed]
-    hand += [(m, searcher.huxi_of.get(m, 0)) for m in melds]
-    stand_ins: list[list[int]] = [[] for _ in hand]
-    for c in kings:  # each 王 goes to a concealed group with a copy of its card not yet taken
-        k = next(k for k, (m, _) in enumerate(hand) if m.cards.count(c) > stand_ins[k].count(c))
-        stand_ins[k].append(c)
+    ``stood``: for each searched meld, the cards a 王 stands for in it (none given: none)."""
     groups = [Group(m, variant.meld_huxi(m), "table", m.kings) for m in table]
-    groups += [Group(m, h, kings=tuple(k)) for (m, h), k in zip(hand, stand_ins, strict=True)]
+    groups += [Group(m, variant.meld_huxi(m)) for m in fixed]
+    if stood:
+        groups += [Group(m, variant.meld_huxi(m), kings=k)
+                   for m, k in zip(melds, stood, strict=True)]
+    else:
+        groups += [Group(m, searcher.huxi_of.get(m, 0)) for m in melds]
     return Decomposition(tuple(groups), sum(g.huxi for g in groups))
 
 
