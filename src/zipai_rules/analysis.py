@@ -67,6 +67,7 @@ from .kings import DIGIT as _DIGIT
 from .kings import may_split as _kings_may_split
 from .kings import may_win as _kings_may_win
 from .kings import plain_may_split as _plain_may_split
+from .kings import wild as _kings_wild
 from .melds import QUADS, Meld, MeldKind, parse_meld, stand_in_text
 from .special import fixed_value_win, special_win
 from .variant import Variant, VariantLike, as_variant
@@ -315,8 +316,8 @@ class _Searcher:
         three = [(variant.meld_huxi(m), m) for m in melds + self.kan_melds]
         self.three_kings = sorted(three, key=lambda hm: -hm[0])
         self.two_kings = sorted(((h, m) for _, h, m in self.pairs), key=lambda hm: -hm[0])
-        self.wmemo: dict[tuple[int, int, int, int, tuple[tuple[int, int], ...]],
-                         _Wild | None] = {}
+        self.wmemo: dict[tuple[int, int, int, int, bytes], _Wild | None] = {}
+        self.vmemo: dict[tuple[int, int, int, int, bytes], int] = {}
 
     def read(self, counts: bytes) -> tuple[int, int]:
         """Blocks A and B of the 20 ``counts`` (0–3 each; a count above 3 raises
@@ -383,16 +384,19 @@ class _Searcher:
         return res
 
     def best_wild(self, x: int, kings: int, jiang: int, pend: int = -1,
-                  room: tuple[tuple[int, int], ...] = ()) -> _Wild | None:
+                  room: bytes = b"") -> _Wild | None:
         """Best ``(huxi, melds, stand_ins)`` covering pool ``x`` (its 坎 out) and ``kings`` 王
         with at most ``jiang`` pairs, or ``None`` (the moves: :meth:`_wild_moves`);
         ``stand_ins`` gives, meld by meld, the cards a 王 stands for in it."""
+        if not kings:  # the real cards left: the plain search (no triple without a 王)
+            plain = self.best(x, jiang)
+            return None if plain is None else (plain[0], plain[1], ((),) * len(plain[1]))
         key = (x, kings, jiang, pend, room)
         memo = self.wmemo
         found = memo.get(key, _MISSING_WILD)
         if found is not _MISSING_WILD:
             return found
-        res: _Wild | None = _EMPTY_WILD if not x and not kings else None
+        res: _Wild | None = None
         res_h = -1
         best = self.best_wild
         for meld, stood, h, y, k, j, p, r in self._wild_moves(x, kings, jiang, pend, room):
@@ -403,27 +407,54 @@ class _Searcher:
         memo[key] = res
         return res
 
+    def wild_value(self, x: int, kings: int, jiang: int, pend: int = -1, room: bytes = b""
+                   ) -> int:
+        """:meth:`best_wild`'s 胡息, -1 for ``None``: the real cards left once every 王 is
+        placed read from the block tables (:meth:`value`)."""
+        if not kings:
+            return self.value(x, jiang)
+        key = (x, kings, jiang, pend, room)
+        memo = self.vmemo
+        found = memo.get(key)
+        if found is not None:
+            return found
+        res = -1
+        t = self.tables
+        ca, cb = t.contents(x)
+        if ca < N_CONTENTS and cb < N_CONTENTS and not _kings_wild(
+                t, [(x >> (_BITS * i)) & _FIELD for i in range(20)], ca, cb, kings, 0):
+            memo[key] = res  # no split even with the 王 as any cards
+            return res
+        value = self.wild_value
+        for _, _, h, y, k, j, p, r in self._wild_moves(x, kings, jiang, pend, room):
+            sub = value(y, k, j, p, r)
+            if sub >= 0 and sub + h > res:
+                res = sub + h
+        memo[key] = res
+        return res
+
     def all_wild(self, x: int, kings: int, jiang: int, pend: int = -1,
-                 room: tuple[tuple[int, int], ...] = ()
+                 room: bytes = b""
                  ) -> Iterator[tuple[tuple[Meld, ...], tuple[tuple[int, ...], ...]]]:
         """Every decomposition :meth:`best_wild` chooses among, as ``(melds, stand_ins)``."""
-        if not x and not kings:
-            yield (), ()
+        if not kings:
+            for ms in self.all(x, jiang):
+                yield ms, ((),) * len(ms)
             return
         for meld, stood, _, y, k, j, p, r in self._wild_moves(x, kings, jiang, pend, room):
             for ms, st in self.all_wild(y, k, j, p, r):
                 yield (meld,) + ms, (stood,) + st
 
     def _wild_moves(self, x: int, kings: int, jiang: int, pend: int,
-                    room: tuple[tuple[int, int], ...]
+                    room: bytes
                     ) -> Iterator[tuple[Meld, tuple[int, ...], int, int, int, int, int,
-                                        tuple[tuple[int, int], ...]]]:
+                                        bytes]]:
         """The melds the lowest card of pool ``x`` may lie in with ``kings`` 王 and at most
         ``jiang`` pairs left, as ``(meld, the cards 王 stand for in it, 胡息, pool, 王, pairs,
         pend and room left)``. Each 王 stands for any card ("王霸可以代替任何牌进行游戏",
         000 §永州双王扯胡子规则), never a fifth copy among the player's own cards: ``room``
-        holds ``(kind, 王 that may still stand for it)`` for the kinds where that is fewer than
-        the 王.
+        holds for each kind how many more 王 may stand for it (:func:`king_room`; ``b""``:
+        any).
 
         The lowest card lies in any meld holding it, its other cards from the pool (real first:
         copies are alike) or stood in for by 王; in a triple of it with one or two 王 (a 坎:
@@ -462,7 +493,7 @@ class _Searcher:
                 y -= n << (_BITS * k)
             if missing > kings:
                 continue
-            r = _room_after(room, stood) if room and stood else room
+            r = _room_after(room, stood)
             if r is None:
                 continue
             p = pend
@@ -481,7 +512,7 @@ class _Searcher:
                     triple = None if self.won_melds is None else self.won_melds[low]
                     p = -1
                 stood = (low,) * need
-                r = _room_after(room, stood) if room else room
+                r = _room_after(room, stood)
                 if triple is not None and r is not None:
                     yield triple, stood, self.wild_huxi[triple], y, kings - need, jiang, p, r
         if jiang:  # a 将 of two copies, or of the card and a 王 when it is held once
@@ -490,7 +521,7 @@ class _Searcher:
             if have_low >= 2:
                 yield m, (), h, x - (2 << shift), kings, jiang - 1, p, room
             elif kings:
-                r = _room_after(room, (low,)) if room else room
+                r = _room_after(room, (low,))
                 if r is not None:
                     yield m, (low,), h, x - (1 << shift), kings - 1, jiang - 1, p, r
 
@@ -511,34 +542,32 @@ class _Searcher:
                 yield (meld,) + rest
 
 
-def _room_after(room: tuple[tuple[int, int], ...], stood: Sequence[int]
-                ) -> tuple[tuple[int, int], ...] | None:
+def _room_after(room: bytes, stood: Sequence[int]) -> bytes | None:
     """``room`` (:meth:`_Searcher._wild_moves`) once 王 stand for the cards ``stood``, or
     ``None`` where one would be a fifth copy."""
-    if not room:
+    if not room or not stood:
         return room
-    out = []
-    for k, n in room:
-        n -= stood.count(k)
-        if n < 0:
+    left = bytearray(room)
+    for k in stood:
+        if not left[k]:
             return None
-        out.append((k, n))
-    return tuple(out)
+        left[k] -= 1
+    return bytes(left)
 
 
 def king_room(variant: Variant, hand: Sequence[int], table: Sequence[Meld],
-              card: int | None, kings: int) -> tuple[tuple[int, int], ...]:
-    """The kinds for which fewer than ``kings`` 王 may stand (a 王 is never a fifth copy among
-    the player's own cards: the concealed ``hand``, the incoming ``card``, the ``table``
-    melds), as ``(kind, how many may)``."""
+              card: int | None, kings: int) -> bytes:
+    """For each kind, how many of the ``kings`` 王 may stand for it (a 王 is never a fifth
+    copy among the player's own cards: the concealed ``hand``, the incoming ``card``, the
+    ``table`` melds), or ``b""`` where any may stand for any kind."""
     own = list(hand[:20])
     if card is not None and card < 20:
         own[card] += 1
     for m in table:
         for i in m.cards:
             own[i] += 1
-    return tuple((i, max(variant.deck.copies - n, 0)) for i, n in enumerate(own)
-                 if variant.deck.copies - n < kings)
+    room = bytes(min(max(variant.deck.copies - n, 0), kings) for n in own)
+    return b"" if min(room) >= kings else room
 
 
 _MISSING: tuple[int, tuple[Meld, ...], tuple[int, ...]] = (-1, (), ())  # compared by identity
@@ -570,6 +599,8 @@ def _searcher(variant: Variant) -> _Searcher:
             s.memo.clear()
         if len(s.wmemo) > MEMO_LIMIT:
             s.wmemo.clear()
+        if len(s.vmemo) > MEMO_LIMIT:
+            s.vmemo.clear()
     return s
 
 
@@ -968,9 +999,9 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int | None, sourc
     into a meld, none only onto a table 偎/碰 of it where ``table`` is known), the concealed
     cards left, their 坎 locked, have no split with any number of 将, or with none where
     ``table`` shows that the placement allows no 将 (``win.jiang_requires_quad`` with no
-    提/跑, ``win.max_jiang`` 0); with 王, not even once the 王 are added as wildcards
-    (:meth:`~zipai_rules.blocks.BlockTables.wild_splits`, the first test of the win check's
-    王 walk, so that the check would search no pool). A variant's special wins
+    提/跑, ``win.max_jiang`` 0); with 王, not even once the 王 join them as any cards
+    (:func:`zipai_rules.kings.may_split`, so that the check would search no pool). A
+    variant's special wins
     (:func:`instant_win`) come with the hand as it stands or one's own draw, a maybe then; a
     fixed-value shape needs a split too."""
     if variant.win.special and (source == Source.SELF or card is None):
@@ -1213,14 +1244,14 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     kings = counts[KING]
     results: list[Decomposition] = []
     best_key: tuple[int, tuple[Meld, ...], tuple[Meld, ...], int, int, int, int,
-                    tuple[tuple[int, int], ...]] | None = None
+                    bytes, int] | None = None
     pair_only = False
     real = list(counts)
     real[KING] = 0
     # the incoming card is placed on the real cards first: a forced 偎/提 or a 跑 uses real
     # copies only; then the 王 join the concealed cards left, each standing for any card
     kan_huxi = searcher.kan_huxi
-    room = king_room(variant, real, table, card, kings) if kings else ()
+    room = king_room(variant, real, table, card, kings) if kings else b""
     for pl in _placements(variant, table, real, card, source):
         start = list(real)
         if source == Source.SELF and card is not None and pl.pool[card] > real[card]:
@@ -1242,24 +1273,25 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
             if kings:
                 for melds, stood in searcher.all_wild(x, kings, jiang, pend, room):
                     results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds,
-                                                  stood))
+                                                  stood, len(pl.extra)))
             else:
                 for melds in searcher.all(x, jiang):
-                    results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds))
+                    results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds,
+                                                  (), len(pl.extra)))
             continue
         if kings:
-            got = searcher.best_wild(x, kings, jiang, pend, room)
-            found = -1 if got is None else got[0]
+            found = searcher.wild_value(x, kings, jiang, pend, room)
         else:
             found = searcher.value(x, jiang)
         if found < 0:
             if not pair_only and jiang < 7 and (
-                    searcher.best_wild(x, kings, 7, pend, room) is not None if kings
+                    searcher.wild_value(x, kings, 7, pend, room) >= 0 if kings
                     else searcher.splits(x, 7)):
                 pair_only = True
             continue
         if best_key is None or base + found > best_key[0]:
-            best_key = (base + found, pl.table, hand_fixed, x, jiang, kings, pend, room)
+            best_key = (base + found, pl.table, hand_fixed, x, jiang, kings, pend, room,
+                        len(pl.extra))
     if best_key is not None and not want_all:
         total = best_key[0]
         reason = Reason.BELOW_MIN_HUXI if total < variant.win.min_huxi else None
@@ -1277,33 +1309,40 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
 
 def _searched(variant: Variant, table: tuple[Meld, ...], fixed: tuple[Meld, ...], x: int,
               jiang: int, kings: int = 0, pend: int = -1,
-              room: tuple[tuple[int, int], ...] = ()) -> Decomposition:
+              room: bytes = b"", extra: int = 0) -> Decomposition:
     """The best decomposition of the table melds, the ``fixed`` hand melds and pool ``x``
     with ``kings`` 王 searched with at most ``jiang`` pairs (the first found among equals, as
-    ever; ``pend``, ``room``: as :meth:`_Searcher._wild_moves`)."""
+    ever; ``pend``, ``room``: as :meth:`_Searcher._wild_moves`; ``extra``: as
+    :func:`_decomposition`)."""
     searcher = _searcher(variant)
     if kings:
         wild = searcher.best_wild(x, kings, jiang, pend, room)
         if wild is None:  # cannot happen: the search found a split of this pool
             raise RuntimeError("the 王 search lost its split")
-        return _decomposition(variant, searcher, table, fixed, wild[1], wild[2])
+        return _decomposition(variant, searcher, table, fixed, wild[1], wild[2], extra)
     found = searcher.best(x, jiang)
     if found is None:  # cannot happen: the tables found a split of this pool
         raise RuntimeError("the block tables and the search disagree")
-    return _decomposition(variant, searcher, table, fixed, found[1])
+    return _decomposition(variant, searcher, table, fixed, found[1], (), extra)
 
 
 def _decomposition(variant: Variant, searcher: _Searcher, table: tuple[Meld, ...],
                    fixed: tuple[Meld, ...], melds: tuple[Meld, ...],
-                   stood: tuple[tuple[int, ...], ...] = ()) -> Decomposition:
-    """The decomposition of the table melds, the ``fixed`` hand melds and the searched ones;
-    ``stood``: for each searched meld, the cards a 王 stands for in it (none given: none)."""
+                   stood: tuple[tuple[int, ...], ...] = (), extra: int = 0) -> Decomposition:
+    """The decomposition of the table melds, the ``fixed`` hand melds (the first ``extra``
+    made by the card's placement, then the 坎) and the searched ones; ``stood``: for each
+    searched meld, the cards a 王 stands for in it (none given: none)."""
     groups = [Group(m, variant.meld_huxi(m), "table", m.kings) for m in table]
-    groups += [Group(m, variant.meld_huxi(m)) for m in fixed]
-    if stood:
-        groups += [Group(m, variant.meld_huxi(m), kings=k)
-                   for m, k in zip(melds, stood, strict=True)]
+    groups += [Group(m, variant.meld_huxi(m)) for m in fixed[:extra]]
+    if stood:  # a 坎 a 王 completes is shown among the real ones, in card order
+        searched = [Group(m, variant.meld_huxi(m), kings=k)
+                    for m, k in zip(melds, stood, strict=True)]
+        made = [g for g in searched if g.meld.kind == MeldKind.KAN]
+        kans = [Group(m, variant.meld_huxi(m)) for m in fixed[extra:]] + made
+        groups += sorted(kans, key=lambda g: g.meld.cards[0])
+        groups += [g for g in searched if g.meld.kind != MeldKind.KAN]
     else:
+        groups += [Group(m, variant.meld_huxi(m)) for m in fixed[extra:]]
         groups += [Group(m, searcher.huxi_of.get(m, 0)) for m in melds]
     return Decomposition(tuple(groups), sum(g.huxi for g in groups))
 

@@ -3,13 +3,14 @@ the win check (:func:`zipai_rules.analysis.win_verdict`, the engine's claims thr
 refuses most hands holding 王 before any search (:func:`~zipai_rules.analysis.surely_no_win`).
 
 A 王 stands for any card ("王霸可以代替任何牌进行游戏", ``000_cdb63c032605c9a1.txt
-§永州双王扯胡子规则``), even a fifth copy of a kind (digest G14 "a 5th copy is allowed"). Only
-three real concealed copies are a 坎 that stays whole ("坎：砌牌后手中3个相同的牌为1坎。一坎牌
-不能拆散", 000 §永州双王扯胡子规则); a 王 beside a pair may make their triple, scored as a 坎
-(digest G14 "K + pair = 坎"; Riversteel6/Aizipai ``chenzhou_zipai_ai/engine/hu_checker.py``
-``concealed_group_xi``: two equal cards and a 王 score as 偎), or stand for a third copy used
-in another meld; a 王 may be a fourth copy beside a 坎. The exact search is
-:meth:`zipai_rules.analysis._Searcher.best_wild`; here only the sure refusals.
+§永州双王扯胡子规则``). Only three real concealed copies are a 坎 that stays whole ("坎：砌牌后手中3
+个相同的牌为1坎。一坎牌不能拆散", 000 §永州双王扯胡子规则); a 王 beside a pair may make their
+triple, scored as a 坎 (digest G14 "K + pair = 坎"; Riversteel6/Aizipai
+``chenzhou_zipai_ai/engine/hu_checker.py`` ``concealed_group_xi``: two equal cards and a 王
+score as 偎), or stand for a third copy used in another meld; a 王 may be a fourth copy
+beside a 坎. The exact search is :meth:`zipai_rules.analysis._Searcher.best_wild`; here only
+the sure refusals, which leave out its last rule (never a fifth copy among the player's own
+cards), so that they refuse no less than it.
 
 Every split of a pool with 王 is one of two kinds. Either every kind a 王 stands for is held
 at most twice in the end, or three times as a triple: each 王 then raises a count 0 to 1 or
@@ -41,7 +42,7 @@ _HOLDING: list[list[tuple[int, bool, tuple[tuple[int, int], ...]]]] = [
       tuple((k, cards.count(k)) for k in sorted(set(cards)) if k != c))
      for kind, cards in meld_types() if c in cards] for c in range(20)]
 
-#: :data:`_HOLDING` as :func:`_wild` reads it: for each kind, each meld holding it but a
+#: :data:`_HOLDING` as :func:`wild` reads it: for each kind, each meld holding it but a
 #: triple as ``(is a 将, the meld's cards but one copy of the kind, as (kind, copies, digit in
 #: block A, digit in block B))``, each digit 0 outside the kind's block
 _HOLD: list[list[tuple[bool, tuple[tuple[int, int, int, int], ...]]]] = [
@@ -62,7 +63,7 @@ def may_split(tables: BlockTables, counts: Sequence[int], kings: int) -> bool:
     wholly into melds with any number of 将 (as ``tables`` allow them) once ``kings`` 王 join
     it: ``False`` is sure, ``True`` a maybe. A count above 2 is first taken down by each meld
     holding that card (its missing cards stood in for by 王), or by a triple of it with a 王;
-    then :func:`_wild`."""
+    then :func:`wild`."""
     counts = list(counts[:20])
     for k in range(20):
         c = counts[k]
@@ -90,10 +91,10 @@ def may_split(tables: BlockTables, counts: Sequence[int], kings: int) -> bool:
                     return True
             return False
     ca, cb = contents_of(bytes(counts))
-    return _wild(tables, counts, ca, cb, kings, 0)
+    return wild(tables, counts, ca, cb, kings, 0)
 
 
-def _wild(tables: BlockTables, counts: list[int], ca: int, cb: int, kings: int, low: int
+def wild(tables: BlockTables, counts: list[int], ca: int, cb: int, kings: int, low: int
           ) -> bool:
     """:func:`may_split` of a pool of counts within 2 (block contents ``ca``, ``cb``): the
     masks with the 王 as wildcards (:meth:`~zipai_rules.blocks.BlockTables.wild_splits`),
@@ -138,7 +139,7 @@ def _wild(tables: BlockTables, counts: list[int], ca: int, cb: int, kings: int, 
             for j, r in taken:
                 counts[j] -= r
             try:
-                hit = _wild(tables, counts, a, b, left, k)
+                hit = wild(tables, counts, a, b, left, k)
             finally:
                 for j, r in taken:
                     counts[j] += r
