@@ -67,7 +67,6 @@ from .kings import DIGIT as _DIGIT
 from .kings import may_split as _kings_may_split
 from .kings import may_win as _kings_may_win
 from .kings import plain_may_split as _plain_may_split
-from .kings import wild as _kings_wild
 from .melds import QUADS, Meld, MeldKind, parse_meld, stand_in_text
 from .special import fixed_value_win, special_win
 from .variant import Variant, VariantLike, as_variant
@@ -419,12 +418,6 @@ class _Searcher:
         if found is not None:
             return found
         res = -1
-        t = self.tables
-        ca, cb = t.contents(x)
-        if ca < N_CONTENTS and cb < N_CONTENTS and not _kings_wild(
-                t, [(x >> (_BITS * i)) & _FIELD for i in range(20)], ca, cb, kings, 0):
-            memo[key] = res  # no split even with the 王 as any cards
-            return res
         value = self.wild_value
         for _, _, h, y, k, j, p, r in self._wild_moves(x, kings, jiang, pend, room):
             sub = value(y, k, j, p, r)

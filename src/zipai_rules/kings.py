@@ -42,7 +42,7 @@ _HOLDING: list[list[tuple[int, bool, tuple[tuple[int, int], ...]]]] = [
       tuple((k, cards.count(k)) for k in sorted(set(cards)) if k != c))
      for kind, cards in meld_types() if c in cards] for c in range(20)]
 
-#: :data:`_HOLDING` as :func:`wild` reads it: for each kind, each meld holding it but a
+#: :data:`_HOLDING` as :func:`_wild` reads it: for each kind, each meld holding it but a
 #: triple as ``(is a 将, the meld's cards but one copy of the kind, as (kind, copies, digit in
 #: block A, digit in block B))``, each digit 0 outside the kind's block
 _HOLD: list[list[tuple[bool, tuple[tuple[int, int, int, int], ...]]]] = [
@@ -63,7 +63,7 @@ def may_split(tables: BlockTables, counts: Sequence[int], kings: int) -> bool:
     wholly into melds with any number of 将 (as ``tables`` allow them) once ``kings`` 王 join
     it: ``False`` is sure, ``True`` a maybe. A count above 2 is first taken down by each meld
     holding that card (its missing cards stood in for by 王), or by a triple of it with a 王;
-    then :func:`wild`."""
+    then :func:`_wild`."""
     counts = list(counts[:20])
     for k in range(20):
         c = counts[k]
@@ -91,10 +91,10 @@ def may_split(tables: BlockTables, counts: Sequence[int], kings: int) -> bool:
                     return True
             return False
     ca, cb = contents_of(bytes(counts))
-    return wild(tables, counts, ca, cb, kings, 0)
+    return _wild(tables, counts, ca, cb, kings, 0)
 
 
-def wild(tables: BlockTables, counts: list[int], ca: int, cb: int, kings: int, low: int
+def _wild(tables: BlockTables, counts: list[int], ca: int, cb: int, kings: int, low: int
           ) -> bool:
     """:func:`may_split` of a pool of counts within 2 (block contents ``ca``, ``cb``): the
     masks with the 王 as wildcards (:meth:`~zipai_rules.blocks.BlockTables.wild_splits`),
@@ -139,7 +139,7 @@ def wild(tables: BlockTables, counts: list[int], ca: int, cb: int, kings: int, l
             for j, r in taken:
                 counts[j] -= r
             try:
-                hit = wild(tables, counts, a, b, left, k)
+                hit = _wild(tables, counts, a, b, left, k)
             finally:
                 for j, r in taken:
                     counts[j] += r
