@@ -14,7 +14,8 @@ from zipai_rules.engine import Action, ActionKind, Deal, Game
 from zipai_rules.invariants import kind_counts
 from zipai_rules.melds import Meld, MeldKind
 
-__all__ = ["C", "c", "make_deal", "find", "kinds", "act", "pass_all", "total_counts", "meld"]
+__all__ = ["C", "c", "make_deal", "find", "kinds", "act", "pass_all", "drive_to", "total_counts",
+           "meld"]
 
 
 def C(text: str) -> list[int]:
@@ -120,6 +121,19 @@ def act(game: Game, kind: ActionKind | str, card: str | int | None = None,
     return game.apply(find(game, kind, card, melds))
 
 
+def self_win_asked(game: Game, seat: int):
+    """Check that ``seat`` is asked 胡/过 on its own cards; win, and return the result and a
+    copy of the game in which the seat passed instead."""
+    assert (game.actor, game.state.phase, game.legal_actions()) == (
+        seat, "hu_check", (Action(ActionKind.HU, seat), Action(ActionKind.PASS, seat)))
+    declined = game.clone()
+    declined.apply(Action(ActionKind.PASS, seat))
+    huxi = game.state.plan(Action(ActionKind.HU, seat)).huxi
+    act(game, "hu")
+    assert game.result.huxi == huxi
+    return game.result, declined
+
+
 def pass_all(game: Game, limit: int = 20) -> list:
     """PASS while the actor is answering an exposed card; return the events."""
     events = []
@@ -128,6 +142,27 @@ def pass_all(game: Game, limit: int = 20) -> list:
             break
         events += game.apply(Action(ActionKind.PASS, game.state.actor))
     return events
+
+
+def drive_to(game, predicate, discard=None, take=None, limit=80):
+    """Answer every decision until ``predicate(game)`` holds: discard ``discard[seat]`` (else the
+    first option) when a discard is owed, take the action ``take(state)`` returns if any, else
+    PASS. Returns the states decided on the way."""
+    seen = []
+    for _ in range(limit):
+        if game.is_over or predicate(game):
+            return seen
+        st = game.state
+        seen.append(st)
+        chosen = take(st) if take else None
+        if chosen is not None:
+            game.apply(chosen)
+        elif st.phase == "discard":
+            want = (discard or {}).get(st.actor)
+            game.apply(next(a for a in st.options if want is None or a.card == c(want)))
+        else:
+            game.apply(Action(ActionKind.PASS, st.actor))
+    raise AssertionError("predicate never held")
 
 
 def total_counts(state) -> Counter:

@@ -46,10 +46,11 @@ def agree(variant, hand, table_melds):
         assert a.win and len(table_melds) >= 2 or a.best.special == "xiao_qi_dui"
         return a
     pairs = pairs_rule(variant, table)
-    best = ref.best_huxi_wild(hand, table, pairs)
+    split = variant.win.split_kan
+    best = ref.best_huxi_wild(hand, table, pairs, split)
     if best is None:
         assert not a.win and a.huxi == 0 and a.best is None
-        loose = ref.best_huxi_wild(hand, table, pairs_allowed=7)
+        loose = ref.best_huxi_wild(hand, table, 7, split)
         assert a.reason == ("incomplete" if loose is None else "jiang_not_allowed")
         return a
     assert a.huxi == best
@@ -59,7 +60,7 @@ def agree(variant, hand, table_melds):
     assert sum(g.huxi for g in a.best.groups) == best
     placed = sorted(c for g in a.best.groups if g.place == "hand" for c in g.meld.cards)
     assert placed in ref.identities(hand)  # the 王 stood for real cards, the others are kept
-    found = ref.all_decompositions(placed, table, pairs)
+    found = ref.all_decompositions(placed, table, pairs, split)
     assert _key(groups) in {_key(table + ms) for h, ms in found if h == best}
     return a
 

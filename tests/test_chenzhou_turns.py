@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from helpers import act, c, make_deal, meld, pass_all
+from helpers import act, c, make_deal, meld, pass_all, self_win_asked
 from zipai_rules import analyze, find_variant, waits
 from zipai_rules.engine import Action, ActionKind, Game
 from zipai_rules.engine.actions import EventKind
@@ -174,16 +174,10 @@ def c5_game(variant) -> Game:
 def test_kept_draw_onto_own_wei_offers_the_win_then_lays_pao():
     g = c5_game(cz())
     # seat 1 keeps x6: (a) the win, the x6 in its forced 跑 (C5: 12)
-    assert (g.actor, g.state.phase, g.legal_actions()) == (
-        1, "hu_check", (Action(ActionKind.HU, 1), Action(ActionKind.PASS, 1)))
-    assert g.state.plan(Action(ActionKind.HU, 1)).huxi == 12
-    declined = g.clone()
-    act(g, "hu")
-    r = g.result
+    r, declined = self_win_asked(g, 1)
     assert (r.winner, r.card, r.source, r.huxi) == (1, c("x6"), "self", 12)
     assert ("pao", (5, 5, 5, 5), 6) in groups(r.decomposition)
     # declined: the 跑 is laid; a first 提/跑 owes a discard, so no second check (step 3)
-    declined.apply(Action(ActionKind.PASS, 1))
     assert declined.events[-1].kind == EventKind.PAO
     assert declined.events[-1].melds == (meld("pao", "x6 x6 x6 x6"),)
     assert (declined.actor, declined.state.phase) == (1, "discard")

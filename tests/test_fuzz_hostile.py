@@ -43,6 +43,10 @@ TOKENS = st.sampled_from([
 ])
 YAML_ONLY = st.sampled_from([".nan", ".inf", "-.inf", "0x10", "0o17", "1_000", "2020-01-01",
                              "!!binary aGk=", "&a [1, *a]", "on", "yes", "~"])
+#: YAML 1.1 forms that a YAML 1.2 reader reads otherwise (octal, base 60, hex, binary,
+#: underscores, yes/no/on/off): refused wherever they stand
+YAML_11 = ["010", "-07", "00", "1:30", "190:20:30", "1:30.5", "0x1F", "+0x1", "0b101", "1_0",
+           "1_0.5", "yes", "No", "OFF", "on"]
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -110,7 +114,7 @@ def test_hostile_values_in_variant_files(preset, data):
     paths = [p for p in leaves(doc) if all(isinstance(k, str) for k in p) and p[0] not in
              ("id", "name", "description", "citations", "aliases")]
     path = data.draw(st.sampled_from(paths))
-    value = data.draw(st.one_of(TOKENS, YAML_ONLY))
+    value = data.draw(st.one_of(TOKENS, YAML_ONLY, st.sampled_from(YAML_11)))
     lines = [f"extends: {preset}", "id: fuzz", "name: fuzz",
              f"{path[0]}: {nested_yaml(path[1:], value)}"]
     if data.draw(st.booleans()):
@@ -120,6 +124,7 @@ def test_hostile_values_in_variant_files(preset, data):
     def check(file: str) -> None:
         code, out, err = run("validate", file)
         assert_clean(code, out, err)
+        assert code == 2 or value not in YAML_11, (path, value)
         if code == 0:
             loaded = thaw(load_variant_file(file).doc)
             for p in leaves(doc):
@@ -177,3 +182,46 @@ def test_hostile_values_in_records(preset, data):
 def test_an_unchanged_fuzz_record_replays(preset):
     text = json.dumps(record(preset))
     assert with_file(text, ".json", lambda f: run("replay", f))[0] == 0
+
+
+# --- names that impersonate ---------------------------------------------------------------------
+
+#: characters that show as nothing or as the same letter (written out here, not taken from the
+#: library's own table): zero-width space, non-joiner and joiner, word joiner, BOM, soft
+#: hyphen, combining grapheme joiner, Mongolian vowel separator, variation selectors 1 and
+#: 16, a supplementary variation selector, a tag letter, the invisible times; and spaces
+INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u034f", "\u180e",
+             "\ufe00", "\ufe0f", "\U000e0100", "\U000e0061", "\u2062", " ", "\u3000", "\u00a0"]
+
+
+def fullwidth(text: str) -> str:
+    """``text`` with its ASCII letters and digits in their fullwidth forms (U+FF01..U+FF5E)."""
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+@settings(settings.default, max_examples=N)
+@given(preset=st.sampled_from(PRESETS), data=st.data())
+def test_a_preset_name_with_invisible_characters_is_reserved(preset, data):
+    """A preset's id, name or alias with invisible characters put in, or written in fullwidth
+    letters, is still that name: a file with other rules may not take it."""
+    raw = load_preset(preset)
+    name = data.draw(st.sampled_from([raw.id, raw.name, *raw.aliases]))
+    if data.draw(st.booleans()):
+        name = fullwidth(name)
+    chars = list(name)
+    for _ in range(data.draw(st.integers(0 if name != raw.name else 1, 4))):
+        at = data.draw(st.integers(0, len(chars)))
+        chars.insert(at, data.draw(st.sampled_from(INVISIBLE)))
+    shown = "".join(chars)
+    field = data.draw(st.sampled_from(["name", "aliases"]))
+    quoted = '"' + "".join(c if c.isascii() and c.isprintable() and c not in '"\\'
+                           else f"\\U{ord(c):08x}" for c in shown) + '"'  # YAML escapes
+    value = quoted if field == "name" else f"[{quoted}]"
+    text = (f"extends: {preset}\nid: fuzz\n" + ("name: fuzz\n" if field == "aliases" else "")
+            + f"{field}: {value}\nwin: {{min_huxi: {raw.win.min_huxi + 1}}}\n")
+
+    def check(file: str) -> None:
+        code, out, err = run("validate", file)
+        assert code == 2 and err.startswith("error:"), (shown, err)
+        assert "reserved for the shipped preset" in err or "shows nothing" in err, err
+    with_file(text, ".yaml", check)

@@ -92,7 +92,8 @@ def test_truncated_presets(preset, data):
 
 YAML_BITS = st.sampled_from(["", " ", "\n", ":", "- ", "[", "]", "{", "}", "'", '"', "&a ", "*a",
                              "!!", "? ", "1: ", "[1]: ", "on: ", "\t", "#", "|", ">", "\\", "null",
-                             "1e999", "-1", "x" * 40, "\xff", "王"])
+                             "1e999", "-1", "x" * 40, "\xff", "王", "010", "1:30", "0x1F",
+                             "yes", "\u200b", "\u202e", "\ufeff", "ｈ", "-1000000"])
 
 
 @settings(settings.default, max_examples=MANY)
@@ -111,7 +112,7 @@ def test_overwritten_presets(preset, data):
     (b"? {a: 1}\n: 2\n", "a mapping is used as a mapping key"),
     (b"extends: hunan\ncitations: {1: x}\n", "mapping key 1 is not text"),
     (b"extends: hunan\nterminology: {2: x}\n", "mapping key 2 is not text"),
-    (b"extends: hunan\nwin: {on: 3}\n", "mapping key True is not text"),
+    (b"extends: hunan\nwin: {on: 3}\n", "mapping key on is not text"),
     # "nested too deeply" (pure-Python parser) or "exceeded maximum nesting depth" (libyaml)
     (b"[" * 5000 + b"]" * 5000, "nest"),
 ])
@@ -129,3 +130,50 @@ def test_non_string_keys_in_a_mapping_are_schema_problems():
             build_variant({"extends": "hunan", key: {1: "x"}}, raw_preset, "doc")
         assert exc.value.code == "schema"
         assert exc.value.problems == [(f"{key}.1", "key 1 is not a string")]
+
+
+# --- scoring numbers anywhere in the schema's range ----------------------------------------------
+
+def _effects() -> st.SearchStrategy[dict[str, object]]:
+    """A 名堂's effects drawn across the schema's whole range (small values most often)."""
+    def num(lo: int, hi: int, common: list[int]) -> st.SearchStrategy[int]:
+        return st.one_of(st.sampled_from(common), st.integers(lo, hi))
+    return st.fixed_dictionaries({}, optional={
+        "multiply_huxi": num(1, 100, [1, 2, 100]), "add_huxi": num(-1000, 1000, [-3, 0, 6]),
+        "multiply_units": num(1, 100, [1, 2, 100]), "add_units": num(-10000, 10000, [-1, 0, 1]),
+    })
+
+
+@settings(settings.default, max_examples=FEW)
+@given(data=st.data())
+def test_scoring_numbers_that_validate_play_record_and_replay(data, tmp_path_factory):
+    """Patterns with any effect the schema allows, on every win or on 自摸: either refused with
+    its problems, or every hand plays, settles within MAX_SCORE, is recorded and replays."""
+    from zipai_rules.bots import make_bots, play_out
+    from zipai_rules.engine import Game
+    from zipai_rules.inputs import MAX_SCORE
+    from zipai_rules.records import replay_file, write_record
+    from zipai_rules.settlement import settle
+
+    patterns = []
+    for k in range(data.draw(st.integers(1, 12))):
+        effects = data.draw(_effects()) or {"add_units": 1}
+        when = data.draw(st.sampled_from([{"fact": "groups", "at_least": 0}, {"label": "zimo"}]))
+        patterns.append({"name": f"p{k}", "when": when, **effects})
+    doc = {"extends": data.draw(st.sampled_from(["hunan", "guilin", "shaoyang"])), "id": "fuzz",
+           "name": "fuzz", "scoring": {"mingtang": {"patterns": patterns}}}
+    try:
+        variant = build_variant(doc, raw_preset, "fuzz")
+    except VariantError as exc:
+        assert exc.code in ("schema", "semantic") and exc.problems
+        return
+    folder = tmp_path_factory.mktemp("records")
+    for seed in (1, 2):
+        game = play_out(Game(variant, seed=seed), make_bots(["greedy"], seed, variant.players))
+        s = settle(game)
+        assert all(abs(x) <= MAX_SCORE for x in (s.huxi, s.units, *s.payments, s.sitting_out))
+        if s.winner is not None:
+            assert s.units >= 0  # no winner pays
+        path = folder / f"{seed}.json"
+        write_record(path, game, s)
+        assert replay_file(path)[1] == s

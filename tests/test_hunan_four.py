@@ -1,12 +1,14 @@
 """湖南跑胡子 at a table of four (``hunan_four``): "跑胡子可以四人玩，（其中一人轮流数醒）"
 (000_cdb63c032605c9a1.txt §跑胡子游戏方法和比赛规则), the seat sitting out earning "在高手胡牌的时候
-因为你在数醒而进钱" (§湖南字牌技巧; the amount: digest G16)."""
+因为你在数醒而进钱" (§湖南字牌技巧; the amount: digest G16). Which seat: the one opposite the
+dealer ("在高手的对面数醒的位置", §湖南字牌技巧; 碰胡 "以后谁胡牌谁就是庄家，对家闲家", §碰胡规则);
+"轮流" is that role going round with the deal, which the winner takes, not a fixed rotation."""
 
 from zipai_rules import analyze, find_variant
 from zipai_rules.bots import make_bots
 from zipai_rules.cards import parse_card
 from zipai_rules.engine import Result
-from zipai_rules.match import Match
+from zipai_rules.match import Match, sitting_out_seat
 from zipai_rules.settlement import settle
 
 
@@ -63,3 +65,22 @@ def test_a_match_pays_the_seat_sitting_out():
         if r.winner is not None:  # mirror: the seat out gains exactly what the winner gains
             assert hand.settlement.sitting_out == hand.settlement.payments[r.winner]
     assert sum(m.scores) == 0
+
+
+def test_hunan_four_sits_out_the_seat_opposite_each_hands_dealer():
+    """At a table of four the seat opposite the dealer sits out: dealer 0 → seat 2, dealer 1 →
+    seat 3, dealer 3 → seat 1. The role follows the deal, which the winner takes ("上局胡牌的玩家
+    成为庄家", 000 §字牌规则说明): table seat 1 winning twice deals twice, and seat 3 sits out both
+    hands (not each seat by turns); on 荒庄 the dealer deals again, three in a row pass the deal
+    to its 下家 ("连续3次荒庄，则由庄家的下家做庄")."""
+    v = find_variant("hunan_four")
+    assert [sitting_out_seat(v, d) for d in range(4)] == [2, 3, 0, 1]
+    m = Match(v, seed=5)
+    m.dealer = 0
+    seen = []
+    for winner in (1, 1, None, 2, None, None, None):
+        m.advance(winner)
+        seen.append((m.dealer, m.sitting_out(), m.seating()))
+    assert seen == [(1, 3, (1, 2, 0)), (1, 3, (1, 2, 0)), (1, 3, (1, 2, 0)),
+                    (2, 0, (2, 3, 1)), (2, 0, (2, 3, 1)), (2, 0, (2, 3, 1)),
+                    (3, 1, (3, 0, 2))]

@@ -152,9 +152,10 @@ def test_cards_hidden_from_a_seat_do_not_change_its_views(preset, data):
 
 
 # found by the dev profile: a 跑 or 提 on a face-down 偎 in one hand, from the hand (or on
-# another face-down 偎) in the other; the table sees which meld it takes
+# another face-down 偎) in the other; the table sees which meld it takes (八一's example found
+# again after Guilin's 扫 stopped taking a discarded fourth as 开舵)
 @pytest.mark.parametrize("preset, seed, seat, first, second", [
-    ("liuzhou_bayi", 17, 1, 12, 15), ("daye", 8157, 1, 9, 14), ("guilin", 1330, 0, 3, 5),
+    ("liuzhou_bayi", 4327, 1, 8, 13), ("daye", 8157, 1, 9, 14), ("guilin", 1330, 0, 3, 5),
     ("guilin", 441, 1, 2, 3)])
 def test_a_quad_on_a_face_down_meld_shows_which_meld_it_takes(preset, seed, seat, first, second):
     v = load_preset(preset)
@@ -230,11 +231,11 @@ def test_shaoyang_shows_one_card_of_a_wei():
 
 def test_declined_options_are_told_to_no_other_seat():
     """A pass and the 臭 it leaves tell that the seat could have taken the card: in 60 Hunan
-    hands 374 such events, each shown to its own seat only."""
+    hands 561 such events, each shown to its own seat only."""
     v, games = greedy_games("hunan")
     private = [(g, e) for g in games for e in g.events
                if e.kind in (EventKind.PASS, EventKind.CHOU)]
-    assert len(private) == 374
+    assert len(private) == 561
     for g, e in private:
         assert [s for s in range(v.players) if any(
             x is e for x in g.events_for(s))] == [e.seat]

@@ -11,7 +11,12 @@ rules it applies:
   §永州双王扯胡子规则) but a fifth copy among the player's own cards (hand, card, table
   melds; docs/variants.md "What a 王 may do"); every such identity of every 王 is tried;
 * three real concealed copies (held before the card, one's own draw counted as held) are a 坎
-  and stay whole ("一坎牌不能拆散与其他牌组合", 000); a triple of one kind holding a 王 is a
+  and stay whole ("一坎牌不能拆散与其他牌组合", 000), but under ``win.split_kan`` (郴州: every
+  split of all the cards is tried, Riversteel6/Aizipai ``hu_checker.py``
+  ``_solve_grouping_counts``), where they are one meld scored as a 坎 or lie spread over
+  others, and one's own draw kept onto a pair under ``claims.own_draw: kept`` (checked for
+  the win before its 偎, [cz-Sim] ``_continue_play``): locked whole, or the three free; a
+  triple of one kind holding a 王 is a
   meld scored as a 坎 (digest G14 "K + pair = 坎"), or, when it holds the won card (another's
   discard), the won triple (``huxi.won_triple``: 碰, or 坎 under ``kan``), the latter only
   where a 王 may 碰 (``deck.king_rules.claims``) or the won triple is a 坎 (郴州: the hand and
@@ -112,6 +117,7 @@ class Oracle:
         self.table = variant.huxi_table
         self.won_ok = variant.won_triple == "kan" or "peng" in variant.deck.king_rules.claims
         self.won_kind = "kan" if variant.won_triple == "kan" else "peng"
+        self.split = variant.win.split_kan  # no 坎 locked: three real copies one meld or spread
         self.memo: dict[tuple, int | None] = {}
         #: the runs by their lowest card: ((kind, copies), ...) and 胡息
         self.runs = {low: [(tuple(Counter(cards).items()), self.huxi(kind, cards))
@@ -137,8 +143,9 @@ class Oracle:
                 sub = self.best(after, jiang, need)
                 if sub is not None and (res is None or sub + value > res):
                     res = sub + value
-        for r, k, w in _ways(state, low, 3):  # a triple: with a 王 only (three real: 坎 or 碰)
-            if not k or (w and not self.won_ok):
+        for r, k, w in _ways(state, low, 3):  # a triple: with a 王 (three real: 坎 or 碰), or
+            # under split_kan of any copies (two real and the won card: the value of its 碰)
+            if (not k and not self.split) or (w and not (self.won_ok or not k)):
                 continue
             value = self.huxi(self.won_kind if w else "kan", (low,) * 3)
             sub = self.best(_minus(state, low, r, k, w), jiang, need)
@@ -231,30 +238,49 @@ class Oracle:
         room = [v.deck.copies - n for n in own]
         idents = [ident for ident in itertools.combinations_with_replacement(range(20), kings)
                   if all(ident.count(i) <= room[i] for i in set(ident))]
+        own_kept = source == "self" and v.claims.kept
         for tab, extra, held, won in self.placements(hand, table, card, source):
             quads = any(k in ("ti", "pao") for k, _ in tab)
             if v.win.jiang_requires_quad:
                 jiang, need = (v.win.max_jiang, True) if quads else (0, False)
             else:
                 jiang, need = v.win.max_jiang, False
-            base = sum(self.huxi(k, cs) for k, cs in tab + extra)
-            state = [0] * 60
-            for i in range(20):
-                n = held[i]
-                if n >= 3:  # a 坎 of three real copies, whole
-                    base += self.huxi("kan", (i,) * 3)
-                    n -= 3
-                state[3 * i] = n
-            if won is not None:
-                state[3 * won + WON] += 1
-            for ident in idents:
-                s = list(state)
-                for i in ident:
-                    s[3 * i + KING] += 1
-                got = self.best(tuple(s), jiang, need)
-                if got is not None and (best is None or base + got > best):
-                    best = base + got
+            # the kinds whose three real copies may lie loose: every one under split_kan, else
+            # one's own kept draw onto a pair (locked too, the first way)
+            loose = [i for i in range(20) if held[i] >= 3 and (
+                self.split or (card == i and own_kept and hand[i] == 2))]
+            ways = [()] if self.split else [(), tuple(loose)] if loose else [()]
+            for free in ways:
+                got = self._judged(held, won, free, idents, jiang, need)
+                if got is not None:
+                    got += sum(self.huxi(k, cs) for k, cs in tab + extra)
+                    if best is None or got > best:
+                        best = got
         return best is not None and best >= v.win.min_huxi, best
+
+    def _judged(self, held, won, free, idents, jiang, need) -> int | None:
+        """The most 胡息 of the concealed cards ``held`` (and the ``won`` card) over every
+        identity of the 王: three real copies a locked 坎, but in the kinds ``free`` (and every
+        kind under split_kan)."""
+        base = 0
+        state = [0] * 60
+        for i in range(20):
+            n = held[i]
+            if n >= 3 and not self.split and i not in free:  # a 坎 of three real copies, whole
+                base += self.huxi("kan", (i,) * 3)
+                n -= 3
+            state[3 * i] = n
+        if won is not None:
+            state[3 * won + WON] += 1
+        best = None
+        for ident in idents:
+            s = list(state)
+            for i in ident:
+                s[3 * i + KING] += 1
+            got = self.best(tuple(s), jiang, need)
+            if got is not None and (best is None or base + got > best):
+                best = base + got
+        return best
 
 
 # --- random complete hands ----------------------------------------------------------------

@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("mingtang",),                            # 名堂: facts, conditions, effects
     ("variant",),                             # the frozen rules model the analysis reads
     ("special",),                             # the special-win shapes the analysis judges
+    ("worth",),                               # a win's worth, which chooses its split
     ("blocks",),                              # the block tables behind the search value
     ("kings",),                               # the 王 over the block tables
     ("drawing",),                             # the pictures drawn from plain data
@@ -154,7 +155,8 @@ def test_the_analysis_loads_no_engine_cli_or_io_module():
                       "zipai_rules.errors", "zipai_rules.frozen", "zipai_rules.hooks",
                       "zipai_rules.kings",
                       "zipai_rules.melds", "zipai_rules.mingtang", "zipai_rules.schemas",
-                      "zipai_rules.special", "zipai_rules.variant", "zipai_rules.vocab"]
+                      "zipai_rules.special", "zipai_rules.variant", "zipai_rules.vocab",
+                      "zipai_rules.worth"]
     for name in loaded:
         top = name.removeprefix("zipai_rules").removeprefix(".").split(".")[0]
         assert top not in ("engine", "cli", *IO_MODULES), name

@@ -182,7 +182,11 @@ def test_contested_knobs_per_preset():
     assert all(v[p].claims.po_pao_hu for p in PRESETS)
     # C10: Guilin "照常打牌，在听牌的时候不打"; Hengyang "需打一张牌，再碰或再吃时，跳过出牌"
     assert {p for p in PRESETS if v[p].discard.dealt_double_quad == "skip_second"} == {
-        "guilin", "liuzhou_bayi", "hengyang_liuhu", "hengyang_shihu"}
+        "hengyang_liuhu", "hengyang_shihu"}
+    assert {p for p in PRESETS if v[p].discard.dealt_double_quad == "skip_when_ready"} == {
+        "guilin", "liuzhou_bayi"}
+    # Guilin 扫 → 开舵 only by another's draw: "‘扫’后别家摸起1相同牌"
+    assert v["guilin"].claims.pao_on_wei == v["liuzhou_bayi"].claims.pao_on_wei == {"draw"}
     # C8: 十胡抢 "第二次他家再打出同张牌时，本人不得再吃" (discards only)
     assert v["hengyang_shihu"].chou.blocks_on == {"discard"}
     assert v["hunan"].chou.blocks_on == {"draw", "discard"}

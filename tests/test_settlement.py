@@ -64,8 +64,9 @@ def test_huangzhuang_settlement(case):
 
 
 def test_sitting_out_mirrors_the_winner():
-    """碰胡 数醒: the seat out gains as the winner gains (000 §湖南字牌技巧 "因为你在数醒而进钱";
-    amount: digest G16)."""
+    """碰胡 数醒: the 碰胡 text names the seat ("庄家的对家为闲家", 000 §碰胡规则) and not what it
+    gains; the common convention of four-seat 跑胡子 (000 §湖南字牌技巧 "因为你在数醒而进钱",
+    docs/variants.md): the seat out gains as the winner gains, 1 分 from each of the two losers."""
     v = find_variant("penghu")
     s = settle(v, Result("hu", 1, None, "draw", 0, None, sitting_out=True))
     assert list(s.payments) == [-2, 2, -2] and s.sitting_out == 2

@@ -6,7 +6,8 @@ Each preset runs ``machine_for(variant).TestCase`` with ``EXAMPLES`` runs of
 actions, an illegal action, an undo/redo or a clone.
 
 The second half shows the machine's invariants are not vacuous: the machine driven by hand
-over a deliberately broken engine (a declined 碰 not marked 臭, no 胡 offered on exposed
+over a deliberately broken engine (a declined 碰 not marked 臭, a declined 吃 or 碰 not marked
+for both kinds under ``chou.scope: both``, no 胡 offered on exposed
 cards, a broken undo, payments that do not sum to zero, a failing external check) must fail.
 """
 
@@ -118,6 +119,16 @@ def test_declined_peng_not_marked_is_caught(monkeypatch):
     monkeypatch.setattr(transition, "_decline", forgetful)
     failure = drive(load_preset("hunan"))
     assert failure is not None and "declined 碰" in str(failure)
+
+
+def test_chou_for_both_not_marked_is_caught(monkeypatch):
+    """Under ``chou.scope: both`` (Hunan, 003 "可以吃、碰却选择不吃、不碰时 … 不得再吃或者碰")
+    an engine that marks only the kind declined, never the other once the card is gone, fails
+    the machine's own record of the passes."""
+    monkeypatch.setattr(transition, "_card_gone", lambda b, p, taker=None: None)
+    failure = drive(load_preset("hunan"))
+    assert failure is not None and "go: not 臭 for" in str(failure)
+    assert drive(load_preset("hengyang_shihu"), range(25)) is None  # separate: nothing to mark
 
 
 def test_skipped_claim_tier_is_caught(monkeypatch):

@@ -144,6 +144,11 @@ BROKEN = [
     ("extra_seat_without_sitting_out.yaml", "semantic", "sitting_out"),
     ("win_sources_empty.yaml", "schema", "win.sources"),
     ("duplicate_key.yaml", "yaml_syntax", "<root>"),
+    ("octal_threshold.yaml", "schema", "win.min_huxi"),
+    ("score_beyond_record.yaml", "semantic", "scoring"),
+    ("winner_pays.yaml", "semantic", "scoring.mingtang.patterns[0].add_units"),
+    ("action_words_clash.yaml", "semantic", "terminology"),
+    ("bidi_alias.yaml", "semantic", "aliases[0]"),
 ]
 
 

@@ -10,7 +10,11 @@ and optionally an incoming card with how it arrived:
 Rules applied (digest §1.2, §1.5; each also cited where it is coded):
 
 * every 坎 (three identical concealed cards) stays whole ("一坎牌不能拆散与其他牌组合",
-  ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``);
+  ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``), unless ``win.split_kan`` (郴州): then
+  the hand wins if any split of all its cards does, each 坎 one group or spread over others
+  (Riversteel6/Aizipai ``chenzhou_zipai_ai/engine/hu_checker.py`` ``_solve_grouping_counts``);
+  one's own draw kept under ``claims.own_draw: kept`` never locks a 坎 with a pair: the three
+  may be one group or spread ([cz-Sim] ``_continue_play``, the win checked before the 偎);
 * a 将 only with a 提 or 跑, and then at least one and at most ``max_jiang`` ("当有跑牌或提牌后，
   必须有且只能有一对牌做为一方门子", ``003_5cd7634dfd57d897.txt``);
 * an incoming card onto a concealed pair is a 碰 (scored as a 坎 under ``huxi.won_triple:
@@ -20,7 +24,10 @@ Rules applied (digest §1.2, §1.5; each also cited where it is coded):
   ``claims.pao_on_peng``; one's own draw kept under ``claims.own_draw: kept`` may also lie
   free in the hand; with 破跑胡
   (``claims.po_pao_hu``) a card that would make a 跑 may instead be used elsewhere to win;
-* the best decomposition maximises total 胡息 (table plus hand); ties keep the first found.
+* the best decomposition maximises total 胡息 (table plus hand); ties keep the first found;
+  where the variant's scoring may pay a split of fewer 胡息 more (:mod:`zipai_rules.worth`:
+  衡阳 10 胡 counted as 15, 耒阳's 卡胡 table), a win is taken with the split paid most
+  ("一张牌有几种胡法时，按分数最高的那条走", ``duanly/hzy`` ``docs/RULES.md`` 违规罚分).
 
 :func:`win_verdict` is the one decision whether a player may win: the engine's claim options,
 :func:`analyze` and :func:`waits` all call it. A non-winning hand is a result with a stable
@@ -45,6 +52,7 @@ from .blocks import (
     N_CONTENTS,
     NOT_COVERED,
     BlockTables,
+    meld_types,
     slice_readers,
     tables_for,
 )
@@ -71,6 +79,17 @@ from .melds import QUADS, Meld, MeldKind, parse_meld, stand_in_text
 from .special import fixed_value_win, special_win
 from .variant import Variant, VariantLike, as_variant
 from .vocab import Reason, Source
+from .worth import (
+    BY_HUXI,
+    ON_HUXI,
+    Occasion,
+    card_facts,
+    choose,
+    default_occasion,
+    most_huxi_pays_most,
+    reading,
+    worth_at,
+)
 
 if TYPE_CHECKING:
     from .drawing import AnalysisPicture
@@ -142,7 +161,9 @@ class Analysis:
     ``win`` — whether the player may win; ``reason`` — ``None`` for a win, else a stable code
     (:class:`~zipai_rules.vocab.Reason`);
     ``huxi`` — the best total 胡息 (0 when the hand is incomplete); ``best`` — the decomposition
-    giving it; ``decompositions`` — all of them when asked for, best first.
+    giving it; ``decompositions`` — all of them when asked for, best first. For a win, ``best``
+    is the split the win is taken with, the one paid most (:mod:`zipai_rules.worth`), and
+    ``huxi`` its total: the most 胡息 but where the variant pays fewer 胡息 more.
 
     The verdict comes from the block tables (:mod:`zipai_rules.blocks`); ``best`` is worked
     out on first reading (``lazy``: how), by the same exact search as ever.
@@ -154,6 +175,8 @@ class Analysis:
     _best: Decomposition | None
     decompositions: tuple[Decomposition, ...] = ()
     _lazy: Callable[[], Decomposition] | None = None
+    #: where a win's split is chosen by its worth: what :meth:`taken` chooses again from
+    _situation: tuple[Any, ...] | None = None
 
     @property
     def best(self) -> Decomposition | None:
@@ -161,6 +184,15 @@ class Analysis:
             object.__setattr__(self, "_best", self._lazy())
             object.__setattr__(self, "_lazy", None)
         return self._best
+
+    def taken(self, occasion: Occasion) -> Analysis:
+        """This win as it is taken on ``occasion`` (:class:`~zipai_rules.worth.Occasion`:
+        the result's labels, the card it names, 海底), which the engine knows when the win
+        is taken: the split paid most then (:mod:`zipai_rules.worth`). The same analysis
+        where the variant's splits rank by 胡息 (:func:`by_worth`), or for a refusal."""
+        if self._situation is None:
+            return self
+        return _by_worth(*self._situation, occasion=occasion)
 
     def _key(self) -> tuple[Any, ...]:
         return (self.win, self.reason, self.huxi, self.best, self.decompositions)
@@ -233,6 +265,7 @@ class Wait:
 _BITS = 3
 _FIELD = 7
 _GUARD = sum(4 << (_BITS * i) for i in range(20))
+_ONES = _GUARD >> 2  # bit 0 of every field: ``x & (x >> 1) & _ONES`` finds a count of 3
 
 
 
@@ -250,6 +283,8 @@ class _Searcher:
         for i in range(20):
             r, big = i % 10 + 1, i >= 10
             shapes: list[tuple[MeldKind, tuple[int, ...]]] = []
+            if variant.win.split_kan:  # a three of a kind: one group (first: ties keep it)
+                shapes.append((MeldKind.KAN, (i, i, i)))
             if r <= 8:
                 shapes.append((MeldKind.YI_ER_SAN if r == 1 else MeldKind.SHUN, (i, i + 1, i + 2)))
             if r == 2:
@@ -282,6 +317,11 @@ class _Searcher:
         self.jiang_free = bool(variant.win.max_jiang) and not variant.win.jiang_requires_quad
         self.plain = not variant.win.special
         self.min_huxi = variant.win.min_huxi
+        #: a win's worth may prefer a split of fewer 胡息 (:func:`~zipai_rules.worth.reading`)
+        self.by_worth = reading(variant) != BY_HUXI
+        #: a 坎 may be split at the win: a pool's 3 of a kind is whole or spread (the search's
+        #: own 坎 candidates), never locked out of it
+        self.split_kan = variant.win.split_kan
         self._init_wild(variant)
 
     def _init_wild(self, variant: Variant) -> None:
@@ -290,7 +330,8 @@ class _Searcher:
         makes (a 坎, or the won triple where it holds the won card); the best meld of three 王
         and the best 将 of two."""
         self.wild_cands: list[list[tuple[tuple[tuple[int, int], ...], int, Meld]]] = []
-        melds = [m for cs in self.cands for _, _, m in cs]
+        # (a triple of one kind, a candidate under win.split_kan, is the triple move's)
+        melds = [m for cs in self.cands for _, _, m in cs if m.kind != MeldKind.KAN]
         for c in range(20):
             out = []
             for m in melds:
@@ -301,6 +342,9 @@ class _Searcher:
                     out.append((others, variant.meld_huxi(m), m))
             self.wild_cands.append(out)
         self.kan_melds = [same_meld(MeldKind.KAN, i) for i in range(20)]
+        #: the most real copies a triple move takes: three where a 坎 may lie whole in the
+        #: pool (win.split_kan), else two (three real copies in the pool are no 坎 there)
+        self.whole = 3 if variant.win.split_kan else 2
         # the triple holding the won card (not one's own draw) and a 王: a 碰 with a 王 where
         # a 王 may 碰 (deck.king_rules.claims), the concealed triple under won_triple kan
         # (Riversteel6/Aizipai chenzhou_zipai_ai/engine/hu_checker.py concealed_group_xi)
@@ -330,7 +374,11 @@ class _Searcher:
     def value(self, x: int, jiang: int) -> int:
         """``best(x, jiang)``'s 胡息, -1 for ``None``: from the block tables, the search
         itself only for a pool they do not cover (a count of 3: an incoming card on a pair
-        kept free, a 王's stand-in)."""
+        kept free, a 王's stand-in; under ``win.split_kan`` every 3, which the search may
+        keep whole)."""
+        if self.split_kan and x & (x >> 1) & _ONES:
+            found = self.best(x, jiang)
+            return -1 if found is None else found[0]
         h = self.tables.best(x, jiang)
         if h == NOT_COVERED:
             found = self.best(x, jiang)
@@ -342,6 +390,8 @@ class _Searcher:
         t = self.tables
         ca, cb = t.contents(x)
         if ca >= N_CONTENTS or cb >= N_CONTENTS:
+            if self.split_kan:
+                return self.best(x, jiang) is not None
             h = t.best(x, jiang)
             return self.best(x, jiang) is not None if h == NOT_COVERED else h >= 0
         return t.splits(x, ca, cb, jiang)
@@ -493,21 +543,24 @@ class _Searcher:
             if p >= 0 and (y >> (_BITS * p)) & _FIELD != (x >> (_BITS * p)) & _FIELD:
                 p = -1  # the meld takes a copy of the won card: say, the won card itself
             yield meld, stood, huxi, y, kings - missing, jiang, p, r
-        if kings:  # a triple of the card with one or two 王
-            real = have_low if have_low < 2 else 2
+        # a triple of the card with one or two 王; under win.split_kan also of three real
+        # copies (a 坎 of the pool lying whole)
+        for real in ((3, 2) if have_low >= 3 and self.whole == 3 else (min(have_low, 2),)):
             need = 3 - real
-            if need <= kings:
-                y = x - (real << shift)
-                triple: Meld | None = self.kan_melds[low]
-                p = pend
-                if pend == low and not (y >> shift) & _FIELD:
-                    # the triple takes the last copies: the won card among them
-                    triple = None if self.won_melds is None else self.won_melds[low]
-                    p = -1
-                stood = (low,) * need
-                r = _room_after(room, stood)
-                if triple is not None and r is not None:
-                    yield triple, stood, self.wild_huxi[triple], y, kings - need, jiang, p, r
+            if need > kings:
+                continue
+            y = x - (real << shift)
+            triple: Meld | None = self.kan_melds[low]
+            p = pend
+            if pend == low and not (y >> shift) & _FIELD:
+                # the triple takes the last copies: the won card among them (three real
+                # copies then are the 碰 placement's, searched apart)
+                triple = None if self.won_melds is None or not need else self.won_melds[low]
+                p = -1
+            stood = (low,) * need
+            r = _room_after(room, stood)
+            if triple is not None and r is not None:
+                yield triple, stood, self.wild_huxi[triple], y, kings - need, jiang, p, r
         if jiang:  # a 将 of two copies, or of the card and a 王 when it is held once
             _, h, m = self.pairs[low]
             p = -1 if pend == low else pend
@@ -643,18 +696,55 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
 
     Under ``claims.own_draw: kept`` (郴州) one's own draw is in the hand when the win is
     checked, usable in any group ([cz-Sim] ``_continue_play``), so the hand placement is added
-    to the forced 跑/提/偎 (which the drawer lays if it does not win, checked again after)."""
+    to the forced 跑/提/偎 (which the drawer lays if it does not win, checked again after).
+    A card free beside a 坎 (four copies, which no pool holds) lies as the 坎 whole and the
+    fourth copy free, and under ``win.split_kan`` also spread (:func:`_spread_four`)."""
     out = _placed(variant, table, hand, card, source)
-    if card is None or card == KING or source != Source.SELF or not variant.claims.kept:
+    if card is None or card == KING:
         return out
-    h = list(hand)
-    if h[card] == 3:  # four in hand: the 坎 whole, the fourth copy free
-        h[card] = 1
-        free = _Placement(table, (same_meld(MeldKind.KAN, card),), tuple(h))
-    else:
+    if source == Source.SELF and variant.claims.kept:
+        h = list(hand)
         h[card] += 1
         free = _Placement(table, (), tuple(h))
-    return out if free in out else out + [free]
+        if free not in out:
+            out.append(free)
+    if hand[card] < 3 or not (variant.win.split_kan or
+                              (source == Source.SELF and variant.claims.kept)):
+        return out
+    # four copies in the pool (the card free beside a 坎): the 坎 whole and the fourth free,
+    # or under win.split_kan the four spread over melds as well
+    spread = []
+    for pl in out:
+        if pl.pool[card] == 4:
+            h = list(pl.pool)
+            h[card] = 1
+            spread.append(_Placement(pl.table, pl.extra + (same_meld(MeldKind.KAN, card),),
+                                     tuple(h)))
+            if variant.win.split_kan:
+                spread += _spread_four(pl, card)
+        else:
+            spread.append(pl)
+    return spread
+
+
+def _spread_four(pl: _Placement, card: int) -> list[_Placement]:
+    """Under ``win.split_kan``, the placements spreading the four copies of ``card`` in the
+    pool of ``pl`` over melds other than one group of three: each meld holding the card (a
+    sequence, 二七十 or 绞) taken out first, the copies left in the pool (a 3 of them then
+    whole or spread as any). A split into two 将 alone is left out (no preset allows two)."""
+    out = []
+    for kind, cards in _HOLDING[card]:
+        h = list(pl.pool)
+        for c in cards:
+            h[c] -= 1
+        if min(h[:20]) >= 0:
+            out.append(_Placement(pl.table, pl.extra + (Meld(kind, cards),), tuple(h)))
+    return out
+
+
+#: for each card kind, the meld types holding it (the 将 apart), as ``(kind, cards)``
+_HOLDING: list[list[tuple[MeldKind, tuple[int, ...]]]] = [
+    [(k, cs) for k, cs in meld_types() if c in cs and k != MeldKind.JIANG] for c in range(20)]
 
 
 def _placed(variant: Variant, table: tuple[Meld, ...], hand: list[int],
@@ -807,7 +897,9 @@ def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
 
     Returns an :class:`Analysis`; its ``huxi`` is the best total in 胡息 (table melds included)
     when the cards decompose, else 0. Raises :class:`~zipai_rules.errors.HandError` for a
-    concealed four of a kind, a bad or missing source, or more cards than a player can hold;
+    concealed four of a kind the variant lays down as 提 (a single dealt one that it keeps in
+    the hand is taken as that 提: :func:`held_quad`), a bad or missing source, or more cards
+    than a player can hold;
     :class:`~zipai_rules.errors.CardError` for an unknown card or more copies than the deck
     holds; :class:`~zipai_rules.errors.MeldError` for a bad table meld.
     """
@@ -846,10 +938,7 @@ def _checked(variant: Variant, hand: HandCards, table: TableMelds,
         seen[c] += 1
     if max(seen[:20]) > variant.deck.copies or seen[KING] > variant.deck.kings:
         check_copies(indices_of(seen), variant.deck.copies, variant.deck.kings)
-    if 4 in counts[:20]:
-        i = counts.index(4)
-        raise HandError(f"four {token(i)} in the concealed hand must be laid down as 提 "
-                        "(a table meld)", code="concealed_quad")
+    counts, melds = held_quad(variant, counts, melds)
     held = sum(counts) + sum(len(m.cards) for m in melds)
     if dealt:
         size = variant.deal.dealer_hand if dealer else variant.deal.other_hand
@@ -861,12 +950,40 @@ def _checked(variant: Variant, hand: HandCards, table: TableMelds,
     return counts, melds, c
 
 
+def held_quad(variant: Variant, counts: list[int], table: tuple[Meld, ...]
+              ) -> tuple[list[int], tuple[Meld, ...]]:
+    """The situation as the engine holds it: a 4-of-a-kind in the concealed ``counts`` that
+    the variant keeps in the hand (``deal.single_dealt_ti: hand``, read by
+    :meth:`~zipai_rules.variant.Deal.keeps_quad_in_hand`) is the 提 it counts as for every
+    rule, so it joins the ``table`` melds (where the engine lists it too), and the counts lose
+    it. Raises :class:`~zipai_rules.errors.HandError` (``concealed_quad``) for a four the
+    variant lays down as 提."""
+    fours = [i for i in range(20) if counts[i] == 4]
+    if not fours:
+        return counts, table
+    quads = sum(1 for m in table if m.kind in QUADS)
+    if not variant.deal.keeps_quad_in_hand(len(fours), quads):
+        i = fours[0]
+        if variant.deal.single_dealt_ti != "hand":
+            why = "must be laid down as 提 (a table meld)"
+        elif len(fours) > 1:
+            why = "and another four: two dealt 4同牌 are laid down as 提 at the deal"
+        else:
+            why = ("with a 提/跑 on the table: a 提 kept in the hand is laid down with the "
+                   "player's next 提 or 跑")
+        raise HandError(f"four {token(i)} in the concealed hand {why}", code="concealed_quad")
+    out = list(counts)
+    out[fours[0]] = 0
+    return out, table + (same_meld(MeldKind.TI, fours[0]),)
+
+
 def at_rest(variant: VariantLike, hand: HandCards, table: TableMelds = ()) -> bool:
     """Whether a player holding ``hand`` and ``table`` waits for a card (owes no discard): the
     situation :func:`waits` judges."""
     variant = as_variant(variant)
     held = len(read_hand(hand)[0]) + sum(len(m.cards) for m in read_table(table))
-    quads = sum(1 for m in read_table(table) if m.kind in QUADS)
+    quads = sum(1 for m in held_quad(variant, read_hand(hand)[1], read_table(table))[1]
+                if m.kind in QUADS)
     try:
         check_count(variant, held, quads, True)
     except HandError:
@@ -920,7 +1037,7 @@ def verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...] = (),
         s = _SEARCHERS.get(variant.content_hash or variant.id) or _searcher(variant)
         if s.plain:
             total = _plain(s, hand)
-            if total is not None:
+            if total is not None and not (s.by_worth and total >= s.min_huxi):
                 if total >= 0:
                     if total < s.min_huxi:
                         return False, Reason.BELOW_MIN_HUXI, total
@@ -941,12 +1058,12 @@ _REFUSED = {k: (False, r, 0) for k, r in _FAILED.items()}
 def _plain(s: _Searcher, hand: Sequence[int]) -> int | None:
     """The best total 胡息 of a hand judged as it stands with no table melds and no 王 (its 坎
     locked), -1 for ``incomplete``, -3 for ``jiang_not_allowed``; ``None`` for a hand of other
-    counts (not 21 of them, a 王, a four). Each block's content and 坎 胡息 are read from the
-    hand's count slices (:func:`~zipai_rules.blocks.slice_readers`), then the block tables
-    are joined."""
+    counts (not 21 of them, a 王, a four) or holding a 坎 under ``win.split_kan``. Each
+    block's content and 坎 胡息 are read from the hand's count slices
+    (:func:`~zipai_rules.blocks.slice_readers`), then the block tables are joined."""
     counts = bytes(hand)
-    if len(counts) != N_KINDS or counts[KING]:
-        return None
+    if len(counts) != N_KINDS or counts[KING] or (s.split_kan and 3 in counts):
+        return None  # (a 坎 that may be split: the search's placements)
     r0, r1, r2, r3, ta, tb, ma, mb = s.fast
     s0, s1, s2, s3 = _SLICES(counts)  # :meth:`_Searcher.read`, inlined on the verdict's path
     try:
@@ -1009,6 +1126,12 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     if card == KING:
         return False
     s = _SEARCHERS.get(variant.content_hash or variant.id) or _searcher(variant)  # inlined
+    spread = -1  # under win.split_kan, the one 坎 held (other than the card), which may spread
+    if s.split_kan and 3 in hand[:20]:
+        kans = [i for i in range(20) if hand[i] == 3]
+        if len(kans) > 1 or hand[KING] or card in kans:
+            return False  # a maybe: the masks hold counts within 2, one spread 坎 at most
+        spread = kans[0]
     # the masks of the splits a placement may use: with any number of 将 where the variant
     # allows a 将 then (a table 提/跑, or the card making one, where ``win.jiang_requires_quad``)
     if table is None or s.jiang_free:
@@ -1016,14 +1139,23 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     else:
         plain, quad = _jiang_views(variant, s.tables, table)
     if hand[KING] and card is not None:
-        return not _kings_may_win(
-            plain, quad, hand, card, source,
-            table is None or hand[card] == 3 or _on_table_meld(table, card))
+        onto = table is None or hand[card] == 3 or _on_table_meld(table, card)
+        if _kings_may_win(plain, quad, hand, card, source, onto):
+            return False
+        # a kept draw onto a pair may also lie free, its three spread, as another's card
+        return not (variant.claims.kept and source == Source.SELF and hand[card] == 2 and
+                    _kings_may_win(plain, quad, hand, card, Source.DISCARD, onto))
     a, b = s.read(bytes(hand))  # the block contents with every 坎 out of the pool
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     if card is None:  # the hand as it stands, its 王 joining it as any cards
         if not hand[KING]:
-            return not plain.ma[ca] & plain.mb[cb]
+            if plain.ma[ca] & plain.mb[cb]:
+                return False
+            if spread < 0:
+                return True
+            rest = [n if n < 3 else 0 for n in hand[:20]]
+            rest[spread] = 3  # the 坎 spread over melds (one holding its card first)
+            return not _plain_may_split(plain, rest)
         return not _kings_may_split(plain, [n if n < 3 else 0 for n in hand[:20]], hand[KING])
     held = hand[card]
     unit = _DIGIT[card]
@@ -1037,22 +1169,37 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     # the card onto a table 偎/碰 (pool as held): only where the table may hold one
     onto = table is None or held == 3 or _on_table_meld(table, card)
     own = source == Source.SELF
+    kept = variant.claims.kept
     for n in (held + 1, held, held - 2, held - 3):
         if n < 0 or (n == held and not onto):
             continue
         # onto a table meld or out of a 坎, the card makes a 提/跑
         tables = quad if n == held or n == held - 3 else plain
         if n == 3 and (held == 3 or (own and held == 2)):
+            if own and held == 2 and kept:  # the kept draw's three may also be spread
+                if spread >= 0:
+                    return False  # and a 坎 that may spread: a maybe
+                rest = [k if k < 3 else 0 for k in hand[:20]]
+                rest[card] = 3
+                if _plain_may_split(tables, rest):
+                    return False
             n = 0  # a 坎, locked
         elif n == 4:
             n = 1  # the 坎 and the fourth copy free
         if n == 3:  # the card onto a pair held free
+            if spread >= 0:
+                return False  # and a 坎 that may spread: two counts of 3, a maybe
             rest = [k if k < 3 else 0 for k in hand[:20]]
             rest[card] = 3
             if _plain_may_split(tables, rest):
                 return False
         elif tables.ma[ca + n * unit_a] & tables.mb[cb + n * unit_b]:
             return False
+        elif spread >= 0:  # the 坎 spread over melds (one holding its card first)
+            rest = list(hand[:20])
+            rest[card] = n
+            if _plain_may_split(tables, rest):
+                return False
     return True
 
 
@@ -1090,7 +1237,7 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
                 card: int | None, source: str | None, *,
                 chou_hu: Iterable[tuple[int, int]] = (), explain: bool = True,
                 all_decompositions: bool = False, dealer: bool = False,
-                dealt: bool = False) -> Analysis:
+                dealt: bool = False, occasion: Occasion | None = None) -> Analysis:
     """May a player win, and with what best decomposition: the one decision that the engine's
     claim options, :func:`analyze`, :func:`waits` and the bots all use.
 
@@ -1119,6 +1266,13 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     that the block tables refuse before any search (:func:`surely_no_win`), with the reason
     ``incomplete`` (which the search may have told apart as ``jiang_not_allowed``).
 
+    A win is taken with the split paid most (:func:`~zipai_rules.worth.choose`) where the
+    variant's scoring may prefer fewer 胡息 (:func:`by_worth`); ``occasion`` is what that
+    worth reads besides the split (the result's labels, the card it names, 海底); ``None``:
+    自摸 on one's own draw, 天胡 for a ``dealt`` hand, the incoming card. The engine, which
+    knows the occasion only when the win is taken, chooses again then
+    (:meth:`Analysis.taken`).
+
     Before all of these, the wins that need no choice (:func:`instant_win`): the hand as it
     stands, or after one's own draw made a forced 偎/提, is judged for the variant's special
     wins (碰胡 2 提蛇, 小七对: ``dealer`` says whether the seat deals), and with ``dealt`` (a
@@ -1143,7 +1297,9 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
             lazy = functools.partial(_searched, variant, (), kans, rest, s.plain_jiang)
             if total < s.min_huxi:
                 return Analysis(False, Reason.BELOW_MIN_HUXI, total, None, lazy=lazy)
-            return Analysis(True, None, total, None, lazy=lazy)
+            found = Analysis(True, None, total, None, lazy=lazy)
+            return _taken(variant, found, hand, (), None, None, occasion, False) \
+                if s.by_worth else found
     if dealt:
         source = Source.SELF  # the dealer's optional 天胡 is a win on its own cards
     if variant.win.special or dealt:
@@ -1176,7 +1332,68 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
                 found.best, huxi=fixed[1], special=fixed[0]))
     if reason is not None:  # the same reason as without explain, the 胡息 shown besides
         return attrs.evolve(found, win=False, reason=reason)
+    if found.win and _searcher(variant).by_worth:
+        return _taken(variant, found, hand, table, card, source, occasion, all_decompositions,
+                      dealt)
     return found
+
+
+def _taken(variant: Variant, found: Analysis, hand: Sequence[int], table: tuple[Meld, ...],
+           card: int | None, source: str | None, occasion: Occasion | None, want_all: bool,
+           dealt: bool = False) -> Analysis:
+    """:func:`win_verdict`'s win ``found`` taken on ``occasion`` (``None``: the default one,
+    :func:`~zipai_rules.worth.default_occasion`), keeping what :meth:`Analysis.taken` needs
+    to choose again."""
+    situation: tuple[Any, ...] = (variant, found, tuple(hand), table, card, source, want_all,
+                                  [])  # the winning splits, listed once (a memo)
+    chosen = _by_worth(*situation, occasion=occasion or default_occasion(card, source, dealt))
+    return attrs.evolve(chosen, situation=situation)
+
+
+def _by_worth(variant: Variant, found: Analysis, hand: Sequence[int], table: tuple[Meld, ...],
+              card: int | None, source: str | None, want_all: bool, splits: list[Any], *,
+              occasion: Occasion) -> Analysis:
+    """The win ``found`` (its best split the one of the most 胡息) taken with the split worth
+    the most (:func:`~zipai_rules.worth.choose`): the same ``found`` where the occasion's
+    scoring ranks the splits by 胡息 (:func:`~zipai_rules.worth.reading`) or, reading only the
+    胡息, no split of fewer 胡息 can pay more (:func:`~zipai_rules.worth.most_huxi_pays_most`);
+    else every split is valued. A split below ``win.min_huxi`` is a win only as a
+    fixed-value shape (无胡), valued as it scores. ``splits``: the winning splits once
+    listed (empty before), kept for the next occasion."""
+    level = reading(variant, occasion)
+    worth: Callable[[Decomposition], int] | None = None
+    if level == ON_HUXI:
+        facts = card_facts(variant, hand, table, card, occasion.card)
+        if most_huxi_pays_most(variant, facts, occasion, found.huxi):
+            return found  # the split of the most 胡息, still unsearched
+        worth = functools.partial(worth_at, variant, facts, occasion)
+    elif level == BY_HUXI:
+        return found
+    top = found.best
+    if top is None:
+        return found
+    if not splits:
+        every = found.decompositions if want_all else \
+            _best(variant, hand, table, card, source, True).decompositions
+        for d in every:
+            if d.huxi < variant.win.min_huxi:
+                fixed = fixed_value_win(variant, [g.meld for g in d.groups], d.huxi,
+                                        d.leftover) if variant.win.special else None
+                if fixed is None:
+                    continue
+                d = attrs.evolve(d, huxi=fixed[1], special=fixed[0])
+            splits.append(d)
+    chosen = choose(variant, top, splits, occasion, source, worth)
+    if chosen is top:
+        return found
+    rest = tuple(d for d in found.decompositions if d.groups != chosen.groups)
+    return Analysis(True, None, chosen.huxi, chosen, (chosen, *rest) if want_all else ())
+
+
+def by_worth(variant: Variant) -> bool:
+    """Whether a win of ``variant`` may be taken with a split of fewer 胡息 than the most,
+    being worth more (:func:`~zipai_rules.worth.reading`)."""
+    return _searcher(variant).by_worth
 
 
 def instant_win(variant: Variant, hand: Sequence[int], table: Sequence[Meld], *,
@@ -1254,37 +1471,43 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
         if quads and variant.win.jiang_requires_quad and (sum(pl.pool[:20]) + kings) % 3 == 0:
             continue  # a 提/跑 needs its 将 ("必须有且只能有一对牌做为一方门子", 003): the count
             # of the pool, each 王 in it and each 坎 out of it, leaves no room for one
-        # the 坎 of three real concealed copies stay whole (000 "一坎牌不能拆散"), and their 胡息
-        kans = [i for i in range(20) if start[i] == 3 and pl.pool[i] >= 3]
-        x = encode(pl.pool) - sum(3 << (3 * i) for i in kans)
-        base = sum(map(variant.meld_huxi, pl.table + pl.extra)) if pl.table or pl.extra else 0
-        base += sum(kan_huxi[i] for i in kans)
-        hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
+        fixed = sum(map(variant.meld_huxi, pl.table + pl.extra)) if pl.table or pl.extra \
+            else 0
         # the won card (not one's own draw) held free: a triple holding it is the won triple
         pend = card if card is not None and kings and pl.pool[card] > start[card] else -1
-        if want_all:
+        # the 坎 of three real concealed copies stay whole (000 "一坎牌不能拆散") where they
+        # are locked (:func:`_kan_choices`); a kind not locked is a 3 in the pool, whole or
+        # spread as the search finds best
+        held = [i for i in range(20) if start[i] == 3 and pl.pool[i] >= 3]
+        for kans in _kan_choices(searcher, held, real, card):
+            x = encode(pl.pool) - sum(3 << (3 * i) for i in kans)
+            base = fixed + sum(kan_huxi[i] for i in kans)
+            hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
             if kings:
-                for melds, stood in searcher.all_wild(x, kings, jiang, pend, room):
-                    results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds,
-                                                  stood, len(pl.extra)))
+                found = searcher.wild_value(x, kings, jiang, pend, room)
             else:
-                for melds in searcher.all(x, jiang):
-                    results.append(_decomposition(variant, searcher, pl.table, hand_fixed, melds,
-                                                  (), len(pl.extra)))
-            continue
-        if kings:
-            found = searcher.wild_value(x, kings, jiang, pend, room)
-        else:
-            found = searcher.value(x, jiang)
-        if found < 0:
-            if not pair_only and jiang < 7 and (
-                    searcher.wild_value(x, kings, 7, pend, room) >= 0 if kings
-                    else searcher.splits(x, 7)):
-                pair_only = True
-            continue
-        if best_key is None or base + found > best_key[0]:
-            best_key = (base + found, pl.table, hand_fixed, x, jiang, kings, pend, room,
-                        len(pl.extra))
+                found = searcher.value(x, jiang)
+            if found < 0:
+                # the same reason with or without every decomposition: a pool that splits
+                # only with a 将 more than this placement allows is ``jiang_not_allowed``
+                if not pair_only and jiang < 7 and (
+                        searcher.wild_value(x, kings, 7, pend, room) >= 0 if kings
+                        else searcher.splits(x, 7)):
+                    pair_only = True
+                continue
+            if want_all:
+                if kings:
+                    for melds, stood in searcher.all_wild(x, kings, jiang, pend, room):
+                        results.append(_decomposition(variant, searcher, pl.table, hand_fixed,
+                                                      melds, stood, len(pl.extra)))
+                else:
+                    for melds in searcher.all(x, jiang):
+                        results.append(_decomposition(variant, searcher, pl.table, hand_fixed,
+                                                      melds, (), len(pl.extra)))
+                continue
+            if best_key is None or base + found > best_key[0]:
+                best_key = (base + found, pl.table, hand_fixed, x, jiang, kings, pend, room,
+                            len(pl.extra))
     if best_key is not None and not want_all:
         total = best_key[0]
         reason = Reason.BELOW_MIN_HUXI if total < variant.win.min_huxi else None
@@ -1298,6 +1521,23 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     reason = Reason.BELOW_MIN_HUXI if best.huxi < variant.win.min_huxi else None
     return Analysis(reason is None, reason, best.huxi, best,
                     tuple(_unique(results)) if want_all else ())
+
+
+def _kan_choices(searcher: _Searcher, held: list[int], real: list[int], card: int | None
+                 ) -> Iterator[tuple[int, ...]]:
+    """The ways the 坎 ``held`` (kinds three times in the pool and among the concealed cards
+    before any 王) lie in a decomposition: each the kinds locked whole, a kind not locked left
+    in the pool as a 3, which the search keeps whole or spreads. Every 坎 is locked, except
+    under ``win.split_kan`` (郴州: none is, the search's own 坎 first, so that ties keep it)
+    and the three copies of one's own kept draw onto a pair (``real`` not counting the draw),
+    never a 坎 held: locked, or spread over melds, the win being checked with the card in the
+    hand before its 偎 ([cz-Sim] ``_continue_play``). Whole first: ties keep the 坎."""
+    if searcher.split_kan:
+        yield ()
+        return
+    yield tuple(held)
+    if card is not None and card in held and real[card] == 2:
+        yield tuple(i for i in held if i != card)
 
 
 def _searched(variant: Variant, table: tuple[Meld, ...], fixed: tuple[Meld, ...], x: int,
@@ -1329,15 +1569,34 @@ def _decomposition(variant: Variant, searcher: _Searcher, table: tuple[Meld, ...
     groups += [Group(m, variant.meld_huxi(m)) for m in fixed[:extra]]
     if stood:  # a 坎 a 王 completes is shown among the real ones, in card order
         searched = [Group(m, variant.meld_huxi(m), kings=k)
-                    for m, k in zip(melds, stood, strict=True)]
+                    for m, k in zip(melds, _real_kans(melds, stood), strict=True)]
         made = [g for g in searched if g.meld.kind == MeldKind.KAN]
         kans = [Group(m, variant.meld_huxi(m)) for m in fixed[extra:]] + made
         groups += sorted(kans, key=lambda g: g.meld.cards[0])
         groups += [g for g in searched if g.meld.kind != MeldKind.KAN]
     else:
+        if searcher.split_kan:  # the 坎 the search kept whole first, where locked ones lie
+            melds = tuple(sorted(melds, key=lambda m: m.kind != MeldKind.KAN))
         groups += [Group(m, variant.meld_huxi(m)) for m in fixed[extra:]]
         groups += [Group(m, searcher.huxi_of.get(m, 0)) for m in melds]
     return Decomposition(tuple(groups), sum(g.huxi for g in groups))
+
+
+def _real_kans(melds: tuple[Meld, ...], stood: tuple[tuple[int, ...], ...]
+               ) -> list[tuple[int, ...]]:
+    """``stood`` with each 王 standing for a copy of a 坎's kind moved, where another meld
+    holds a real copy of that kind, to stand for that copy instead (copies are alike: the
+    same split, its 坎 shown of real cards where it can be, as a 坎 kept whole)."""
+    out = [list(k) for k in stood]
+    for i, m in enumerate(melds):
+        if m.kind != MeldKind.KAN or not out[i]:
+            continue
+        c = m.cards[0]
+        for j, other in enumerate(melds):
+            while c in out[i] and j != i and other.cards.count(c) > out[j].count(c):
+                out[i].remove(c)
+                out[j].append(c)
+    return [tuple(sorted(k)) for k in out]
 
 
 def _unique(decs: list[Decomposition]) -> Iterator[Decomposition]:
@@ -1357,19 +1616,40 @@ def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     ``discard`` waits. Raises :class:`~zipai_rules.errors.HandError` (``impossible_count``,
     ``too_many_cards``) when the hand and table are not what a player holds before a card."""
     variant = as_variant(variant)
-    indices = read_hand(hand)[0]
-    table = read_table(table)
+    indices, counts = read_hand(hand)
+    counts, table = held_quad(variant, counts, read_table(table))
+    indices = indices_of(counts)
     check_count(variant, len(indices) + sum(len(m.cards) for m in table),
                 sum(1 for m in table if m.kind in QUADS), True)
-    seen = counts_of(indices + [i for m in table for i in m.physical])
-    counts = counts_of(indices)
-    cards = [c for c in range(20) if seen[c] < variant.deck.copies]
+    cards = _left(variant, counts, table)
     if not cards:
         return []
     _checked(variant, indices, table, cards[0], source, False, False)  # checked once
-    if not table and not counts[KING] and source in variant.win.sources and \
-            _searcher(variant).plain:
-        return _plain_waits(variant, counts, cards, source)
+    return _waits(variant, counts, table, source, cards)
+
+
+def _left(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...]) -> list[int]:
+    """The card kinds of which the deck has a copy the player does not hold or show."""
+    seen = list(counts[:20])
+    for m in table:
+        for i in m.physical:
+            if i < 20:
+                seen[i] += 1
+    return [c for c in range(20) if seen[c] < variant.deck.copies]
+
+
+def _waits(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...], source: str,
+           cards: Sequence[int]) -> list[Wait]:
+    """:func:`waits` on trusted counts, for the given ``cards``."""
+    s = _searcher(variant)
+    if not table and not counts[KING] and source in variant.win.sources and s.plain and \
+            not (s.split_kan and 3 in counts[:20]):
+        found = _plain_waits(variant, counts, cards, source)
+        if not s.by_worth:
+            return found
+        # each win taken with the split paid most: its 胡息, from the win decision
+        return [Wait(w.card, win_verdict(variant, counts, table, w.card, source).huxi)
+                for w in found]
     out = []
     for c in cards:
         a = win_verdict(variant, counts, table, c, source)
@@ -1378,14 +1658,24 @@ def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     return out
 
 
+def ready(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...]) -> bool:
+    """听牌: whether some card, from some source ``win.sources`` allows, would win for a
+    player holding the concealed ``counts`` (21, trusted) and the ``table`` melds; the
+    cards are those :func:`waits` tries. What ``discard.dealt_double_quad: skip_when_ready``
+    reads (Guilin 004_4a6d8adec4e0ba73.txt 第五条7 "在听牌的时候不打")."""
+    cards = _left(variant, counts, table)
+    return any(_waits(variant, counts, table, src, cards) for src in variant.win.sources)
+
+
 def _plain_waits(variant: Variant, counts: Sequence[int], cards: Sequence[int], source: str
                  ) -> list[Wait]:
     """:func:`waits` of a hand with no table melds and no 王 in a variant with no special
     wins, from an allowed ``source``: each card joins the concealed cards (with one copy
     held or none, only that); held twice it may also make the 碰 (the 坎 under
     ``huxi.won_triple: kan``) or, one's own draw, is the forced 偎 (:func:`_placed`; under
-    ``claims.own_draw: kept`` also free, a 坎 with the pair). A card held three times goes to
-    :func:`win_verdict`."""
+    ``claims.own_draw: kept`` also free: a 坎 with the pair, or spread over melds). A card
+    held three times goes to :func:`win_verdict`, and so does a hand holding a 坎 under
+    ``win.split_kan``."""
     s = _searcher(variant)
     tables = s.tables
     kan = s.kan_huxi
@@ -1435,12 +1725,11 @@ def _plain_waits(variant: Variant, counts: Sequence[int], cards: Sequence[int], 
             found = tables.best(x - 2 * one, jiang)
             meld = variant.meld_huxi(same_meld(pair_kind, c))
             total = base + meld + found if found >= 0 else -1
-            if free_pair:
-                if own:  # kept: the pair and the draw make a 坎
-                    h = base + kan[c] + found if found >= 0 else -1
-                else:  # the card joins the pair, free
-                    f = tables.best(x + one, jiang)
-                    h = base + f if f >= 0 else -1
+            if free_pair:  # the card joins the pair, free: the three spread over melds
+                f = tables.best(x + one, jiang)
+                h = base + f if f >= 0 else -1
+                if own and found >= 0:  # kept: or the pair and the draw one group, a 坎
+                    h = max(h, base + kan[c] + found)
                 total = max(total, h)
         if total >= low:
             out.append(Wait(c, total))

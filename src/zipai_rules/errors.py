@@ -121,7 +121,8 @@ ERROR_CODES: dict[str, str] = {
     "malformed_meld": "a meld not written KIND=CARDS, of an unknown kind, or not a table meld",
     # hand analysis
     "bad_source": "an incoming card without a valid source, or a source without a card",
-    "concealed_quad": "four of a kind in the concealed hand (it must be a 提)",
+    "concealed_quad": "four of a kind in the concealed hand where the variant lays it "
+                      "down as 提",
     "too_many_cards": "more cards than a player of the variant can hold",
     "impossible_count": "a card count that no game reaches",
     # the game

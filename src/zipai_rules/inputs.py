@@ -9,6 +9,9 @@ One home for the guards every outside document passes before it is looked at:
 * :func:`check_tree` walks a parsed document (following YAML aliases as they would be
   expanded) and refuses it past ``max_nodes`` values or ``max_depth`` levels, a lone UTF-16
   surrogate in a string, a key that is not text, or a value that is not a JSON type;
+* :func:`name_key` is the form in which names are compared (NFKC, case-folded, without
+  default-ignorable characters or white space), and :func:`text_problem` says why a name, term
+  or alias cannot be shown honestly (a bidirectional control, nothing visible);
 * :func:`strict_validator` is a JSON Schema (2020-12) validator class in which ``integer``
   means a Python ``int`` (``3.0`` and ``true`` are not integers), ``uniqueItems`` takes
   linear time and the items of a list longer than its ``maxItems`` are not looked at;
@@ -23,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import unicodedata
 from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
@@ -37,6 +41,12 @@ from .schemas import shipped_schema as shipped_schema
 
 #: integers in a JSON record may have at most this many digits (a 256-bit seed has 78)
 MAX_INT_DIGITS = 320  # a seed of 1024 bits has 309
+
+#: the largest score (胡息, units, a payment) of one hand, in either sign: 2**53 − 1, the
+#: largest integer every JSON reader holds exactly (a browser's numbers are doubles). A
+#: record's settlement may hold no larger (record.schema.json), and the loader refuses a
+#: variant whose scoring could reach beyond it.
+MAX_SCORE = 2 ** 53 - 1
 
 
 @attrs.frozen(slots=True)
@@ -66,6 +76,19 @@ class Limits:
 VARIANT_LIMITS = Limits()
 #: defaults for game records (a long hand is under 40 KiB, 3,000 values)
 RECORD_LIMITS = Limits(max_bytes=1024 * 1024, max_nodes=100_000)
+
+
+@attrs.frozen(slots=True, repr=False)
+class Ambiguous:
+    """A scalar a reader may take for another value (a YAML 1.1 ``010``, read as 8 by
+    PyYAML and as 10 by a YAML 1.2 reader), kept in the parsed document so that
+    :func:`check_tree` refuses it with its path: ``text`` as written, ``message`` why."""
+
+    text: str
+    message: str
+
+    def __repr__(self) -> str:
+        return self.text
 
 
 class Refused(ZipaiError):
@@ -170,7 +193,8 @@ def check_tree(doc: Any, limits: Limits) -> None:
     Counts values as if every shared reference (a YAML alias) were expanded, stopping at
     ``limits.max_nodes``, so the walk itself is bounded; also refuses nesting deeper than
     ``limits.max_depth`` (and so recursive aliases), keys that are not text, strings holding a
-    lone UTF-16 surrogate, and values that are not JSON types (YAML dates, sets, binary).
+    lone UTF-16 surrogate, values that are not JSON types (YAML dates, sets, binary) and
+    :class:`Ambiguous` scalars (their message, at their path).
     Raises :class:`Refused` with code ``too_large``, ``too_deep`` or ``schema``."""
     count = 0
     stack: list[tuple[Any, tuple[Any, ...]]] = [(doc, ())]
@@ -195,6 +219,8 @@ def check_tree(doc: Any, limits: Limits) -> None:
             stack.extend((value, (*path, k)) for k, value in enumerate(node))
         elif isinstance(node, str):
             _check_text(node, path)
+        elif isinstance(node, Ambiguous):
+            raise Refused("schema", node.message, yaml_path(path))
         elif not isinstance(node, _SCALARS):
             raise Refused("schema", f"a value of type {type(node).__name__} is not allowed "
                           "(only text, numbers, true/false, null, lists and mappings)",
@@ -219,6 +245,65 @@ def yaml_path(parts: Any) -> str:
 
 def _show(text: str) -> str:
     return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+# --- names shown to people -------------------------------------------------------------------
+
+#: bidirectional formatting characters (marks, embeddings, overrides, isolates): they reorder
+#: the text around them on screen, so a name holding one may show as another
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                          "\u2066\u2067\u2068\u2069")
+
+#: Default_Ignorable_Code_Point (Unicode DerivedCoreProperties.txt) beyond the format
+#: characters (category Cf): Other_Default_Ignorable_Code_Point and Variation_Selector
+_IGNORABLE_RANGES = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180D),
+                     (0x180F, 0x180F), (0x2065, 0x2065), (0x3164, 0x3164), (0xFE00, 0xFE0F),
+                     (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0xE0000, 0xE0FFF))
+#: format characters (Cf) that are not default-ignorable: the prepended concatenation marks,
+#: the interlinear annotation characters and the Egyptian hieroglyph format controls
+_VISIBLE_FORMAT = frozenset([*range(0x0600, 0x0606), 0x06DD, 0x070F, 0x0890, 0x0891, 0x08E2,
+                             0x110BD, 0x110CD, *range(0xFFF9, 0xFFFC), *range(0x13430, 0x13440)])
+
+
+def is_default_ignorable(ch: str) -> bool:
+    """Whether the character ``ch`` is a Unicode Default_Ignorable_Code_Point: drawn as
+    nothing (zero-width space and joiners U+200B..U+200D, U+2060 word joiner, U+FEFF BOM,
+    soft hyphen, variation selectors, tags, Hangul fillers, bidirectional controls …)."""
+    code = ord(ch)
+    if unicodedata.category(ch) == "Cf":
+        return code not in _VISIBLE_FORMAT
+    return any(lo <= code <= hi for lo, hi in _IGNORABLE_RANGES)
+
+
+def _bare(text: str) -> str:
+    return "".join(ch for ch in text if not is_default_ignorable(ch) and not ch.isspace())
+
+
+def name_key(text: str) -> str:
+    """The form in which two names are the same name: NFKC-normalised (fullwidth ``ｈｕｎａｎ``
+    is ``hunan``), case-folded, and without default-ignorable characters
+    (:func:`is_default_ignorable`) or white space, so ``湖南\u200b跑胡子`` and ``湖南 跑胡子``
+    are ``湖南跑胡子``."""
+    folded = unicodedata.normalize("NFKC", _bare(text)).casefold()
+    return _bare(unicodedata.normalize("NFKC", folded))
+
+
+#: characters that draw as nothing although neither white space nor default-ignorable
+_BLANK = frozenset("\u2800\u3164")
+
+
+def text_problem(text: str) -> str | None:
+    """Why ``text``, a name, term or alias shown to people, cannot be shown honestly: it holds
+    a bidirectional control (:data:`BIDI_CONTROLS`), or nothing visible (only white space,
+    default-ignorable characters or a blank such as U+2800); ``None`` when it can."""
+    bidi = next((ch for ch in text if ch in BIDI_CONTROLS), None)
+    if bidi is not None:
+        return (f"holds the bidirectional control U+{ord(bidi):04X} "
+                f"({unicodedata.name(bidi, 'unnamed')}), which reorders the text on screen")
+    if not "".join(ch for ch in _bare(text) if ch not in _BLANK):
+        shown = " ".join(f"U+{ord(ch):04X}" for ch in text[:8]) + (" …" if len(text) > 8 else "")
+        return f"shows nothing: only white space or invisible characters ({shown})"
+    return None
 
 
 # --- JSON Schema --------------------------------------------------------------------------------

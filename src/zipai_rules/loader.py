@@ -24,18 +24,24 @@ from .errors import VariantError
 from .frozen import thaw
 from .inputs import (
     MAX_INT_DIGITS,
+    MAX_SCORE,
     VARIANT_LIMITS,
+    Ambiguous,
     Limits,
     Refused,
     brief,
     check_tree,
+    name_key,
     schema_message,
     shipped_validator,
+    text_problem,
 )
 from .inputs import yaml_path as yaml_path
-from .variant import HUXI_OPTIONS, Variant, normalise
+from .special import WU_HU_HUXI
+from .variant import HUXI_OPTIONS, Conversion, Variant, normalise
 from .variant import content_hash as content_hash
 from .variant import variant_schema as variant_schema
+from .vocab import ACTION_KINDS, zh_word
 
 Resolver = Callable[[str], Mapping[str, Any]]
 
@@ -53,15 +59,42 @@ class _UniqueKeyLoader(_SafeLoader):
     """The safe YAML loader (libyaml's when PyYAML has it) that rejects a mapping with the
     same key twice, keys that are not text (``1:``, ``[a]:``, ``on:`` read as a boolean):
     every variant key is a name), and integers of more than
-    :data:`~zipai_rules.inputs.MAX_INT_DIGITS` digits."""
+    :data:`~zipai_rules.inputs.MAX_INT_DIGITS` digits. Integers are decimal only (YAML 1.2
+    core): a YAML 1.1 octal ``010`` (8), sexagesimal ``1:30`` (90), ``0x1F``, ``0b11``,
+    ``1_000``, floats with ``_`` or ``:``, and the booleans ``yes``/``no``/``on``/``off`` are
+    read as :class:`~zipai_rules.inputs.Ambiguous`, which the tree check refuses at their
+    YAML path."""
 
-    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
-        digits = sum(ch.isdigit() for ch in str(node.value))
+    def strict_int(self, node: yaml.ScalarNode) -> int | Ambiguous:
+        text = str(node.value)
+        digits = sum(ch.isdigit() for ch in text)
         if digits > MAX_INT_DIGITS:
             raise yaml.constructor.ConstructorError(
                 None, None, f"an integer of {digits} digits (at most {MAX_INT_DIGITS})",
                 node.start_mark)
-        return super().construct_yaml_int(node)
+        value: int = self.construct_yaml_int(node)
+        if _DECIMAL.fullmatch(text):
+            return value
+        return Ambiguous(text, f"{brief(text, 40)} is a YAML 1.1 {_int_form(text)} integer "
+                         f"(read as {value}): write integers in plain decimal digits, without "
+                         "a leading 0, _, 0x, 0b or :, or quote it as text")
+
+    def strict_float(self, node: yaml.ScalarNode) -> float | Ambiguous:
+        text = str(node.value)
+        if "_" in text or ":" in text:  # 1_0.5, 1:30.5: YAML 1.1 only
+            return Ambiguous(text, f"{brief(text, 40)} is a YAML 1.1 number (with _ or :): "
+                             "numbers are plain decimal digits only here (or quote it as text)")
+        value: float = self.construct_yaml_float(node)
+        return value
+
+    def strict_bool(self, node: yaml.ScalarNode) -> bool | Ambiguous:
+        text = str(node.value)
+        if text.lower() not in ("true", "false"):  # yes, no, on, off: YAML 1.1 only
+            return Ambiguous(text, f"{brief(text, 40)} is a YAML 1.1 boolean, read as "
+                             f"{str(text.lower() in ('yes', 'on')).lower()}: write true or false "
+                             "(or quote it as text)")
+        value: bool = self.construct_yaml_bool(node)
+        return value
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False
                           ) -> dict[Hashable, Any]:
@@ -81,7 +114,24 @@ class _UniqueKeyLoader(_SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:int", _UniqueKeyLoader.construct_yaml_int)
+_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:int", _UniqueKeyLoader.strict_int)
+_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:float", _UniqueKeyLoader.strict_float)
+_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:bool", _UniqueKeyLoader.strict_bool)
+
+#: an integer as YAML 1.2's core schema writes it in decimal (no leading zero, ``_`` or ``:``)
+_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+
+
+def _int_form(text: str) -> str:
+    """The YAML 1.1 form of the integer ``text``: binary, hexadecimal, sexagesimal, octal or
+    underscored."""
+    bare = text.lstrip("+-").lower()
+    for prefix, name in (("0b", "binary"), ("0x", "hexadecimal")):
+        if bare.startswith(prefix):
+            return name
+    if ":" in bare:
+        return "sexagesimal (base 60)"
+    return "octal" if bare.startswith("0") else "underscored"
 
 
 def refused(origin: str, exc: Refused) -> VariantError:
@@ -152,6 +202,10 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
     if not isinstance(parent, str):
         raise VariantError(f"{origin}: extends must be a string", [("extends", "must be a string")],
                            code="schema")
+    bad = _extends_problem(parent)
+    if bad:
+        raise VariantError(f"{origin}: extends {brief(repr(parent), 80)}: {bad}",
+                           [("extends", bad)], code="schema")
     if parent in _seen:
         raise VariantError(f"{origin}: extends cycle {' → '.join(_seen + (parent,))}",
                            [("extends", "cycle")], code="extends_cycle")
@@ -161,11 +215,11 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
     try:
         raw_parent = resolver(parent)
     except VariantError as exc:
-        if exc.code in ("parent_outside", "unknown_parent"):  # no file named in the message
+        if exc.code in ("parent_outside", "unknown_parent", "unreadable"):  # name the child
             raise VariantError(f"{origin}: {exc}", exc.problems, code=exc.code) from None
         raise
-    except (KeyError, OSError):
-        raise VariantError(f"{origin}: extends {parent!r}: no such variant",
+    except (KeyError, OSError, ValueError):
+        raise VariantError(f"{origin}: extends {brief(repr(parent), 80)}: no such variant",
                            [("extends", f"unknown variant {parent!r}")],
                            code="unknown_parent") from None
     child_resolver = getattr(resolver, "child", None)
@@ -179,6 +233,25 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
         base["citations"] = {k: v for k, v in citations.items()
                              if k not in ("aliases", "description")}
     return merge(base, child)
+
+
+#: the longest ``extends`` value (the schema's ``maxLength``, checked before any file is named)
+MAX_EXTENDS_LENGTH = 256
+
+
+def _extends_problem(parent: str) -> str | None:
+    """Why the ``extends`` value ``parent`` names no parent at all (before any file system
+    call): empty, longer than :data:`MAX_EXTENDS_LENGTH`, or holding a control character
+    (a NUL byte ends a file name in the operating system); ``None`` when it may name one."""
+    if not parent.strip():
+        return "empty: name a preset id or a .yaml file"
+    if len(parent) > MAX_EXTENDS_LENGTH:
+        return f"{len(parent)} characters, more than the {MAX_EXTENDS_LENGTH} allowed"
+    control = next((ch for ch in parent if ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F), None)
+    if control is not None:
+        return (f"holds the control character U+{ord(control):04X}"
+                + (" (a NUL byte)" if control == "\0" else "") + ": no file or preset has it")
+    return None
 
 
 def schema_problems(doc: Mapping[str, Any], limits: Limits = VARIANT_LIMITS
@@ -266,12 +339,37 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     for path in doc["citations"]:
         if not _has_path(doc, path):
             out.append((f"citations.{path}", "cites a parameter that does not exist"))
+    out += _text_problems(doc)
     out += _scoring_problems(doc["scoring"])
+    out += _score_bound_problems(doc) or _inverted_win_problems(doc)
     out += _own_draw_problems(doc["win"], doc["claims"])
     out += _count_as_problems(doc)
     if "discarder_pays" in doc["scoring"]["payment"] and "discard" not in doc["win"]["sources"]:
         out.append(("scoring.payment.discarder_pays", "no win comes from a discard in this "
                     "variant (win.sources), so the discarder never pays"))
+    return out
+
+
+def _text_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The names, aliases and terms people read must show what they are
+    (:func:`~zipai_rules.inputs.text_problem`: no bidirectional control, something visible),
+    and the actions a seat chooses among (:data:`~zipai_rules.vocab.ACTION_KINDS`) must have
+    words that differ (their canonical ids, the variant's terms and the Chinese words of
+    ``play --zh``, compared as :func:`~zipai_rules.inputs.name_key`)."""
+    texts = [("name", doc["name"]), *((f"aliases[{k}]", a) for k, a in enumerate(doc["aliases"])),
+             *((f"terminology.{k}", w) for k, w in doc["terminology"].items()),
+             *((f"scoring.mingtang.patterns[{k}].term", p["term"]) for k, p
+               in enumerate(doc["scoring"].get("mingtang", {}).get("patterns", []))
+               if "term" in p)]
+    out = [(path, bad) for path, text in texts if (bad := text_problem(text)) is not None]
+    words = doc["terminology"]
+    said: dict[str, str] = {}  # the name key of a word → the action it names
+    for kind in ACTION_KINDS:
+        for word in dict.fromkeys((kind, words.get(kind, kind), zh_word(kind, words.get(kind)))):
+            other = said.setdefault(name_key(word), kind)
+            if other != kind:
+                out.append(("terminology", f"{word!r} names both {other} and {kind}: a "
+                            "player could not tell the two actions apart"))
     return out
 
 
@@ -320,6 +418,144 @@ def _scoring_problems(scoring: Mapping[str, Any]) -> list[tuple[str, str]]:
         out.append(("scoring.payment.discarder_pays", "only with discard_win: "
                     f"discarder_pays_all (not {pay['discard_win']})"))
     return out
+
+
+def _patterns_of(scoring: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """Every 名堂 of a normalised ``scoring`` section with its YAML path: the ``bonuses``
+    (effects ``multiply_huxi`` and ``add_units``), then ``mingtang.patterns``."""
+    return [*((f"scoring.bonuses[{k}]", b) for k, b in enumerate(scoring["bonuses"])),
+            *((f"scoring.mingtang.patterns[{k}]", p) for k, p
+              in enumerate(scoring.get("mingtang", {}).get("patterns", [])))]
+
+
+def _per_times(p: Mapping[str, Any], most: Mapping[str, int], huxi: int) -> int:
+    """The most times a pattern's ``per`` effect applies: its fact's :func:`mingtang.reach`
+    (``huxi``: the bound ``huxi`` of a win before its patterns) less ``per.above``."""
+    per = p.get("per")
+    if per is None:
+        return 0
+    times: int = max(most.get(per["fact"], huxi) - per.get("above", 0), 0)
+    return times
+
+
+def _stacked(factors: list[int], stack: str) -> int:
+    """The largest multiplier ``factors`` make: their product, or under ``stack: sum`` the sum
+    of those other than 1."""
+    if stack == "sum":
+        return max(1, sum(m for m in factors if m != 1))
+    out = 1
+    for m in factors:
+        out *= m
+    return out
+
+
+def score_bound(doc: Mapping[str, Any]) -> int:
+    """An upper bound on every score a hand of the normalised variant mapping ``doc`` can
+    record, in either sign: the 胡息 after the 名堂, the units each loser owes, and every
+    payment (what the winner gains from all losers or from the discarder, a seat sitting out,
+    the instant 提 payments, the 荒庄 penalty per 王).
+
+    A win's 胡息 before its patterns is at most ``groups × the largest huxi table value`` (or
+    a fixed-value win's :data:`~zipai_rules.special.WU_HU_HUXI`, or a ``count_as`` value);
+    every pattern is taken to apply at once, each ``add`` at its largest size and each
+    ``per`` as many times as its fact can count (:func:`mingtang.reach`), every multiplier
+    stacked (``scoring.mingtang.stack``); the conversion at that 胡息; 醒 for every card held;
+    a payment up to ``max(players − 1, discarder_pays) + 1`` times the units, plus one 提 of
+    every card kind."""
+    sc, most = doc["scoring"], mingtang.reach(doc)
+    cards = 2 * most["groups"] + 1
+    top = max(max(v) for k, v in doc["huxi"].items() if k not in HUXI_OPTIONS)
+    conv = sc["conversion"]
+    counted_to = [to for _, to in conv.get("count_as", [])]
+    huxi = max(most["groups"] * top, WU_HU_HUXI, doc["win"]["min_huxi"], *counted_to)
+    patterns = [p for _, p in _patterns_of(sc)]
+    stack = sc.get("mingtang", {}).get("stack", "product")
+    added = sum(abs(p.get("add_huxi", 0)) + abs(p.get("per", {}).get("add_huxi", 0))
+                * _per_times(p, most, huxi) for p in patterns)
+    after = (huxi + added) * _stacked([p.get("multiply_huxi", 1) for p in patterns], stack)
+    counted = max([after, *counted_to])
+    if "fixed" in conv:
+        units = conv["fixed"]
+    elif conv.get("table"):
+        units = (max(u for _, u in conv["table"]) + counted // conv.get("then_per", counted + 1)
+                 + conv["minimum"])
+    else:
+        units = (counted + abs(conv["offset"])) // conv["step"] + abs(conv["base"]) \
+            + conv["minimum"]
+    units = (units * _stacked([p.get("multiply_units", 1) for p in patterns], stack)
+             + sum(abs(p.get("add_units", 0)) + abs(p.get("per", {}).get("add_units", 0))
+                   * _per_times(p, most, huxi) for p in patterns)
+             + sc["xing"]["per_card"] * cards)
+    n = doc["players"]
+    pay = sc["payment"]
+    ti = max(pay["ti"]["big"], pay["ti"]["small"]) * (n - 1) * 20  # one 提 per card kind
+    shares = max(n - 1, pay.get("discarder_pays", 0)) + 1  # + 1: a seat sitting out
+    kings = sc["huangzhuang"]["king_penalty"] * doc["deck"]["kings"] * n
+    bound: int = max(after, units * shares + ti, kings + ti)
+    return bound
+
+
+def _score_bound_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A variant whose scores could pass :data:`~zipai_rules.inputs.MAX_SCORE`
+    (:func:`score_bound`): its hands could not be recorded and replayed."""
+    bound = score_bound(doc)
+    if bound <= MAX_SCORE:
+        return []
+    size = f"about 10^{len(str(bound)) - 1}" if bound > 10 ** 20 else str(bound)
+    return [("scoring", f"a hand could score up to {size} (胡息, units or a payment), more "
+             f"than the {MAX_SCORE} (2^53 − 1) a game record holds: lower the multipliers "
+             "(multiply_huxi, multiply_units) or the values they multiply")]
+
+
+def least_units(doc: Mapping[str, Any]) -> tuple[int, int, str | None]:
+    """``(least, converted, where)``: a lower bound on the units a win of the normalised
+    variant mapping ``doc`` can score after its 名堂, the least its conversion gives, and the
+    path of the pattern taking most units away (``None`` when none takes units away).
+
+    The least a win converts to is the conversion at ``win.min_huxi`` (and at each ``table``
+    row and ``count_as`` 胡息 above it), or its ``minimum`` where a win can score below the
+    threshold (a special win, a forced 天胡, a pattern taking 胡息 away); multipliers never
+    lower it; every pattern taking units away (a negative ``add_units`` or ``per.add_units``)
+    is taken to apply, the most of each exclusive group, each ``per`` as often as its fact
+    can count."""
+    sc, most, win = doc["scoring"], mingtang.reach(doc), doc["win"]
+    patterns = _patterns_of(sc)
+    bound = score_bound(doc)
+    taken: dict[str, tuple[int, str]] = {}  # group (or the path of an ungrouped pattern) →
+    for path, p in patterns:               # the most it takes away, and where
+        away = min(p.get("add_units", 0), 0) + min(p.get("per", {}).get("add_units", 0), 0) \
+            * _per_times(p, most, bound)
+        if away < 0:
+            key = p.get("group") or path
+            if away < taken.get(key, (0, ""))[0]:
+                taken[key] = (away, f"{path}.add_units" if p.get("add_units", 0) < 0
+                              else f"{path}.per.add_units")
+    conv = Conversion(**sc["conversion"])
+    below = bool(win["special"] or win["tianhu"]["ti"] or win["tianhu"]["kan"]
+                 or any(p.get("add_huxi", 0) < 0 or p.get("per", {}).get("add_huxi", 0) < 0
+                        for _, p in patterns))
+    if below:
+        converted = conv.fixed if conv.fixed is not None else conv.minimum
+    else:
+        start = win["min_huxi"]
+        at = [start, *(h for h, _ in conv.table if h > start),
+              *(h for h, _ in conv.count_as if h > start)]
+        converted = min(conv.units(conv.counted(h)) for h in at)
+    where = min(taken.values())[1] if taken else None
+    return converted + sum(away for away, _ in taken.values()), converted, where
+
+
+def _inverted_win_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A pattern's negative ``add_units`` (or ``per.add_units``) may take a win's units down
+    to 0 (``zipai validate`` warns of it), never below (:func:`least_units`): the winner
+    would pay the losers."""
+    lowest, least, where = least_units(doc)
+    if lowest >= 0 or where is None:
+        return []
+    return [(where, f"a win could score {lowest} units: its conversion gives at least {least} "
+             f"and the patterns' negative add_units take away up to {least - lowest}, so the "
+             "winner would pay the losers (a pattern may take units away down to 0, never "
+             "below)")]
 
 
 def _count_as_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -234,6 +234,17 @@ def measure(result: ResultLike, kings: str = "as_stood_for") -> dict[str, int]:
         facts["kings"] += len(g.kings)
     cards += dec.leftover
     facts["kings"] += dec.leftover.count(KING)
+    count_cards(facts, cards, kings)
+    if result.card is not None and result.card != KING:
+        facts["winning_kind"] = sum(1 for g in dec.groups for c in g.meld.cards
+                                    if c == result.card) + dec.leftover.count(result.card)
+    return facts
+
+
+def count_cards(facts: dict[str, int], cards: Iterable[int], kings: str) -> None:
+    """Add ``cards`` (card indices, a 王 as :data:`~zipai_rules.cards.KING`) to the ``red`` /
+    ``black`` and ``small`` / ``big`` counts of ``facts``; a 王 counts as the ``kings``
+    policy says (``red``, ``black``: that colour; else neither, nor small or big)."""
     for c in cards:
         if c == KING:
             if kings in ("red", "black"):
@@ -241,10 +252,6 @@ def measure(result: ResultLike, kings: str = "as_stood_for") -> dict[str, int]:
             continue
         facts["red" if rank_of(c) in RED_RANKS else "black"] += 1
         facts["big" if is_big(c) else "small"] += 1
-    if result.card is not None and result.card != KING:
-        facts["winning_kind"] = sum(1 for g in dec.groups for c in g.meld.cards
-                                    if c == result.card) + dec.leftover.count(result.card)
-    return facts
 
 
 def labels_of(result: ResultLike) -> frozenset[str]:
@@ -412,6 +419,56 @@ def problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
+def _ranges(conditions: Iterable[Condition]) -> tuple[frozenset[str], dict[str, tuple[int, float]]]:
+    """The labels ``conditions`` require and, per fact, the range they allow (a fact counts
+    from 0)."""
+    labels: set[str] = set()
+    ranges: dict[str, tuple[int, float]] = {}
+    for c in conditions:
+        if c.label is not None:
+            labels.add(c.label)
+            continue
+        lo, hi = ranges.get(c.fact or "", (0, float("inf")))
+        for low in (c.at_least, c.equals):
+            lo = max(lo, low) if low is not None else lo
+        for high in (c.at_most, c.equals):
+            hi = min(hi, high) if high is not None else hi
+        ranges[c.fact or ""] = (lo, hi)
+    return frozenset(labels), ranges
+
+
+def covers(first: Pattern, later: Pattern) -> bool:
+    """Whether ``first`` holds whenever ``later`` does: every label ``first`` requires
+    ``later`` requires too, every fact range of ``first`` holds all of ``later``'s, and every
+    ``unless`` of ``first`` is one of ``later``'s. Listed before it in one exclusive group,
+    ``first`` then always takes the group and ``later`` never applies."""
+    labels, ranges = _ranges(first.when)
+    later_labels, later_ranges = _ranges(later.when)
+    if not labels <= later_labels or not set(first.unless) <= set(later.unless):
+        return False
+    for fact, (lo, hi) in ranges.items():
+        got_lo, got_hi = later_ranges.get(fact, (0, float("inf")))
+        if got_lo < lo or got_hi > hi:
+            return False
+    return True
+
+
+def never_applying(patterns: Sequence[Pattern]) -> list[tuple[int, int]]:
+    """``(later, first)`` index pairs of ``patterns`` (one variant's ``mingtang.patterns``, in
+    order) where ``later`` never applies: ``first``, listed before it in the same exclusive
+    ``group``, :func:`covers` it (a weaker 红胡 ``red ≥ 10`` before a stronger 大红
+    ``red ≥ 13``). ``zipai validate`` warns of each."""
+    out: list[tuple[int, int]] = []
+    for j, later in enumerate(patterns):
+        if later.group is None:
+            continue
+        first = next((i for i, p in enumerate(patterns[:j])
+                      if p.group == later.group and covers(p, later)), None)
+        if first is not None:
+            out.append((j, first))
+    return out
+
+
 @attrs.frozen(slots=True)
 class Step:
     """One explained effect: ``item`` (``multiplier``: 胡息 ×, value the 胡息 after;
@@ -485,7 +542,12 @@ def evaluate(rules: Mingtang, patterns: Iterable[Pattern], result: ResultLike,
     """Measure ``result`` (:func:`measure` with ``rules.kings``, :func:`labels_of`) and keep
     the ``patterns`` that apply (:func:`applying`); ``word`` gives the variant's word for a
     pattern name (a pattern's own ``term`` wins)."""
-    facts = measure(result, rules.kings)
-    applied = applying(patterns, facts, labels_of(result))
+    return scored(rules, patterns, measure(result, rules.kings), labels_of(result), word)
+
+
+def scored(rules: Mingtang, patterns: Iterable[Pattern], facts: Mapping[str, int],
+           labels: frozenset[str], word: Callable[[str], str] = str) -> Scoring:
+    """:func:`evaluate` of facts and labels already measured."""
+    applied = applying(patterns, facts, labels)
     return Scoring(applied, facts, rules.stack,
                    tuple(p.term or word(p.name) for p in applied))

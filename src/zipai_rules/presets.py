@@ -14,6 +14,7 @@ from typing import Any
 
 from .errors import VariantError
 from .frozen import freeze
+from .inputs import name_key
 from .loader import build_variant, read_yaml
 from .variant import Variant
 
@@ -60,23 +61,27 @@ def _alias_index() -> dict[str, str]:
         raw = raw_preset(pid)
         for name in [pid, raw.get("name", ""), *raw.get("aliases", [])]:
             if name:
-                index.setdefault(str(name).casefold(), pid)
+                index.setdefault(name_key(str(name)), pid)
     return index
 
 
 def reserved_names() -> Mapping[str, str]:
-    """Every shipped preset's id, name and aliases (case-folded) → the preset id."""
+    """Every shipped preset's id, name and aliases (each as its
+    :func:`~zipai_rules.inputs.name_key`) → the preset id."""
     return _alias_index()
 
 
 def check_not_impersonating(variant: Variant, origin: str) -> None:
     """Refuse a variant from outside that takes a shipped preset's id, name or alias without
-    being that preset (the same content hash).
+    being that preset (the same content hash). Names are compared as their
+    :func:`~zipai_rules.inputs.name_key`: after NFKC, case folding and the removal of
+    default-ignorable characters and white space, so ``湖南\u200b跑胡子`` (a zero-width space),
+    ``湖南 跑胡子`` and a fullwidth ``ｈｕｎａｎ`` are the names they show as.
 
     Raises :class:`VariantError` (code ``reserved_name``) naming the name and the preset."""
     for field, name in (("id", variant.id), ("name", variant.name),
                         *(("aliases", a) for a in variant.aliases)):
-        pid = _alias_index().get(name.strip().casefold())
+        pid = _alias_index().get(name_key(name))
         if pid is not None and load_preset(pid).content_hash != variant.content_hash:
             msg = (f"{name!r} is reserved for the shipped preset {pid!r}, and these rules "
                    f"differ from it (content hash {variant.content_hash[:16]}, the preset's "
@@ -86,13 +91,14 @@ def check_not_impersonating(variant: Variant, origin: str) -> None:
 
 
 def find_variant(name: str) -> Variant:
-    """A preset by id, Chinese name or alias (``hunan``, ``湖南跑胡子``, ``跑胡子``).
+    """A preset by id, Chinese name or alias (``hunan``, ``湖南跑胡子``, ``跑胡子``), compared
+    as :func:`~zipai_rules.inputs.name_key` (case, width and invisible characters aside).
 
     Raises :class:`VariantError` (code ``unknown_variant``) listing the known ids.
     """
     if not isinstance(name, str):
         raise VariantError(f"a variant name must be a string, got {name!r}", code="unknown_variant")
-    pid = _alias_index().get(name.strip().casefold())
+    pid = _alias_index().get(name_key(name))
     if pid is None:
         raise VariantError(f"unknown variant {name!r}; known: {', '.join(preset_ids())}",
                            code="unknown_variant")

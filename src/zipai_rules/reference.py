@@ -94,14 +94,20 @@ _CONTAINING: dict[int, list[tuple[int, int, int]]] = {
 Meld = tuple[str, tuple[int, ...]]
 
 
-def splits(counts: list[int], pairs_left: int) -> Iterator[list[Meld]]:
+def splits(counts: list[int], pairs_left: int, kans: bool = False) -> Iterator[list[Meld]]:
     """Every way to split ``counts`` (20 counts) into chi-type triples and at most
-    ``pairs_left`` pairs. Yields lists of (kind, cards); a split whose first card kind lies in
-    several different melds is reached once per order of those melds (no deduplication)."""
+    ``pairs_left`` pairs, and with ``kans`` three of a kind as a 坎. Yields lists of (kind,
+    cards); a split whose first card kind lies in several different melds is reached once
+    per order of those melds (no deduplication)."""
     first = next((i for i in range(20) if counts[i]), None)
     if first is None:
         yield []
         return
+    if kans and counts[first] >= 3:
+        counts[first] -= 3
+        for rest in splits(counts, pairs_left, kans):
+            yield [("kan", (first,) * 3), *rest]
+        counts[first] += 3
     for t in _CONTAINING[first]:
         need = {c: t.count(c) for c in t}
         if all(counts[c] >= n for c, n in need.items()):
@@ -109,13 +115,13 @@ def splits(counts: list[int], pairs_left: int) -> Iterator[list[Meld]]:
                 counts[c] -= n
             kind = triple_kind(t)
             assert kind is not None  # every listed triple is a meld
-            for rest in splits(counts, pairs_left):
+            for rest in splits(counts, pairs_left, kans):
                 yield [(kind, t), *rest]
             for c, n in need.items():
                 counts[c] += n
     if pairs_left and counts[first] >= 2:
         counts[first] -= 2
-        for rest in splits(counts, pairs_left - 1):
+        for rest in splits(counts, pairs_left - 1, kans):
             yield [("jiang", (first, first))] + rest
         counts[first] += 2
 
@@ -128,31 +134,33 @@ def _counts(hand: Iterable[int]) -> list[int]:
 
 
 def all_decompositions(hand: Iterable[int], table: Sequence[Meld] = (),
-                       pairs_allowed: int | None = None) -> list[tuple[int, list[Meld]]]:
+                       pairs_allowed: int | None = None, split_kan: bool = False
+                       ) -> list[tuple[int, list[Meld]]]:
     """Every decomposition of the concealed ``hand`` (card indices) next to the ``table``
-    melds, as ``(total 胡息, concealed melds)``; 坎 stay whole. ``pairs_allowed`` overrides the
+    melds, as ``(total 胡息, concealed melds)``; 坎 stay whole, unless ``split_kan`` (郴州:
+    three of a kind is then one group or spread over others). ``pairs_allowed`` overrides the
     pair rule (default: one pair if the table holds a 提 or 跑, else none)."""
     counts = _counts(hand)
     if any(n > 3 for n in counts):
         raise ValueError("a concealed four of a kind is not a hand")
     kans: list[Meld] = []
     for i in range(20):
-        if counts[i] == 3:
+        if counts[i] == 3 and not split_kan:
             kans.append(("kan", (i, i, i)))
             counts[i] = 0
     if pairs_allowed is None:
         pairs_allowed = 1 if any(k in QUAD_KINDS for k, _ in table) else 0
     base = sum(meld_huxi(k, cs) for k, cs in table) + sum(meld_huxi(k, cs) for k, cs in kans)
     out = []
-    for melds in splits(counts, pairs_allowed):
+    for melds in splits(counts, pairs_allowed, split_kan):
         out.append((base + sum(meld_huxi(k, cs) for k, cs in melds), kans + melds))
     return out
 
 
 def best_huxi(hand: Iterable[int], table: Sequence[Meld] = (),
-              pairs_allowed: int | None = None) -> int | None:
+              pairs_allowed: int | None = None, split_kan: bool = False) -> int | None:
     """The most 胡息 of any decomposition, or ``None`` when the hand has none."""
-    found = all_decompositions(hand, table, pairs_allowed)
+    found = all_decompositions(hand, table, pairs_allowed, split_kan)
     return max(h for h, _ in found) if found else None
 
 
@@ -180,9 +188,9 @@ def identities(hand: Iterable[int]) -> list[list[int]]:
 
 
 def best_huxi_wild(hand: Iterable[int], table: Sequence[Meld] = (),
-                   pairs_allowed: int | None = None) -> int | None:
+                   pairs_allowed: int | None = None, split_kan: bool = False) -> int | None:
     """:func:`best_huxi` over every identity of the 王 in ``hand``; ``None`` when no
     identity decomposes."""
-    found = [h for h in (best_huxi(i, table, pairs_allowed) for i in identities(hand))
-             if h is not None]
+    found = [h for h in (best_huxi(i, table, pairs_allowed, split_kan)
+                         for i in identities(hand)) if h is not None]
     return max(found) if found else None

@@ -430,7 +430,8 @@ def _distribution(counts: Mapping[int, int]) -> dict[str, Any]:
     else:
         q1 = median = q3 = float(keys[0])
     total = sum(k * c for k, c in counts.items())
-    return {"count": n, "mean": round(float(total) / n, 3),
+    # int / int is the correctly rounded quotient (float(total) first would round twice)
+    return {"count": n, "mean": round(total / n, 3),
             "min": keys[0], "q1": round(q1, 3), "median": round(median, 3),
             "q3": round(q3, 3), "max": keys[-1], "histogram": _histogram(counts)}
 
@@ -557,7 +558,7 @@ def format_stats(stats: dict[str, Any], variant: Variant) -> str:
 
 
 def _num(x: float) -> str:
-    return f"{x:g}" if x == int(x) else f"{x:.2f}"
+    return str(int(x)) if x == int(x) else f"{x:.2f}"  # every digit (:g writes 2e+12)
 
 
 # --- playing a variant with invariant checks --------------------------------------------------

@@ -25,7 +25,8 @@ from attrs import AttrsInstance
 from .cards import deck_size
 from .frozen import freeze, thaw
 from .melds import Meld, MeldKind
-from .mingtang import Mingtang, Pattern, ResultLike, Step, evaluate, from_bonus
+from .mingtang import Mingtang, Pattern, ResultLike, Step, evaluate, from_bonus, scored
+from .mingtang import Scoring as MingtangScoring
 from .schemas import shipped_schema
 
 _A = TypeVar("_A", bound=AttrsInstance)
@@ -144,6 +145,16 @@ class Deal:
         """Cards dealt to ``seat`` when ``dealer`` deals."""
         return self.dealer_hand if seat == dealer else self.other_hand
 
+    def keeps_quad_in_hand(self, concealed_quads: int, table_quads: int) -> bool:
+        """Whether a player may hold ``concealed_quads`` 4-of-a-kinds in the concealed hand
+        while ``table_quads`` 提/跑 lie on the table: only a single dealt 提 under
+        ``single_dealt_ti: hand``, and only until the player's next 提 or 跑 lays it down too
+        (Guilin 004_4a6d8adec4e0ba73.txt 第四条6 "[自已摸到1扫穿不放在桌面；自已摸到2扫穿放在桌面不
+        亮]"). The one rule the deal (:func:`~zipai_rules.engine.transition.start`) and
+        :func:`~zipai_rules.analysis.analyze`'s input check read; it still counts as a 提."""
+        return (concealed_quads == 0 or self.single_dealt_ti == "hand" and concealed_quads == 1
+                and table_quads == 0)
+
 
 @attrs.frozen(slots=True)
 class Tianhu:
@@ -159,8 +170,9 @@ class Tianhu:
 class Win:
     """``win``: threshold in 胡息, sources (``self``/``draw``/``discard``), 将, 臭胡, 天胡,
     地胡, special-win hook names, 举手胡 (``jushou``) and whether a declined win must be
-    beaten (``declined_must_be_beaten``), and how many 偎 in a row count as a 提 for
-    ``two_ti`` (``wei_run_as_ti``, 0: none)."""
+    beaten (``declined_must_be_beaten``), how many 偎 in a row count as a 提 for
+    ``two_ti`` (``wei_run_as_ti``, 0: none), and whether a 坎 may be split at the win
+    (``split_kan``)."""
 
     min_huxi: int
     sources: frozenset[str] = attrs.field(converter=frozenset)
@@ -174,6 +186,8 @@ class Win:
     jushou: bool = attrs.field(default=False)
     declined_must_be_beaten: bool = attrs.field(default=False)
     wei_run_as_ti: int = attrs.field(default=0)
+    #: a 坎 may be split at the win (郴州); ``False``: every 坎 stays whole
+    split_kan: bool = attrs.field(default=False)
 
 
 @attrs.frozen(slots=True)
@@ -192,6 +206,8 @@ class Claims:
     own_peng_pao_first: bool = attrs.field()
     own_draw: str = attrs.field()
     own_draw_on_wei: str = attrs.field()
+    #: a 坎 of a card in the hand blocks 吃 of that card (郴州)
+    kan_blocks_chi: bool = attrs.field(default=False)
 
     @property
     def kept(self) -> bool:
@@ -201,13 +217,22 @@ class Claims:
 
 @attrs.frozen(slots=True)
 class Chou:
-    """``chou``: 臭牌, the cards a player may no longer take."""
+    """``chou``: 臭牌, the cards a player may no longer take. ``chi`` / ``peng``: whether a
+    declined 吃 / 碰 makes the card 臭; ``scope``: for what, ``both`` (吃 and 碰, 003) or
+    ``separate`` (the kind declined, 衡阳十胡抢); ``blocks_on``: the sources on which a card
+    臭 for 吃 by a decline may not be 吃'd."""
 
     chi: bool
     peng: bool
     own_discards: bool
     chou_wei_after_declined_peng: bool
     blocks_on: frozenset[str] = attrs.field(converter=frozenset)
+    scope: str
+
+    @property
+    def both(self) -> bool:
+        """A declined 吃 or 碰 makes the card 臭 for both (``scope: both``)."""
+        return self.scope == "both"
 
 
 @attrs.frozen(slots=True)
@@ -361,8 +386,17 @@ class Scoring:
         """What a win is worth before 醒 and payments: the one valuation that settlement
         explains and that the engine compares (``win.declined_must_be_beaten``). ``word``
         names a pattern in the variant's words (:meth:`Variant.term`)."""
-        named = evaluate(self.mingtang, self.patterns, result, word)
-        huxi, huxi_steps = named.huxi(result.huxi)
+        return self._valued(evaluate(self.mingtang, self.patterns, result, word), result.huxi)
+
+    def units_at(self, facts: Mapping[str, int], labels: frozenset[str], huxi: int) -> int:
+        """The units each loser owes for a win of ``huxi`` 胡息 with the measured ``facts``
+        (:data:`~zipai_rules.mingtang.FACTS`, whose ``huxi`` is this ``huxi``) and ``labels``
+        (:func:`~zipai_rules.mingtang.labels_of`): :meth:`value`'s ``units`` without a result
+        to measure."""
+        return self._valued(scored(self.mingtang, self.patterns, facts, labels), huxi).units
+
+    def _valued(self, named: MingtangScoring, huxi: int) -> WinValue:
+        huxi, huxi_steps = named.huxi(huxi)
         converted = self.units(huxi)
         units, unit_steps = named.units(converted)
         return WinValue(huxi, self.conversion.counted(huxi), converted, units, huxi_steps,

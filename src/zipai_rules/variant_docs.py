@@ -48,8 +48,8 @@ def _fmt(value: Any) -> str:
 def comparison_table() -> str:
     """The Markdown table comparing every preset."""
     head = ("| id | name | players (seats) | deck | hands (dealer/others) | wall | min 胡息 "
-            "| wins on | forced win | 碰 → 跑 by | special |\n"
-            "|---|---|---|---|---|---|---|---|---|---|---|\n")
+            "| wins on | forced win | 碰 → 跑 by | a declined 吃/碰 is 臭 for | special |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
     rows = []
     for pid in preset_ids():
         v = load_preset(pid)
@@ -60,10 +60,11 @@ def comparison_table() -> str:
         forced = ", ".join(_SOURCES[s] for s in order if s in v.win.forced_sources) or "—"
         upgrade = ", ".join(_SOURCES[s] for s in order if s in v.claims.pao_on_peng) or "—"
         special = ", ".join(v.win.special) or "—"
+        chou = "吃 and 碰" if v.chou.both else "the kind declined"
         rows.append(f"| [`{v.id}`](variants/{v.id}.md) | {v.name} | {seats} | {deck} | "
                     f"{v.deal.dealer_hand}/{v.deal.other_hand} | {_wall(v)} | "
                     f"{v.win.min_huxi} | {wins} | "
-                    f"{forced} | {upgrade} | {special} |")
+                    f"{forced} | {upgrade} | {chou} | {special} |")
     return head + "\n".join(rows) + "\n"
 
 

@@ -12,9 +12,10 @@ from typing import Any
 
 from .errors import VariantError
 from .inputs import VARIANT_LIMITS, Limits, Refused, brief, read_text
-from .loader import Resolver, build_variant, read_yaml, resolve
+from .loader import Resolver, build_variant, least_units, read_yaml, resolve
+from .mingtang import never_applying
 from .presets import check_not_impersonating, find_variant, preset_ids, raw_preset
-from .variant import Variant
+from .variant import Variant, normalise
 
 __all__ = ["load_variant_file", "variant_file_warnings", "variant_named"]
 
@@ -92,8 +93,12 @@ def variant_file_warnings(path: str | Path, variant: Variant | None = None, *,
       from its parent's) while a citation of its parent covers it (the same path or an
       enclosing one, ``scoring`` for ``scoring.conversion.step``) and the file gives none of its
       own: the inherited citation now describes another value;
+    * a 名堂 of an exclusive group that never applies, as a pattern listed before it in the
+      group holds whenever it does (:func:`~zipai_rules.mingtang.never_applying`: a weaker
+      pattern listed before a stronger one);
     * a win that can score 0 units or fewer: the smallest winning 胡息 (``win.min_huxi``) and
-      those above it converted by the variant's scoring.
+      those above it converted by the variant's scoring, or a win its 名堂 can take down to 0
+      units (:func:`~zipai_rules.loader.least_units`; below 0 is refused).
 
     ``variant``: the file's variant when already loaded (else it is loaded). Raises what
     :func:`load_variant_file` raises."""
@@ -119,6 +124,17 @@ def variant_file_warnings(path: str | Path, variant: Variant | None = None, *,
                        f"{parent}'s value without a citation of its own: the citation of "
                        f"{cited} it keeps describes {parent}'s rule ({inherited[cited]}); "
                        f"add citations.{cited}")
+    patterns = v.scoring.mingtang.patterns
+    for later, first in never_applying(patterns):
+        a, b = patterns[first], patterns[later]
+        out.append(f"scoring.mingtang.patterns[{later}] ({b.name}) never applies: "
+                   f"patterns[{first}] ({a.name}), listed before it in the group {b.group}, "
+                   "holds whenever it does, and only the first listed pattern of a group "
+                   f"applies; list {b.name} first if it is to win over {a.name}")
+    lowest, _, where = least_units(normalise(v.doc))
+    if where is not None and lowest == 0:
+        out.append(f"{where}: a win can score 0 {v.term(v.scoring.unit)} once its 名堂 take "
+                   "their units away: the losers pay nothing for it")
     zero = next((h for h in range(v.win.min_huxi, v.win.min_huxi + 100)
                  if v.scoring.units(h) <= 0), None)
     if zero is not None:
@@ -171,11 +187,17 @@ class _FileResolver:
 
     def _file(self, name: str) -> Path:
         candidate = Path(name)
-        where = (self.folder / candidate).resolve()
-        root = self.root.resolve()
+        try:
+            where = (self.folder / candidate).resolve()
+            root = self.root.resolve()
+        except (OSError, RuntimeError, ValueError) as exc:  # a symbolic link loop (ELOOP)
+            why = "a loop of symbolic links" if isinstance(exc, RuntimeError) else (
+                exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc))
+            msg = f"extends {brief(repr(name), 80)}: cannot read: {why}"
+            raise VariantError(msg, [("extends", msg)], code="unreadable") from None
         if candidate.is_absolute() or not where.is_relative_to(root):
-            raise VariantError(f"extends {name!r}: a parent file must be inside {self.root} "
-                               "(the folder of the file loaded); it was not read",
+            raise VariantError(f"extends {brief(repr(name), 80)}: a parent file must be inside "
+                               f"{self.root} (the folder of the file loaded); it was not read",
                                [("extends", f"parent {name!r} outside {self.root}")],
                                code="parent_outside")
         return self.folder / candidate
@@ -186,12 +208,13 @@ class _FileResolver:
                 return raw_preset(name)
             except KeyError:
                 raise VariantError(
-                    f"extends {name!r}: no such preset; known: {', '.join(preset_ids())} (a "
-                    "parent file's name ends in .yaml or .yml)",
+                    f"extends {brief(repr(name), 80)}: no such preset; known: "
+                    f"{', '.join(preset_ids())} (a parent file's name ends in .yaml or .yml)",
                     [("extends", f"unknown variant {name!r}")], code="unknown_parent") from None
         path = self._file(name)
         if not path.is_file():
-            raise VariantError(f"extends {name!r}: no file {path} (a parent file is named "
+            raise VariantError(f"extends {brief(repr(name), 80)}: no file {brief(str(path), 120)} "
+                               "(a parent file is named "
                                "relative to the file that extends it)",
                                [("extends", f"unknown variant {name!r}")], code="unknown_parent")
         return read_yaml(_read_file(path, self.limits), str(path), self.limits)

@@ -111,6 +111,11 @@ class Label(enum.StrEnum):
     JUSHOU = "jushou"            # 举手胡: a non-dealer won before taking any card
 
 
+#: The canonical ids of what a seat may do (:class:`zipai_rules.engine.actions.ActionKind`, in
+#: its order; a test keeps the two equal): the words a variant gives them must differ.
+ACTION_KINDS = ("discard", "chi", "peng", "pao", "hu", "pass")
+
+
 #: The Chinese words of the interface (``zipai play --zh``) where a variant's ``terminology``
 #: gives none: action, event and meld kinds by their canonical id, and the few words of the
 #: table the terminology maps leave out (the discard, the draw, the seat). A variant's own

@@ -22,7 +22,7 @@ from ..settlement import Settlement, settle
 from ..terminal import pad
 from ..variant import Variant
 from ..wording import Words
-from .common import VARIANT_HELP, bot_names, count, variant_arg
+from .common import VARIANT_HELP, bot_list, bot_names, count, items, variant_arg
 from .human import play_human
 from .log import deal_lines, header, print_result, print_settlement
 
@@ -35,7 +35,7 @@ def add_parser(sub: Any) -> None:
     play.add_argument("--variant", default="hunan", help=VARIANT_HELP)
     play.add_argument("--seed", type=count(0), default=1,
                       help="shuffle seed (same seed, same game; default 1)")
-    play.add_argument("--bots", default=None,
+    play.add_argument("--bots", type=bot_list, default=None,
                       help="comma-separated bot names per seat; a shorter list is repeated to "
                            "fill the table (greedy = greedy,greedy,greedy): greedy, random "
                            "(default greedy,random,greedy)")
@@ -66,8 +66,8 @@ def add_parser(sub: Any) -> None:
 
 def seat_list(text: str) -> tuple[int, ...]:
     """argparse type: comma-separated seat numbers (0, 1, …), each once."""
-    seats = tuple(count(0)(part.strip()) for part in text.split(",")[:8])
-    if len(set(seats)) != len(seats) or len(seats) < len(text.split(",")):
+    seats = tuple(count(0)(part) for part in items(text, 8, "seats"))
+    if len(set(seats)) != len(seats):
         raise argparse.ArgumentTypeError(f"{brief(repr(text), 40)}: give each seat once, "
                                          "at most 8")
     return seats

@@ -25,7 +25,7 @@ from ..simulate import (
     run_games,
     tally_stats,
 )
-from .common import VARIANT_HELP, bot_names, count, variant_arg
+from .common import VARIANT_HELP, bot_list, bot_names, count, variant_arg
 
 
 class ProgressBar:
@@ -215,7 +215,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--out-on-workers", action="store_true",
                    help="with --dask and --out: each worker writes the records of the games "
                         "it plays to DIR on its own disk, instead of sending them back")
-    p.add_argument("--bots", default=None,
+    p.add_argument("--bots", type=bot_list, default=None,
                    help="comma-separated bot names per seat; a shorter list is repeated to fill "
                         "the table (greedy = greedy,greedy,greedy): "
                         f"greedy, random (default {','.join(DEFAULT_BOTS)})")

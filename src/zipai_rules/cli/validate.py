@@ -27,8 +27,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         v = load_variant_file(args.file, limits=limits_from(args, VARIANT_LIMITS))
     except VariantError as exc:
-        if exc.code != "unreadable":
-            raise
+        if exc.code != "unreadable" or any(path == "extends" for path, _ in exc.problems):
+            raise  # the hint is for the file named, not for a parent it extends
         raise VariantError(f"{exc}; validate checks a variant file ending in .yaml/.yml "
                            "(`zipai variants` lists the shipped presets)", exc.problems,
                            code=exc.code) from None

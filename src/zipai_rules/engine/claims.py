@@ -12,12 +12,14 @@ import functools
 import operator
 from collections.abc import Callable, Iterator
 
-from ..analysis import Analysis, win_verdict
+from ..analysis import Analysis, ready, win_verdict
 from ..cards import KING
 from ..melds import Meld, MeldKind, chi_meld, chi_shapes_with
 from ..variant import Variant
 from ..vocab import Label, ResultKind, Source
+from ..worth import Occasion
 from .actions import MAX_PLAN_KINGS, Action, ActionKind, option
+from .chou import chou_reason
 from .state import PaoTarget, Plan, Result, SeatState, WinContext
 
 WEI_KINDS = frozenset({MeldKind.WEI, MeldKind.CHOU_WEI})
@@ -44,7 +46,9 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
     remaining copy of ``card`` in the hand ("吃牌时,如果你手中有同样的牌,必须比",
     ``000_cdb63c032605c9a1.txt §跑胡子玩牌规则``). When the 比 cannot be completed there is no plan
     ("如果玩家符合吃牌的条件但达不到比牌的条件 … 则不允许吃牌", ``003_5cd7634dfd57d897.txt``).
-    Cards of a 坎 are never used.
+    Cards of a 坎 are never used; under ``claims.kan_blocks_chi`` a 坎 of ``card`` itself
+    leaves no plan at all (郴州: Riversteel6/Aizipai ``chenzhou_zipai_ai/engine/chi_rules.py``
+    ``enumerate_chi_plans``).
 
     With ``chi`` in ``deck.king_rules.claims`` a 王 may stand for a hand card of the 吃 meld
     that the hand lacks ("王霸可以代替任何牌进行游戏", ``000_cdb63c032605c9a1.txt
@@ -54,6 +58,8 @@ def chi_plans(variant: Variant, hand: tuple[int, ...], card: int,
     never a fifth copy of a card among the player's own cards (``hand``, its ``table`` melds
     and the claimed card).
     """
+    if card < KING and hand[card] >= 3 and variant.claims.kan_blocks_chi:
+        return []  # a 坎 of the card blocks its 吃
     if hand[KING] and "chi" in variant.deck.king_rules.claims:
         return _king_chi_plans(variant, hand, card, table)
     # without a 王 a plan uses only the cards of the chi shapes holding ``card``: the same
@@ -248,10 +254,29 @@ def owes_discard(variant: Variant, seat: SeatState, extra_cards: int = 0, extra_
     """Whether a player holding ``seat`` plus the given extras owes a discard (digest §1.4.0):
     more cards than the resting size, or, while the discard the ``skip_second`` rule for two
     or more dealt 提 makes first is still to be made, more than a player without 提 holds
-    (the n − 1 skipped discards of n dealt 提 come after it: hzy docs/RULES.md 起手多条龙)."""
+    (the n − 1 skipped discards of n dealt 提 come after it: hzy docs/RULES.md 起手多条龙).
+    Under ``skip_when_ready``, while the skip is still to come, the resting size itself: the
+    discard is owed unless the player is 听牌 then (:func:`ready_skip`, which this does not
+    judge: the answer for a take still to be made)."""
     held = seat.held + extra_cards
     resting = variant.resting_size(seat.quads + extra_quads)
-    return held > resting or (seat.early_discard and held > variant.deal.other_hand)
+    if held > resting or not seat.early_discard:
+        return held > resting
+    if variant.discard.dealt_double_quad == "skip_when_ready":
+        return held >= resting
+    return held > variant.deal.other_hand
+
+
+def ready_skip(variant: Variant, seat: SeatState) -> bool:
+    """Whether the seat, dealt two or more 提 under ``discard.dealt_double_quad:
+    skip_when_ready`` and not yet past the discard it skips, holds the resting size after a
+    take and is 听牌 with those cards (:func:`~zipai_rules.analysis.ready`): then it does not
+    discard. Guilin 004_4a6d8adec4e0ba73.txt 第五条7 "如果是起手就有两个4同牌的情况，照常打牌，在听
+    牌的时候不打": two dealt 4同牌 need a card more to win (8 + 3k + 2), so one discard is
+    skipped, and it is skipped when the player is ready."""
+    return (seat.early_discard and variant.discard.dealt_double_quad == "skip_when_ready"
+            and seat.held == variant.resting_size(seat.quads)
+            and ready(variant, seat.hand, seat.melds))
 
 
 def table_huxi(variant: Variant, seat: SeatState) -> int:
@@ -288,8 +313,11 @@ def win_labels(variant: Variant, ctx: WinContext, s: int, seat: SeatState,
 def win_result(variant: Variant, win: Analysis, s: int, card: int | None,
                source: Source | None, labels: tuple[Label, ...], ctx: WinContext,
                kind: ResultKind = ResultKind.HU, discarder: int | None = None) -> Result:
-    """The :class:`Result` of seat ``s`` winning with ``win``: its labels completed with the
-    name of a fixed-value special win (``wu_hu``) that decided it."""
+    """The :class:`Result` of seat ``s`` winning with ``win``, taken with the split paid most
+    on this occasion (:meth:`~zipai_rules.analysis.Analysis.taken`: its labels, the card, 海底
+    when the wall is empty); the labels completed with the name of a fixed-value special win
+    (``wu_hu``) that decided it."""
+    win = win.taken(Occasion(labels, card, ctx.flipped is None))
     special = win.best.special if win.best is not None else None
     if special is not None and special not in labels:
         labels += (Label(special),)
@@ -374,7 +402,7 @@ def pao_source(variant: Variant, seat: SeatState, card: int, source: str, own: b
 _SOURCE: dict[str, Source] = {src.value: src for src in Source}
 
 
-_TierRules = tuple[bool, Source, bool, bool, bool, bool, bool, bool, bool, frozenset[str]]
+_TierRules = tuple[bool, Source, bool, bool, bool, bool, bool, bool, frozenset[str]]
 _TIER_RULES: dict[tuple[int, tuple[str, ...], str], tuple[Variant, _TierRules]] = {}
 #: the most entries of :data:`_TIER_RULES` before it is emptied
 TIER_RULES_LIMIT = 256
@@ -387,8 +415,7 @@ def _tier_rules(variant: Variant, kinds: tuple[str, ...], source: str) -> _TierR
     win on another seat's card where ``win.sources`` omit that source is refused before
     anything else, :func:`~zipai_rules.analysis.win_verdict`'s first rules, no special win
     coming but with one's own draw); whether 跑 and 碰 are asked; whether the exposer (its own
-    draw) and the next seat may 吃; whether declined 吃 block this source; the sources of
-    forced wins."""
+    draw) and the next seat may 吃; the sources of forced wins."""
     key = (id(variant), kinds, source)
     found = _TIER_RULES.get(key)
     if found is not None and found[0] is variant:
@@ -401,7 +428,6 @@ def _tier_rules(variant: Variant, kinds: tuple[str, ...], source: str) -> _TierR
             hu and other_source in variant.win.sources, ActionKind.PAO in kinds,
             ActionKind.PENG in kinds and source in rules.peng_on,
             chi and Source.SELF in rules.chi_by, chi and "next" in rules.chi_by,
-            chi and source in variant.chou.blocks_on,
             variant.win.forced_sources if hu else frozenset())
     if len(_TIER_RULES) >= TIER_RULES_LIMIT:
         _TIER_RULES.clear()
@@ -441,7 +467,7 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
     n = len(seats)
     plans: dict[Action, Plan] = {}
     (from_discard, other_source, hu_own, hu_other, pao, peng_on, chi_own, chi_next_on,
-     chou_applies, forced) = _tier_rules(variant, kinds, source)
+     forced) = _tier_rules(variant, kinds, source)
     # the seats in turn order from the exposer (who is not asked about its own discard), and
     # each seat's options in the order 胡, 跑, 碰, 吃, found kind by kind
     order = _turn_order(n, by, from_discard)
@@ -470,13 +496,12 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
                     action = option(ActionKind.PAO, s, card)
                     found.setdefault(s, []).append(action)
                     plans[action] = target
-            # a declined 碰 blocks 碰 on every source ("本人能碰而未碰，即使别人再打也不能碰
-            # 了", 000 §衡阳十胡抢牌型规则; "你选择了不碰，则另外一张你也不能碰", 001):
-            # ``chou.blocks_on`` limits only the 吃 block (digest C8)
+            # 臭 (engine/chou.py): a card 臭 for 碰 is never 碰'd, on any source
             if peng_here and not own and seat.hand[card] and not seat.dead \
                     and not seat.fang_pao:
                 kings = peng_kings(variant, seat.hand, card)
-                if kings is not None and card not in seat.chou_peng_cards:
+                if kings is not None \
+                        and chou_reason(variant, seat, card, ActionKind.PENG, source) is None:
                     after = list(seat.hand)
                     after[card] -= 2 - kings
                     after[KING] -= kings
@@ -487,8 +512,8 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
         for s in order:
             seat = seats[s]
             if (chi_own if s == by else chi_next_on and s == (by + 1) % n) \
-                    and not seat.dead and not seat.fang_pao and card not in seat.own_chou \
-                    and not (chou_applies and card in seat.chou_chi_cards):
+                    and not seat.dead and not seat.fang_pao \
+                    and chou_reason(variant, seat, card, ActionKind.CHI, source) is None:
                 chis = chi_plans(variant, seat.hand, card, seat.melds)
                 owes = bool(chis) and owes_discard(variant, seat, 1)
                 for plan in chis:

@@ -18,6 +18,7 @@ from ..analysis import Analysis, win_verdict
 from ..cards import KING, token
 from ..vocab import REASON_MEANINGS, Phase, Reason, Source
 from .actions import Action, ActionKind
+from .chou import OWN, chou_reason
 from .claims import chi_plans, pao_source, peng_kings, seat_worth, tier_options
 from .state import GameState, Pending
 
@@ -178,6 +179,23 @@ def _not_beaten(state: GameState, s: int, card: int | None, source: Source, by: 
                    "later win must be worth more")
 
 
+def _chou(state: GameState, s: int, c: int, kind: str, source: str) -> Refusal | None:
+    """The refusal of seat ``s``'s 吃/碰 (``kind``) of card ``c`` from ``source`` where it is
+    臭 for the seat (:func:`~zipai_rules.engine.chou.chou_reason`), else ``None``."""
+    v = state.variant
+    why = chou_reason(v, state.seats[s], c, kind, source)
+    if why is None:
+        return None
+    take = "吃" if kind == ActionKind.CHI else "碰"
+    if why == OWN:
+        return Refusal(code="chou", message=f"{token(c)} is 臭 for seat {s}: it let this "
+                       f"card go itself and may never {take} it")
+    before = f"吃 or 碰 it before, which in {v.name} blocks both" if v.chou.both \
+        else f"{take} it before"
+    return Refusal(code="chou", message=f"{token(c)} is 臭 for seat {s}: it declined to "
+                   f"{before}")
+
+
 def _claim(state: GameState, action: Action, p: Pending) -> Refusal | None:
     """The refusal of a 胡, 跑, 碰 or 吃 of the card on offer, by the rule it breaks."""
     v, s, kind, c = state.variant, action.seat, action.kind, p.card
@@ -207,10 +225,7 @@ def _claim(state: GameState, action: Action, p: Pending) -> Refusal | None:
                     if c != KING and seat.hand[c] == 1 and seat.hand[KING] else "")
             return Refusal(code="cannot_claim", message=f"a 碰 needs a pair of {token(c)}; seat "
                            f"{s} holds {seat.hand[c]}{king}")
-        if c in seat.chou_peng_cards:
-            return Refusal(code="chou", message=f"{token(c)} is 臭 for seat {s}: it declined "
-                           "to 碰 it before")
-        return None
+        return _chou(state, s, c, kind, p.source)
     if kind == ActionKind.CHI:
         n = len(state.seats)
         if not ((own and Source.SELF in v.claims.chi_by)
@@ -219,12 +234,9 @@ def _claim(state: GameState, action: Action, p: Pending) -> Refusal | None:
                                .get(str(x), str(x)) for x in sorted(v.claims.chi_by, key=str))
             return Refusal(code="claim_not_allowed", message=f"in {v.name} only {who} may 吃 "
                            f"a card; seat {s} may not 吃 {from_where}")
-        if c in seat.own_chou:
-            return Refusal(code="chou", message=f"{token(c)} is 臭 for seat {s}: it let this "
-                           "card go itself and may never 吃 it")
-        if p.source in v.chou.blocks_on and c in seat.chou_chi_cards:
-            return Refusal(code="chou", message=f"{token(c)} is 臭 for seat {s}: it declined "
-                           "to 吃 it before")
+        refused = _chou(state, s, c, kind, p.source)
+        if refused is not None:
+            return refused
         plans = chi_plans(v, seat.hand, c, seat.melds)
         king = (f"; a 王 does not stand in a 吃 in {v.name}"
                 if seat.hand[KING] and "chi" not in v.deck.king_rules.claims else "")

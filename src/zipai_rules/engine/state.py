@@ -32,6 +32,8 @@ class SeatState:
     * ``dead``: it owed a discard and had no card it may discard (死手, digest G10);
     * ``early_discard``: dealt two or more 提 under ``discard.dealt_double_quad: skip_second``,
       it still owes the discard it makes before skipping one ("起手2提及以上时，需打一张牌");
+      under ``skip_when_ready``, it still discards as usual until a take leaves it 听牌 and
+      it skips that discard ("照常打牌，在听牌的时候不打", 004 第五条7);
     * ``first_take``: the turn of its first take (吃, 碰, 偎, 提 or 跑 after the deal), ``None``
       before it: what 举手胡 (``win.jushou``) reads;
     * ``declined_units``: the most units of a win it declined (``None``: none declined), read
@@ -109,14 +111,17 @@ class WinContext:
 @attrs.frozen(slots=True)
 class Pending:
     """An exposed card being offered: ``card``, its ``source`` (``draw`` or ``discard``),
-    the seat ``by`` which drew or discarded it, the claim ``tier`` now being asked, and the
-    ``queue`` of further seats to ask in that tier with their options."""
+    the seat ``by`` which drew or discarded it, the claim ``tier`` now being asked, the
+    ``queue`` of further seats to ask in that tier with their options, and the seats that
+    ``declined`` a 吃 or 碰 of it so far, in the order they passed, whose 臭 for both kinds
+    (``chou.scope: both``) is marked once the card is gone (engine/chou.py)."""
 
     card: int
     source: Source
     by: int
     tier: int
     queue: tuple[tuple[int, tuple[Action, ...]], ...] = ()
+    declined: tuple[int, ...] = ()
 
 
 @attrs.frozen(slots=True)

@@ -26,6 +26,7 @@ from ..melds import QUADS, Meld, MeldKind
 from ..variant import Variant
 from ..vocab import Label, Phase, ResultKind, Source
 from .actions import Action, ActionKind, Event, EventKind
+from .chou import chou_reason, decline_marks
 from .claims import (
     PENG_KINDS,
     WEI_KINDS,
@@ -35,6 +36,7 @@ from .claims import (
     hu_allowed,
     owes_discard,
     peng_kings,
+    ready_skip,
     seat_worth,
     table_huxi,
     tier_plans,
@@ -182,7 +184,7 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
         s = (dealer + step) % b.n
         quads = [i for i in range(20) if b.seats[s].hand[i] == 4]
         # Guilin: "[自已摸到1扫穿不放在桌面；自已摸到2扫穿放在桌面不亮]" (004 第四条6)
-        held = variant.deal.single_dealt_ti == "hand" and len(quads) == 1
+        held = bool(quads) and variant.deal.keeps_quad_in_hand(len(quads), b.seats[s].quads)
         for i in quads:
             meld = same_meld(MeldKind.TI, i)
             seat = b.seats[s]
@@ -191,8 +193,10 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
             b.emit(EventKind.TI, s, i, (meld,), "dealt, held in hand" if held else "dealt, forced")
         if variant.deal.dealt_kan == "wei":
             _lay_dealt_kan(b, s)
-        if variant.discard.dealt_double_quad == "skip_second" and b.seats[s].quads >= 2:
-            b.set_seat(s, early_discard=True)  # "起手2提及以上时，需打一张牌" (000 §衡阳六胡抢)
+        if variant.discard.dealt_double_quad != "skip_first" and b.seats[s].quads >= 2:
+            # "起手2提及以上时，需打一张牌" (000 §衡阳六胡抢);
+            # "照常打牌，在听牌的时候不打" (004 第五条7)
+            b.set_seat(s, early_discard=True)
     if variant.win.dihu == "lianzhang" and b.seats[dealer].hand[hands[dealer][-1]]:
         # 衡阳 地胡: the 亮张 is offered before the dealer's first discard (hzy game.ts start,
         # offerDiHu); a 亮张 laid down in a dealt 提 is no longer in the hand to offer
@@ -345,6 +349,7 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
         b.emit(EventKind.PASS, action.seat, p.card)  # passing the 亮张 marks no 臭
     else:
         _decline(b, action.seat, state.options)
+        p = _pending(b.pending)
     if p.queue:
         (s, opts), rest = p.queue[0], p.queue[1:]
         b.pending = attrs.evolve(p, queue=rest)
@@ -364,18 +369,39 @@ def _declined(b: _Builder, s: int, units: int) -> None:
 
 
 def _decline(b: _Builder, s: int, options: tuple[Action, ...]) -> None:
+    """Seat ``s`` passed ``options`` on the card on offer: 臭胡, and the 臭 marks of
+    :func:`~zipai_rules.engine.chou.decline_marks` (those for both kinds, ``chou.scope: both``,
+    noted in ``pending.declined`` until the card is gone: :func:`_card_gone`)."""
     p = _pending(b.pending)
     b.emit(EventKind.PASS, s, p.card)
     kinds = {o.kind for o in options}
     if ActionKind.HU in kinds:
         _chou_hu(b, s, p.card)
+    chi, peng, later = decline_marks(b.v, kinds)
+    _mark_chou(b, s, p.card, chi, peng)
+    if later and s not in p.declined:
+        b.pending = attrs.evolve(p, declined=p.declined + (s,))
+
+
+def _mark_chou(b: _Builder, s: int, card: int, chi: bool, peng: bool) -> None:
+    """``card`` becomes 臭 for seat ``s``: for 碰 (``peng``) and for 吃 (``chi``), each
+    mark made once, with its ``chou`` event (seen by that seat only)."""
     seat = b.seats[s]
-    if ActionKind.PENG in kinds and b.v.chou.peng and p.card not in seat.chou_peng_cards:
-        seat = b.set_seat(s, chou_peng_cards=seat.chou_peng_cards | {p.card})
-        b.emit(EventKind.CHOU, s, p.card, note="peng")
-    if ActionKind.CHI in kinds and b.v.chou.chi and p.card not in seat.chou_chi_cards:
-        b.set_seat(s, chou_chi_cards=seat.chou_chi_cards | {p.card})
-        b.emit(EventKind.CHOU, s, p.card, note="chi")
+    if peng and card not in seat.chou_peng_cards:
+        seat = b.set_seat(s, chou_peng_cards=seat.chou_peng_cards | {card})
+        b.emit(EventKind.CHOU, s, card, note="peng")
+    if chi and card not in seat.chou_chi_cards:
+        b.set_seat(s, chou_chi_cards=seat.chou_chi_cards | {card})
+        b.emit(EventKind.CHOU, s, card, note="chi")
+
+
+def _card_gone(b: _Builder, p: Pending, taker: int | None = None) -> None:
+    """The card on offer is gone (taken by ``taker``, or to a discard area): under
+    ``chou.scope: both`` every seat that declined a 吃 or 碰 of it, the taker excepted, has
+    it 臭 for both (engine/chou.py)."""
+    for s in p.declined:
+        if s != taker:
+            _mark_chou(b, s, p.card, chi=True, peng=True)
 
 
 def _chou_hu(b: _Builder, s: int, card: int) -> None:
@@ -398,6 +424,7 @@ def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
                             discarder=p.by if source == Source.DISCARD else None))
         return None
     b.pending = None
+    _card_gone(b, p, s)
     b.took(s)
     if action.kind == ActionKind.PAO:  # a 跑 is offered with its target
         return _pao(b, s, c, cast(PaoTarget, plan), discarder=_discarder(p))
@@ -455,8 +482,9 @@ def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False,
 
 def _discard(b: _Builder, s: int, c: int) -> _Next:
     seat = b.seats[s]
-    b.set_seat(s, hand=_hand_minus(seat.hand, c, 1), early_discard=False,
-               **_own_chou(b, seat, c))
+    b.set_seat(s, hand=_hand_minus(seat.hand, c, 1),
+               early_discard=seat.early_discard and b.v.discard.dealt_double_quad
+               == "skip_when_ready", **_own_chou(b, seat, c))
     b.emit(EventKind.DISCARD, s, c)
     b.pending = Pending(c, Source.DISCARD, s, 0)
     return (_Chore.OFFER, s)
@@ -488,7 +516,9 @@ def _after_take(b: _Builder, s: int) -> _Next:
     seat = b.seats[s]
     if seat.lianzhang_offer is not None:
         return _offer_lianzhang(b, s)
-    if owes_discard(b.v, seat):
+    if ready_skip(b.v, seat):
+        b.set_seat(s, early_discard=False)  # "在听牌的时候不打" (004 第五条7): no discard
+    elif owes_discard(b.v, seat):
         opts = discard_options(b.v, s, seat.hand)
         if opts:
             b.ask(Phase.DISCARD, s, opts, {})
@@ -581,7 +611,8 @@ def _lay_forced(b: _Builder, s: int, c: int, k: int | None) -> None:
         melds[k] = meld
         seat = b.set_seat(s, melds=tuple(melds))
     else:
-        chou = b.v.chou.chou_wei_after_declined_peng and c in seat.chou_peng_cards
+        chou = b.v.chou.chou_wei_after_declined_peng \
+            and chou_reason(b.v, seat, c, ActionKind.PENG, Source.DRAW) is not None
         meld = same_meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, c)
         seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
     b.took(s)
@@ -680,15 +711,17 @@ def _offer(b: _Builder, by: int) -> _Next:
             for s, opts in cands:
                 for o in opts:  # a 王 is never forced out of the hand: its 跑 is a choice
                     if o.kind == ActionKind.PAO and not cast(PaoTarget, plans[o]).king:
+                        _card_gone(b, p, s)
                         return _pao(b, s, p.card, cast(PaoTarget, plans[o]), forced=True,
                                     discarder=_discarder(p))
         if cands:
             (s, opts), rest = cands[0], tuple(cands[1:])
-            b.pending = Pending(p.card, p.source, p.by, tier, rest)
+            b.pending = attrs.evolve(p, tier=tier, queue=rest)
             b.ask(Phase.RESPOND, s, opts, plans)
             return None
         tier += 1
     # nobody takes it
+    _card_gone(b, p)
     seat = b.seats[p.by]
     b.set_seat(p.by, discards=seat.discards + (p.card,),
                **(_own_chou(b, seat, p.card) if p.source == Source.DRAW else {}))

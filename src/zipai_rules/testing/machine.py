@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from ..cards import KING
-from ..engine.actions import Action, ActionKind, EventKind
+from ..engine.actions import Action, ActionKind, Event, EventKind
 from ..engine.claims import hu_allowed, tier_options
 from ..engine.game import Game, replay
 from ..engine.observation import display, observe
@@ -27,6 +27,21 @@ def _same_offer(a: GameState, b: GameState) -> bool:
                                                                              q.by)
 
 
+_TAKES = frozenset({EventKind.CHI, EventKind.PENG, EventKind.PAO, EventKind.HU})
+
+
+def _taker(card: int, events: Sequence[Event]) -> int | None:
+    """The seat that took the ``card`` on offer among the ``events`` of one action, ``None``
+    when it went to a discard area (or the hand went on with it still on offer)."""
+    for e in events:
+        if e.card == card:
+            if e.kind == EventKind.TO_DISCARDS:
+                return None
+            if e.kind in _TAKES:
+                return e.seat
+    return None
+
+
 class ZipaiMachine(RuleBasedStateMachine):
     """A stateful test of hands of one variant: random legal actions, illegal ones, undo and
     clone, with the engine's invariants checked after every action.
@@ -40,10 +55,14 @@ class ZipaiMachine(RuleBasedStateMachine):
     no concealed hand holds four of a kind; exactly one seat acts and it has at least one
     legal action until the hand is over; discards are of held cards (no 坎 card or 王
     unless the variant allows); no 吃 or 碰 of a card in the claimant's 臭 sets (``own_chou``,
-    ``chou_peng``, and ``chou_chi`` on the sources in ``chou.blocks_on``); a declined
-    胡/碰/吃 and one's own discard are marked 臭 as the variant says, and the 臭 sets only
-    grow; no claim of a lower tier is offered while a seat that could claim in a higher tier
-    (or earlier in the same tier) has not passed; a win offered on the hand as it stands is
+    ``chou_peng``, and ``chou_chi`` on the sources in ``chou.blocks_on``), nor of a card it
+    declined on an earlier offer as the machine itself remembers it (``chou.scope``: under
+    ``both`` a declined 吃 or 碰 blocks both, under ``separate`` the kind declined; a seat that
+    declined one kind and then took the card, the declined kind only); a declined 胡/碰/吃
+    and one's own discard are marked 臭 as the variant says (under ``both`` for both kinds
+    once the card is gone), and the 臭 sets only grow; no claim of a lower tier is offered
+    while a seat that could claim in a higher tier (or earlier in the same tier) has not
+    passed; a win offered on the hand as it stands is
     a win; each seat's observation shows its own hand and options, and every other seat's
     turn only as ``wait``; every 25 actions and at the end the actions replay to the same
     state; at the end each seat was shown its own events whole and no other seat's ``pass``,
@@ -73,6 +92,10 @@ class ZipaiMachine(RuleBasedStateMachine):
         self._states: list[GameState] = []
         self._passes: set[tuple[int, int]] = set()
         self._ended: int | None = None
+        # 臭 as the machine sees it: (seat, card, "chi" | "peng") blocked by a decline on an
+        # earlier offer, and the declines of the offer now open: (seat, card, kinds declined)
+        self._blocked: set[tuple[int, int, str]] = set()
+        self._open_declines: list[tuple[int, int, frozenset[str]]] = []
 
     # -- hooks ---------------------------------------------------------------------------------
     def check_external(self, game: Game) -> None:
@@ -96,6 +119,8 @@ class ZipaiMachine(RuleBasedStateMachine):
         self._states = [self.game.state]
         self._passes = set()
         self._ended = None
+        self._blocked = set()
+        self._open_declines = []
         self.check_game(self.game)
         self.check_external(self.game)
         return self.game
@@ -108,11 +133,11 @@ class ZipaiMachine(RuleBasedStateMachine):
         for pick in picks:
             if game.is_over:
                 break
-            before = game.state
+            before, n_events = game.state, len(game.events)
             options = game.legal_actions()
             action = options[pick % len(options)]
             game.apply(action)
-            self._track(before, action, game.state)
+            self._track(before, action, game.state, game.events[n_events:])
             self._states.append(game.state)
             self.check_game(game)
             self.check_external(game)
@@ -292,6 +317,11 @@ class ZipaiMachine(RuleBasedStateMachine):
                 self._check_king_chi(v, seat.hand, a)
             if a.kind == ActionKind.CHI and p.source in v.chou.blocks_on:
                 assert a.card not in seat.chou_chi_cards, f"{a}: a declined 吃 (臭)"
+                assert (actor, a.card, "chi") not in self._blocked, \
+                    f"{a}: declined before ({v.chou.scope}: blocks 吃)"
+            if a.kind == ActionKind.PENG:
+                assert (actor, a.card, "peng") not in self._blocked, \
+                    f"{a}: declined before ({v.chou.scope}: blocks 碰)"
         # claim order: every seat that can claim in a higher tier, or earlier in this tier,
         # has passed this card; the actor's options are exactly its options in this tier
         for t in range(p.tier + 1):
@@ -309,9 +339,11 @@ class ZipaiMachine(RuleBasedStateMachine):
                     f"seat {actor} is asked in tier {p.tier} ({state.options}) while seat {s} "
                     f"has not answered {opts} in tier {t}")
 
-    def _track(self, before: GameState, action: Action, after: GameState) -> None:
+    def _track(self, before: GameState, action: Action, after: GameState,
+               events: Sequence[Event] = ()) -> None:
         """Remember who passed the card now on offer; check that a declined 胡/碰/吃 and
-        one's own discard are marked 臭 as the variant says, and that 臭 sets only grow."""
+        one's own discard are marked 臭 as the variant says, and that 臭 sets only grow.
+        ``events``: what the action made happen (who took the card, a forced 跑 included)."""
         v, s = before.variant, action.seat
         offer = before.pending if before.phase == "respond" else None
         if offer is not None and action.kind == ActionKind.PASS \
@@ -330,12 +362,37 @@ class ZipaiMachine(RuleBasedStateMachine):
             if ActionKind.HU in declined and v.win.chou_hu:
                 assert any(c == card for c, _ in seat.chou_hu_marks), \
                     f"seat {s} declined 胡 on {card}: not marked 臭胡"
+            marked = {k.value for k, on in ((ActionKind.CHI, v.chou.chi),
+                                            (ActionKind.PENG, v.chou.peng))
+                      if on and k in declined}
+            if marked:
+                self._open_declines.append((s, card, frozenset(marked)))
+        if offer is not None and not _same_offer(before, after):
+            self._card_gone(after, _taker(offer.card, events))
         if action.kind == ActionKind.DISCARD and v.chou.own_discards:
             assert action.card in seat.own_chou, f"seat {s} discarded {action.card}: not 臭"
         for s, (a, b) in enumerate(zip(before.seats, after.seats, strict=True)):
             for name in ("chou_chi_cards", "chou_peng_cards", "own_chou"):
                 assert getattr(a, name) <= getattr(b, name), f"seat {s} {name} shrank"
             assert set(a.chou_hu_marks) <= set(b.chou_hu_marks), f"seat {s} chou_hu shrank"
+
+    def _card_gone(self, after: GameState, taker: int | None) -> None:
+        """The card on offer is gone (to ``taker``, or nobody): each seat that declined a 吃
+        or 碰 of it is blocked for the kind declined, and under ``chou.scope: both`` (003
+        "玩家可以吃、碰却选择不吃、不碰时，这张牌就成了该玩家的臭牌 … 不得再吃或者碰"), unless it
+        took the card, for both, which its 臭 sets show."""
+        both = after.variant.chou.scope == "both"
+        for s, card, kinds in self._open_declines:
+            blocked = {"chi", "peng"} if both and s != taker else set(kinds)
+            self._blocked |= {(s, card, k) for k in blocked}
+            if after.phase == "over":
+                continue
+            seat = after.seats[s]
+            if "chi" in blocked:
+                assert card in seat.chou_chi_cards, f"seat {s} let {card} go: not 臭 for 吃"
+            if "peng" in blocked:
+                assert card in seat.chou_peng_cards, f"seat {s} let {card} go: not 臭 for 碰"
+        self._open_declines = []
 
     def _check_end(self, game: Game) -> None:
         if self._ended == len(game.actions):

@@ -758,8 +758,10 @@ def variant_documents(base: VariantLike = "hunan") -> st.SearchStrategy[dict[str
             _keep_draws(d)  # mostly a buildable kept variant, sometimes a refused one
         for key in ("chi", "peng", "own_discards", "chou_wei_after_declined_peng"):
             d["chou"][key] = data(st.booleans())
+        d["chou"]["scope"] = data(st.sampled_from(["both", "separate"]))
         d["chou"]["blocks_on"] = data(subsets(["draw", "discard"]))
-        d["discard"]["dealt_double_quad"] = data(st.sampled_from(["skip_first", "skip_second"]))
+        d["discard"]["dealt_double_quad"] = data(st.sampled_from(["skip_first", "skip_second",
+                                                                      "skip_when_ready"]))
         d["discard"]["kan_discardable"] = data(st.booleans())
         d["discard"]["repeat_quad_skips_discard"] = data(st.booleans())
         d["display"] = {k: data(st.sampled_from(shows)) for k in ("wei", "chou_wei", "ti", "pao")}
