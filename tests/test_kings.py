@@ -104,3 +104,18 @@ def test_chenzhou_wang_king_beside_a_pair_better_not_their_kan():
     kan = [d for d in a.decompositions if any(
         g.meld.kind.value == "kan" and g.kings for g in d.groups)]
     assert kan and max(d.huxi for d in kan) == 15
+
+
+def test_chenzhou_wang_spreads_a_held_kan_beside_a_king():
+    """郴州带王 (win.split_kan): the 坎 x5 x5 x5 spread over x3 x4 x5, x5 x6 x7 and x5 d5 d5,
+    a 王 standing for the x1 of 一二三 (or for x3 in 三四五). 一二三 3 + 二七十 3 + 壹贰叁 6 +
+    贰柒拾 6 + three groups of 0 = 18; with the 坎 whole, x6 and x7 lie in no group."""
+    a = analyze("chenzhou_wang", "x3 x4 x5 x5 x5 x6 x7 d5 d5 d1 d2 d3 d2 d7 d10 x2 x7 x10 K "
+                "x2 x3")
+    assert (a.win, a.huxi) == (True, 18)
+    assert ("yi_er_san", "x1 x2 x3", "x1", 3) in _groups(a)
+    assert not [g for g in _groups(a) if g[0] == "kan"]
+    b = analyze("chenzhou_wang", "x3 x4 x5 x5 x5 x6 x7 d5 d5 d1 d2 d3 d2 d7 d10 x2 x7 x10 K "
+                "x2 x1")
+    assert (b.win, b.huxi) == (True, 18)
+    assert ("shun", "x3 x4 x5", "x3", 0) in _groups(b)
