@@ -216,12 +216,14 @@ def test_c2_hei_hu():
 
 
 def test_c3_a_king_is_not_red():
-    """C3: d2 d7 K is a big 二七十 (6): 10 胡 → 1 囤; red 12 without the 王 → no 红胡 → 1."""
+    """C3: 碰 x7 (1), 坎 x10 (3), x2 x7 K (the 王 a fourth x10: 二七十, 3), d2 d7 d10 (6): 13 胡
+    → 2 囤 (the best split: the worked example's 10 left the 王 out of the 坎's kind); red 12
+    without the 王 → no 红胡 → 2."""
     huxi, s = won(CHENZHOU_WANG, "x2 x7 x10 d2 d7 K x10 x10 d10 d6 d7 d8 x4 x5 x6 d4 d5",
                   ["peng=x7 x7 x7"], "d6", "self")
-    assert huxi == 10
-    assert s.units == 1
-    assert s.payments == (2, -1, -1)
+    assert huxi == 13
+    assert s.units == 2
+    assert s.payments == (4, -2, -2)
 
 
 def test_c4_dealt_ti_and_a_pair_completed_by_a_king():

@@ -40,7 +40,6 @@ never holds) is an error (:func:`check_count`).
 from __future__ import annotations
 
 import functools
-import itertools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -73,11 +72,9 @@ from .cards import (
 )
 from .errors import HandError, MeldError
 from .kings import DIGIT as _DIGIT
-from .kings import kings_may_split as _kings_may_split
-from .kings import kings_pool as _kings_pool
+from .kings import may_split as _kings_may_split
 from .kings import may_win as _kings_may_win
-from .kings import substitutions as _king_substitutions  # replaced by some tests
-from .kings import three_may_split as _three_may_split
+from .kings import plain_may_split as _plain_may_split
 from .melds import QUADS, Meld, MeldKind, parse_meld, stand_in_text
 from .special import fixed_value_win, special_win
 from .variant import Variant, VariantLike, as_variant
@@ -325,6 +322,45 @@ class _Searcher:
         #: a 坎 may be split at the win: a pool's 3 of a kind is whole or spread (the search's
         #: own 坎 candidates), never locked out of it
         self.split_kan = variant.win.split_kan
+        self._init_wild(variant)
+
+    def _init_wild(self, variant: Variant) -> None:
+        """What :meth:`best_wild` reads: for each card, every meld holding it other than a
+        triple, as ``(the meld's other cards as (kind, copies), 胡息, meld)``; the triples a 王
+        makes (a 坎, or the won triple where it holds the won card); the best meld of three 王
+        and the best 将 of two."""
+        self.wild_cands: list[list[tuple[tuple[tuple[int, int], ...], int, Meld]]] = []
+        # (a triple of one kind, a candidate under win.split_kan, is the triple move's)
+        melds = [m for cs in self.cands for _, _, m in cs if m.kind != MeldKind.KAN]
+        for c in range(20):
+            out = []
+            for m in melds:
+                if c in m.cards:
+                    rest = list(m.cards)
+                    rest.remove(c)
+                    others = tuple((k, rest.count(k)) for k in sorted(set(rest)))
+                    out.append((others, variant.meld_huxi(m), m))
+            self.wild_cands.append(out)
+        self.kan_melds = [same_meld(MeldKind.KAN, i) for i in range(20)]
+        #: the most real copies a triple move takes: three where a 坎 may lie whole in the
+        #: pool (win.split_kan), else two (three real copies in the pool are no 坎 there)
+        self.whole = 3 if variant.win.split_kan else 2
+        # the triple holding the won card (not one's own draw) and a 王: a 碰 with a 王 where
+        # a 王 may 碰 (deck.king_rules.claims), the concealed triple under won_triple kan
+        # (Riversteel6/Aizipai chenzhou_zipai_ai/engine/hu_checker.py concealed_group_xi)
+        won_kan = variant.won_triple == "kan"
+        self.won_melds: list[Meld] | None = None
+        if won_kan or "peng" in variant.deck.king_rules.claims:
+            self.won_melds = [same_meld(MeldKind.KAN if won_kan else MeldKind.PENG, i)
+                              for i in range(20)]
+        #: the 胡息 of the triples a 王 makes
+        self.wild_huxi = {m: variant.meld_huxi(m) for m in self.kan_melds + (self.won_melds or [])}
+        # the melds of three 王 and the 将 of two, best first (the first of the best first)
+        three = [(variant.meld_huxi(m), m) for m in melds + self.kan_melds]
+        self.three_kings = sorted(three, key=lambda hm: -hm[0])
+        self.two_kings = sorted(((h, m) for _, h, m in self.pairs), key=lambda hm: -hm[0])
+        self.wmemo: dict[tuple[int, int, int, int, bytes], _Wild | None] = {}
+        self.vmemo: dict[tuple[int, int, int, int, bytes], int] = {}
 
     def read(self, counts: bytes) -> tuple[int, int]:
         """Blocks A and B of the 20 ``counts`` (0–3 each; a count above 3 raises
@@ -396,6 +432,145 @@ class _Searcher:
         memo[key] = res
         return res
 
+    def best_wild(self, x: int, kings: int, jiang: int, pend: int = -1,
+                  room: bytes = b"") -> _Wild | None:
+        """Best ``(huxi, melds, stand_ins)`` covering pool ``x`` (its 坎 out) and ``kings`` 王
+        with at most ``jiang`` pairs, or ``None`` (the moves: :meth:`_wild_moves`);
+        ``stand_ins`` gives, meld by meld, the cards a 王 stands for in it."""
+        if not kings:  # the real cards left: the plain search (no triple without a 王)
+            plain = self.best(x, jiang)
+            return None if plain is None else (plain[0], plain[1], ((),) * len(plain[1]))
+        key = (x, kings, jiang, pend, room)
+        memo = self.wmemo
+        found = memo.get(key, _MISSING_WILD)
+        if found is not _MISSING_WILD:
+            return found
+        res: _Wild | None = None
+        res_h = -1
+        best = self.best_wild
+        for meld, stood, h, y, k, j, p, r in self._wild_moves(x, kings, jiang, pend, room):
+            sub = best(y, k, j, p, r)
+            if sub is not None and sub[0] + h > res_h:
+                res_h = sub[0] + h
+                res = (res_h, (meld,) + sub[1], (stood,) + sub[2])
+        memo[key] = res
+        return res
+
+    def wild_value(self, x: int, kings: int, jiang: int, pend: int = -1, room: bytes = b""
+                   ) -> int:
+        """:meth:`best_wild`'s 胡息, -1 for ``None``: the real cards left once every 王 is
+        placed read from the block tables (:meth:`value`)."""
+        if not kings:
+            return self.value(x, jiang)
+        key = (x, kings, jiang, pend, room)
+        memo = self.vmemo
+        found = memo.get(key)
+        if found is not None:
+            return found
+        res = -1
+        value = self.wild_value
+        for _, _, h, y, k, j, p, r in self._wild_moves(x, kings, jiang, pend, room):
+            sub = value(y, k, j, p, r)
+            if sub >= 0 and sub + h > res:
+                res = sub + h
+        memo[key] = res
+        return res
+
+    def all_wild(self, x: int, kings: int, jiang: int, pend: int = -1,
+                 room: bytes = b""
+                 ) -> Iterator[tuple[tuple[Meld, ...], tuple[tuple[int, ...], ...]]]:
+        """Every decomposition :meth:`best_wild` chooses among, as ``(melds, stand_ins)``."""
+        if not kings:
+            for ms in self.all(x, jiang):
+                yield ms, ((),) * len(ms)
+            return
+        for meld, stood, _, y, k, j, p, r in self._wild_moves(x, kings, jiang, pend, room):
+            for ms, st in self.all_wild(y, k, j, p, r):
+                yield (meld,) + ms, (stood,) + st
+
+    def _wild_moves(self, x: int, kings: int, jiang: int, pend: int,
+                    room: bytes
+                    ) -> Iterator[tuple[Meld, tuple[int, ...], int, int, int, int, int,
+                                        bytes]]:
+        """The melds the lowest card of pool ``x`` may lie in with ``kings`` 王 and at most
+        ``jiang`` pairs left, as ``(meld, the cards 王 stand for in it, 胡息, pool, 王, pairs,
+        pend and room left)``. Each 王 stands for any card ("王霸可以代替任何牌进行游戏",
+        000 §永州双王扯胡子规则), never a fifth copy among the player's own cards: ``room``
+        holds for each kind how many more 王 may stand for it (:func:`king_room`; ``b""``:
+        any).
+
+        The lowest card lies in any meld holding it, its other cards from the pool (real first:
+        copies are alike) or stood in for by 王; in a triple of it with one or two 王 (a 坎:
+        digest G14 "K + pair = 坎"; Riversteel6/Aizipai ``concealed_group_xi``); in a 将 of two,
+        or of it and a 王. With no card left, three 王 make the best meld of three and two a 将.
+        ``pend``: the kind of the won card (another's discard or shown draw) held free in the
+        pool while no meld has taken a copy of it: a triple taking the last copies then holds
+        it and is the won triple (:attr:`won_melds`), where a 王 may make one."""
+        if not x:
+            if kings >= 3:
+                for h, m in self.three_kings:
+                    r = _room_after(room, m.cards)
+                    if r is not None:
+                        yield m, m.cards, h, 0, kings - 3, jiang, -1, r
+                        break
+            if jiang and kings >= 2:
+                for h, m in self.two_kings:
+                    r = _room_after(room, m.cards)
+                    if r is not None:
+                        yield m, m.cards, h, 0, kings - 2, jiang - 1, -1, r
+                        break
+            return
+        low = ((x & -x).bit_length() - 1) // _BITS
+        shift = _BITS * low
+        have_low = (x >> shift) & _FIELD
+        for others, huxi, meld in self.wild_cands[low]:
+            y = x - (1 << shift)
+            missing = 0
+            stood: tuple[int, ...] = ()
+            for k, n in others:
+                have = (y >> (_BITS * k)) & _FIELD
+                if have < n:
+                    missing += n - have
+                    stood += (k,) * (n - have)
+                    n = have
+                y -= n << (_BITS * k)
+            if missing > kings:
+                continue
+            r = _room_after(room, stood)
+            if r is None:
+                continue
+            p = pend
+            if p >= 0 and (y >> (_BITS * p)) & _FIELD != (x >> (_BITS * p)) & _FIELD:
+                p = -1  # the meld takes a copy of the won card: say, the won card itself
+            yield meld, stood, huxi, y, kings - missing, jiang, p, r
+        # a triple of the card with one or two 王; under win.split_kan also of three real
+        # copies (a 坎 of the pool lying whole)
+        for real in ((3, 2) if have_low >= 3 and self.whole == 3 else (min(have_low, 2),)):
+            need = 3 - real
+            if need > kings:
+                continue
+            y = x - (real << shift)
+            triple: Meld | None = self.kan_melds[low]
+            p = pend
+            if pend == low and not (y >> shift) & _FIELD:
+                # the triple takes the last copies: the won card among them (three real
+                # copies then are the 碰 placement's, searched apart)
+                triple = None if self.won_melds is None or not need else self.won_melds[low]
+                p = -1
+            stood = (low,) * need
+            r = _room_after(room, stood)
+            if triple is not None and r is not None:
+                yield triple, stood, self.wild_huxi[triple], y, kings - need, jiang, p, r
+        if jiang:  # a 将 of two copies, or of the card and a 王 when it is held once
+            _, h, m = self.pairs[low]
+            p = -1 if pend == low else pend
+            if have_low >= 2:
+                yield m, (), h, x - (2 << shift), kings, jiang - 1, p, room
+            elif kings:
+                r = _room_after(room, (low,))
+                if r is not None:
+                    yield m, (low,), h, x - (1 << shift), kings - 1, jiang - 1, p, r
+
     def all(self, x: int, jiang: int) -> Iterator[tuple[Meld, ...]]:
         """Every decomposition of pool ``x`` (as meld tuples), unordered."""
         if x == 0:
@@ -413,8 +588,40 @@ class _Searcher:
                 yield (meld,) + rest
 
 
+def _room_after(room: bytes, stood: Sequence[int]) -> bytes | None:
+    """``room`` (:meth:`_Searcher._wild_moves`) once 王 stand for the cards ``stood``, or
+    ``None`` where one would be a fifth copy."""
+    if not room or not stood:
+        return room
+    left = bytearray(room)
+    for k in stood:
+        if not left[k]:
+            return None
+        left[k] -= 1
+    return bytes(left)
+
+
+def king_room(variant: Variant, hand: Sequence[int], table: Sequence[Meld],
+              card: int | None, kings: int) -> bytes:
+    """For each kind, how many of the ``kings`` 王 may stand for it (a 王 is never a fifth
+    copy among the player's own cards: the concealed ``hand``, the incoming ``card``, the
+    ``table`` melds), or ``b""`` where any may stand for any kind."""
+    own = list(hand[:20])
+    if card is not None and card < 20:
+        own[card] += 1
+    for m in table:
+        for i in m.cards:
+            own[i] += 1
+    room = bytes(min(max(variant.deck.copies - n, 0), kings) for n in own)
+    return b"" if min(room) >= kings else room
+
+
 _MISSING: tuple[int, tuple[Meld, ...], tuple[int, ...]] = (-1, (), ())  # compared by identity
 _EMPTY: tuple[int, tuple[Meld, ...], tuple[int, ...]] = (0, (), ())
+#: :meth:`_Searcher.best_wild`'s result: ``(huxi, melds, stand_ins)``
+_Wild = tuple[int, tuple[Meld, ...], tuple[tuple[int, ...], ...]]
+_MISSING_WILD: _Wild = (-1, (), ())  # compared by identity
+_EMPTY_WILD: _Wild = (0, (), ())
 
 _SEARCHERS: dict[str, _Searcher] = {}
 
@@ -433,8 +640,13 @@ def _searcher(variant: Variant) -> _Searcher:
         if len(_SEARCHERS) >= SEARCHER_LIMIT:
             _SEARCHERS.clear()
         s = _SEARCHERS[key] = _Searcher(variant)
-    elif len(s.memo) > MEMO_LIMIT:
-        s.memo.clear()
+    else:
+        if len(s.memo) > MEMO_LIMIT:
+            s.memo.clear()
+        if len(s.wmemo) > MEMO_LIMIT:
+            s.wmemo.clear()
+        if len(s.vmemo) > MEMO_LIMIT:
+            s.vmemo.clear()
     return s
 
 
@@ -897,9 +1109,9 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int | None, sourc
     into a meld, none only onto a table 偎/碰 of it where ``table`` is known), the concealed
     cards left, their 坎 locked, have no split with any number of 将, or with none where
     ``table`` shows that the placement allows no 将 (``win.jiang_requires_quad`` with no
-    提/跑, ``win.max_jiang`` 0); with 王, not even once the 王 are added as wildcards
-    (:meth:`~zipai_rules.blocks.BlockTables.wild_splits`, the first test of the win check's
-    王 walk, so that the check would search no pool). A variant's special wins
+    提/跑, ``win.max_jiang`` 0); with 王, not even once the 王 join them as any cards
+    (:func:`zipai_rules.kings.may_split`, so that the check would search no pool). A
+    variant's special wins
     (:func:`instant_win`) come with the hand as it stands or one's own draw, a maybe then; a
     fixed-value shape needs a split too."""
     if variant.win.special and (source == Source.SELF or card is None):
@@ -935,9 +1147,16 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
                     _kings_may_win(plain, quad, hand, card, Source.DISCARD, onto))
     a, b = s.read(bytes(hand))  # the block contents with every 坎 out of the pool
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
-    if card is None:  # the hand as it stands, its 王 as wildcards (the walk's first test)
-        return not (plain.wild_splits(ca, cb, hand[KING]) or
-                    (spread >= 0 and _three_may_split(plain, list(hand), ca, cb, 1, spread)))
+    if card is None:  # the hand as it stands, its 王 joining it as any cards
+        if not hand[KING]:
+            if plain.ma[ca] & plain.mb[cb]:
+                return False
+            if spread < 0:
+                return True
+            rest = [n if n < 3 else 0 for n in hand[:20]]
+            rest[spread] = 3  # the 坎 spread over melds (one holding its card first)
+            return not _plain_may_split(plain, rest)
+        return not _kings_may_split(plain, [n if n < 3 else 0 for n in hand[:20]], hand[KING])
     held = hand[card]
     unit = _DIGIT[card]
     own_count = held if held < 3 else 0  # the card's own count, set below for each placement
@@ -962,7 +1181,7 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
                     return False  # and a 坎 that may spread: a maybe
                 rest = [k if k < 3 else 0 for k in hand[:20]]
                 rest[card] = 3
-                if _three_may_split(tables, rest, ca, cb, 1, card):
+                if _plain_may_split(tables, rest):
                     return False
             n = 0  # a 坎, locked
         elif n == 4:
@@ -972,14 +1191,14 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
                 return False  # and a 坎 that may spread: two counts of 3, a maybe
             rest = [k if k < 3 else 0 for k in hand[:20]]
             rest[card] = 3
-            if _three_may_split(tables, rest, ca, cb, 1, card):
+            if _plain_may_split(tables, rest):
                 return False
         elif tables.ma[ca + n * unit_a] & tables.mb[cb + n * unit_b]:
             return False
         elif spread >= 0:  # the 坎 spread over melds (one holding its card first)
             rest = list(hand[:20])
             rest[card] = n
-            if _three_may_split(tables, rest, ca + n * unit_a, cb + n * unit_b, 1, spread):
+            if _plain_may_split(tables, rest):
                 return False
     return True
 
@@ -1075,7 +1294,7 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
                 return _REFUSAL[_FAILED[total]]
             kans = tuple(same_meld(MeldKind.KAN, i) for i in range(20) if hand[i] == 3)
             rest = encode([n if n < 3 else 0 for n in hand[:20]])
-            lazy = functools.partial(_searched, variant, (), kans, rest, s.plain_jiang, ())
+            lazy = functools.partial(_searched, variant, (), kans, rest, s.plain_jiang)
             if total < s.min_huxi:
                 return Analysis(False, Reason.BELOW_MIN_HUXI, total, None, lazy=lazy)
             found = Analysis(True, None, total, None, lazy=lazy)
@@ -1234,15 +1453,15 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     searcher = _searcher(variant)
     kings = counts[KING]
     results: list[Decomposition] = []
-    best_key: tuple[int, tuple[Meld, ...], tuple[Meld, ...], int, int,
-                    tuple[int, ...]] | None = None
+    best_key: tuple[int, tuple[Meld, ...], tuple[Meld, ...], int, int, int, int,
+                    bytes, int] | None = None
     pair_only = False
     real = list(counts)
     real[KING] = 0
     # the incoming card is placed on the real cards first: a forced 偎/提 or a 跑 uses real
-    # copies only, the 王 never joins a claimed meld (digest G14); then each 王 takes every
-    # identity in the remaining concealed cards
+    # copies only; then the 王 join the concealed cards left, each standing for any card
     kan_huxi = searcher.kan_huxi
+    room = king_room(variant, real, table, card, kings) if kings else b""
     for pl in _placements(variant, table, real, card, source):
         start = list(real)
         if source == Source.SELF and card is not None and pl.pool[card] > real[card]:
@@ -1254,53 +1473,41 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
             # of the pool, each 王 in it and each 坎 out of it, leaves no room for one
         fixed = sum(map(variant.meld_huxi, pl.table + pl.extra)) if pl.table or pl.extra \
             else 0
-        # the 坎 held before any 王 (no 王 joins them), each locked or, where it may be split
-        # (:func:`_kan_choices`), left in the pool; the pool and its 胡息 for each choice
+        # the won card (not one's own draw) held free: a triple holding it is the won triple
+        pend = card if card is not None and kings and pl.pool[card] > start[card] else -1
+        # the 坎 of three real concealed copies stay whole (000 "一坎牌不能拆散") where they
+        # are locked (:func:`_kan_choices`); a kind not locked is a 3 in the pool, whole or
+        # spread as the search finds best
         held = [i for i in range(20) if start[i] == 3 and pl.pool[i] >= 3]
-        for kans0, seen in _kan_choices(searcher, held, start, real, card):
-            x0 = encode(pl.pool) - sum(3 << (3 * i) for i in kans0)
-            fixed0 = fixed + sum(kan_huxi[i] for i in kans0)
-            for subst in _identities(searcher, pl.pool, seen, start, held, kings, card):
-                x = x0
-                base = fixed0
-                kans = kans0
-                if subst:
-                    # each 王 adds a copy of its card; three in the hand and in the pool lock
-                    # a 坎
-                    made: list[int] = []
-                    fifth = False
-                    for i in set(subst):
-                        n = subst.count(i)
-                        had, pooled = seen[i] + n, pl.pool[i] + n
-                        if pooled > 3 or had > 3:
-                            fifth = True  # a 王 never stands for a fifth copy
-                        x += n << (3 * i)
-                        if had == 3 and pooled >= 3 and not searcher.split_kan:
-                            made.append(i)
-                    if fifth:
-                        continue
-                    if made:
-                        for i in made:
-                            x -= 3 << (3 * i)
-                            base += kan_huxi[i]
-                        kans = tuple(sorted(kans0 + tuple(made)))
+        for kans in _kan_choices(searcher, held, real, card):
+            x = encode(pl.pool) - sum(3 << (3 * i) for i in kans)
+            base = fixed + sum(kan_huxi[i] for i in kans)
+            hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
+            if kings:
+                found = searcher.wild_value(x, kings, jiang, pend, room)
+            else:
                 found = searcher.value(x, jiang)
-                if found < 0:
-                    # the same reason with or without every decomposition: a pool that
-                    # splits only with a 将 more than this placement allows is
-                    # ``jiang_not_allowed``
-                    if not pair_only and jiang < 7 and searcher.splits(x, 7):
-                        pair_only = True
-                    continue
-                if want_all:
-                    hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
+            if found < 0:
+                # the same reason with or without every decomposition: a pool that splits
+                # only with a 将 more than this placement allows is ``jiang_not_allowed``
+                if not pair_only and jiang < 7 and (
+                        searcher.wild_value(x, kings, 7, pend, room) >= 0 if kings
+                        else searcher.splits(x, 7)):
+                    pair_only = True
+                continue
+            if want_all:
+                if kings:
+                    for melds, stood in searcher.all_wild(x, kings, jiang, pend, room):
+                        results.append(_decomposition(variant, searcher, pl.table, hand_fixed,
+                                                      melds, stood, len(pl.extra)))
+                else:
                     for melds in searcher.all(x, jiang):
                         results.append(_decomposition(variant, searcher, pl.table, hand_fixed,
-                                                      melds, subst))
-                    continue
-                if best_key is None or base + found > best_key[0]:
-                    hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
-                    best_key = (base + found, pl.table, hand_fixed, x, jiang, subst)
+                                                      melds, (), len(pl.extra)))
+                continue
+            if best_key is None or base + found > best_key[0]:
+                best_key = (base + found, pl.table, hand_fixed, x, jiang, kings, pend, room,
+                            len(pl.extra))
     if best_key is not None and not want_all:
         total = best_key[0]
         reason = Reason.BELOW_MIN_HUXI if total < variant.win.min_huxi else None
@@ -1316,120 +1523,80 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                     tuple(_unique(results)) if want_all else ())
 
 
-def _identities(searcher: _Searcher, pool: tuple[int, ...], seen: list[int], start: list[int],
-                held: list[int], kings: int, card: int | None) -> list[tuple[int, ...]]:
-    """The identities of the ``kings`` 王 that the win check searches
-    (:func:`~zipai_rules.kings.substitutions` of ``pool``, the walk reading the hand counts
-    ``seen``). Under ``win.split_kan`` each 坎 ``held`` may be whole or spread, which one
-    walk cannot test at once: the identities of the walks with each set of the 坎 locked
-    (``start``) and the others spread, and with an incoming card held free also read as held
-    (a 王 with it may make a whole three), in the walk's order
-    (``itertools.combinations_with_replacement``). A three a 王 makes with a pair is tested
-    whole only (the walk locks it); the search of an identity kept may still spread it."""
-    tables = searcher.tables
-    if not (searcher.split_kan and kings):
-        return _king_substitutions(tables, list(pool), list(seen), kings, card)
-    out: set[tuple[int, ...]] = set()
-    for mask in range(1 << len(held)):
-        whole = [i for k, i in enumerate(held) if not mask >> k & 1]
-        hand = list(start)
-        for i in held:
-            if i not in whole:
-                hand[i] = 2  # spread
-        out.update(_king_substitutions(tables, list(pool), hand, kings, card))
-        if card is not None and card < KING and pool[card] > start[card]:
-            kept = list(hand)  # the incoming card as if held: a 王 may make it a whole three
-            kept[card] = pool[card]
-            out.update(_king_substitutions(tables, list(pool), kept, kings, None))
-        out.update(_spread_threes(tables, pool, whole, kings, card))
-    return sorted(out)
-
-
-def _spread_threes(tables: BlockTables, pool: Sequence[int], whole: list[int], kings: int,
-                   card: int | None) -> Iterator[tuple[int, ...]]:
-    """Under ``win.split_kan``, the identities of the ``kings`` 王 whose pool passes the last
-    王's test with no three locked but the 坎 ``whole`` (a three a 王 makes spread over
-    melds, which the walk does not try): every choice, each tested on the block masks (a
-    count of 3 by :func:`~zipai_rules.kings.three_may_split`)."""
-    hand = [3 if i in whole else 0 for i in range(20)]
-    seen: set[tuple[int, ...]] = set()
-    for t in range(20):  # the kind a 王 makes three, with the other 王 anywhere
-        need = 3 - pool[t]
-        if not 0 < need <= kings or t in whole:
-            continue
-        for rest in itertools.combinations_with_replacement(range(20), kings - need):
-            subst = tuple(sorted((t,) * need + rest))
-            if subst not in seen:
-                seen.add(subst)
-                yield from _spread_passes(tables, pool, hand, subst, card)
-
-
-def _spread_passes(tables: BlockTables, pool: Sequence[int], hand: list[int],
-                   subst: tuple[int, ...], card: int | None) -> Iterator[tuple[int, ...]]:
-    """``subst`` if its pool (no fifth copy) passes the last 王's test of
-    :func:`_spread_threes`."""
-    p = list(pool[:20])
-    for i in subst:
-        p[i] += 1
-    if max(p) <= 3:
-        locked, a, b, over = _kings_pool(p, hand)
-        free = card is not None and card < KING and p[card] > hand[card]
-        if (not over and tables.ma[a] & tables.mb[b]) or (
-                over and _kings_may_split(tables, p, locked, card, free, 0, a, b, over)):
-            yield subst
-
-
-def _kan_choices(searcher: _Searcher, held: list[int], start: list[int], real: list[int],
-                 card: int | None) -> Iterator[tuple[tuple[int, ...], list[int]]]:
-    """The ways the 坎 ``held`` (kinds three times in the pool and in the hand ``start``) lie
-    in a decomposition: each ``(kinds locked whole, the hand counts the 王 walk reads)``, a
-    kind not locked left in the pool as a 3 (its hand count read as 2, so that the walk does
-    not lock it either). Every 坎 is locked, except under ``win.split_kan`` (郴州: none is,
-    the search keeps each 3 whole or spreads it), and the three copies of one's own kept
-    draw onto a pair (``start`` counting it, ``real`` not), never a 坎 held: locked, or
-    spread over melds (the tables' count of 3), the win being checked with the card in the
+def _kan_choices(searcher: _Searcher, held: list[int], real: list[int], card: int | None
+                 ) -> Iterator[tuple[int, ...]]:
+    """The ways the 坎 ``held`` (kinds three times in the pool and among the concealed cards
+    before any 王) lie in a decomposition: each the kinds locked whole, a kind not locked left
+    in the pool as a 3, which the search keeps whole or spreads. Every 坎 is locked, except
+    under ``win.split_kan`` (郴州: none is, the search's own 坎 first, so that ties keep it)
+    and the three copies of one's own kept draw onto a pair (``real`` not counting the draw),
+    never a 坎 held: locked, or spread over melds, the win being checked with the card in the
     hand before its 偎 ([cz-Sim] ``_continue_play``). Whole first: ties keep the 坎."""
     if searcher.split_kan:
-        loose = held
-    elif card is not None and card in held and real[card] == 2:
-        yield tuple(held), start
-        loose = [card]
-    else:
-        yield tuple(held), start
+        yield ()
         return
-    seen = list(start)
-    for i in loose:
-        seen[i] = 2
-    yield tuple(i for i in held if i not in loose), seen
+    yield tuple(held)
+    if card is not None and card in held and real[card] == 2:
+        yield tuple(i for i in held if i != card)
 
 
 def _searched(variant: Variant, table: tuple[Meld, ...], fixed: tuple[Meld, ...], x: int,
-              jiang: int, kings: tuple[int, ...]) -> Decomposition:
+              jiang: int, kings: int = 0, pend: int = -1,
+              room: bytes = b"", extra: int = 0) -> Decomposition:
     """The best decomposition of the table melds, the ``fixed`` hand melds and pool ``x``
-    searched with at most ``jiang`` pairs (the first found among equals, as ever)."""
+    with ``kings`` 王 searched with at most ``jiang`` pairs (the first found among equals, as
+    ever; ``pend``, ``room``: as :meth:`_Searcher._wild_moves`; ``extra``: as
+    :func:`_decomposition`)."""
     searcher = _searcher(variant)
+    if kings:
+        wild = searcher.best_wild(x, kings, jiang, pend, room)
+        if wild is None:  # cannot happen: the search found a split of this pool
+            raise RuntimeError("the 王 search lost its split")
+        return _decomposition(variant, searcher, table, fixed, wild[1], wild[2], extra)
     found = searcher.best(x, jiang)
     if found is None:  # cannot happen: the tables found a split of this pool
         raise RuntimeError("the block tables and the search disagree")
-    return _decomposition(variant, searcher, table, fixed, found[1], kings)
+    return _decomposition(variant, searcher, table, fixed, found[1], (), extra)
 
 
 def _decomposition(variant: Variant, searcher: _Searcher, table: tuple[Meld, ...],
                    fixed: tuple[Meld, ...], melds: tuple[Meld, ...],
-                   kings: tuple[int, ...] = ()) -> Decomposition:
-    """The decomposition of the table melds, the ``fixed`` hand melds and the searched ones;
-    ``kings`` (the card each 王 stood for) are shown in concealed groups holding that card."""
-    if searcher.split_kan:  # the 坎 the search kept whole first, where locked ones lie
-        melds = tuple(sorted(melds, key=lambda m: m.kind != MeldKind.KAN))
-    hand = [(m, variant.meld_huxi(m)) for m in fixed]
-    hand += [(m, searcher.huxi_of.get(m, 0)) for m in melds]
-    stand_ins: list[list[int]] = [[] for _ in hand]
-    for c in kings:  # each 王 goes to a concealed group with a copy of its card not yet taken
-        k = next(k for k, (m, _) in enumerate(hand) if m.cards.count(c) > stand_ins[k].count(c))
-        stand_ins[k].append(c)
+                   stood: tuple[tuple[int, ...], ...] = (), extra: int = 0) -> Decomposition:
+    """The decomposition of the table melds, the ``fixed`` hand melds (the first ``extra``
+    made by the card's placement, then the 坎) and the searched ones; ``stood``: for each
+    searched meld, the cards a 王 stands for in it (none given: none)."""
     groups = [Group(m, variant.meld_huxi(m), "table", m.kings) for m in table]
-    groups += [Group(m, h, kings=tuple(k)) for (m, h), k in zip(hand, stand_ins, strict=True)]
+    groups += [Group(m, variant.meld_huxi(m)) for m in fixed[:extra]]
+    if stood:  # a 坎 a 王 completes is shown among the real ones, in card order
+        searched = [Group(m, variant.meld_huxi(m), kings=k)
+                    for m, k in zip(melds, _real_kans(melds, stood), strict=True)]
+        made = [g for g in searched if g.meld.kind == MeldKind.KAN]
+        kans = [Group(m, variant.meld_huxi(m)) for m in fixed[extra:]] + made
+        groups += sorted(kans, key=lambda g: g.meld.cards[0])
+        groups += [g for g in searched if g.meld.kind != MeldKind.KAN]
+    else:
+        if searcher.split_kan:  # the 坎 the search kept whole first, where locked ones lie
+            melds = tuple(sorted(melds, key=lambda m: m.kind != MeldKind.KAN))
+        groups += [Group(m, variant.meld_huxi(m)) for m in fixed[extra:]]
+        groups += [Group(m, searcher.huxi_of.get(m, 0)) for m in melds]
     return Decomposition(tuple(groups), sum(g.huxi for g in groups))
+
+
+def _real_kans(melds: tuple[Meld, ...], stood: tuple[tuple[int, ...], ...]
+               ) -> list[tuple[int, ...]]:
+    """``stood`` with each 王 standing for a copy of a 坎's kind moved, where another meld
+    holds a real copy of that kind, to stand for that copy instead (copies are alike: the
+    same split, its 坎 shown of real cards where it can be, as a 坎 kept whole)."""
+    out = [list(k) for k in stood]
+    for i, m in enumerate(melds):
+        if m.kind != MeldKind.KAN or not out[i]:
+            continue
+        c = m.cards[0]
+        for j, other in enumerate(melds):
+            while c in out[i] and j != i and other.cards.count(c) > out[j].count(c):
+                out[i].remove(c)
+                out[j].append(c)
+    return [tuple(sorted(k)) for k in out]
 
 
 def _unique(decs: list[Decomposition]) -> Iterator[Decomposition]:
