@@ -1,5 +1,6 @@
 """A PettingZoo AEC environment for self-play: :func:`env` (extra ``[rl]``: ``pettingzoo``,
-``gymnasium``, ``numpy``).
+``gymnasium``, ``numpy``; without them, import raises ``ModuleNotFoundError`` naming the extra
+and how to install it).
 
 One episode is one hand of a variant. The agents are ``seat_0`` .. ``seat_{n-1}`` (seat 0
 deals); the agent to act is the seat the rules wait for (``Game.actor``): a discard, a claim
@@ -20,10 +21,20 @@ import random
 from typing import Any
 
 import attrs
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from .errors import install_hint
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as exc:  # tested in a subprocess without them
+    if (exc.name or "").split(".")[0] not in ("numpy", "gymnasium", "pettingzoo"):
+        raise
+    raise ModuleNotFoundError(
+        f"zipai_rules.rl needs {exc.name}, which zipai_rules does not install: "
+        + install_hint("rl"), name=exc.name) from exc
 
 from .cards import N_KINDS, format_cards
 from .engine.encoding import decode_action, encode_action, num_distinct_actions

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from typing import Any
 
-from ..errors import ZipaiError
+from ..errors import ZipaiError, install_hint
 from ..replay_html import ReplayIndex
 from ..simulate import (
     DEFAULT_BOTS,
@@ -115,7 +115,7 @@ def dask_executor(address: str, jobs: int) -> Iterator[tuple[Executor, int]]:
     try:
         import distributed
     except ImportError:
-        raise ZipaiError("--dask needs the dask extra: pip install 'zipai-rules[dask]'",
+        raise ZipaiError(f"--dask needs dask.distributed: {install_hint('dask')}",
                          code="bad_option") from None
     dask: Any = distributed  # its entry points are untyped
     with contextlib.ExitStack() as stack:
