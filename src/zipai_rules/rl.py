@@ -12,12 +12,12 @@ mask all zeros for a seat that does not act. The array encodes the seat's view
 (``Game.observe``, docs/observations.md), or the whole table with ``seat_views=False``; its
 layout is :func:`observation_layout` (docs/rl.md). The rewards, given when the hand ends, are
 the settlement's ``payments`` (in the variant's unit). ``reset(seed=S)`` deals the hand of
-``zipai play --seed S``; a ``reset()`` without a seed deals the next seed.
+``zipai play --seed S``; a ``reset()`` without a seed deals the next hand of a series derived
+from the last seed by SHA-256 (``hand_seed``, as a match), or from a secret 128-bit seed.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import attrs
@@ -40,6 +40,7 @@ from .cards import N_KINDS, format_cards
 from .engine.encoding import decode_action, encode_action, num_distinct_actions
 from .engine.game import Game
 from .engine.observation import Observation, SeenMeld
+from .engine.seeds import check_seed, fresh_seed, hand_seed
 from .errors import IllegalActionError, ZipaiError
 from .melds import MeldKind
 from .settlement import settle
@@ -147,7 +148,8 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
             "observation": spaces.Box(0, HIGH, (size,), np.int8),
             "action_mask": spaces.Box(0, 1, (codes,), np.int8)}) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(codes) for a in self.possible_agents}
-        self._next_seed: int | None = None
+        self._series: int | None = None  # the seed the later hands derive from
+        self._hands = 0                    # hands dealt in the series
         self.game: Game | None = None
         self.payments: tuple[int, ...] | None = None
 
@@ -158,13 +160,23 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal the hand of ``seed`` (``zipai play --seed``), or of the seed after the last
-        one; the first hand of an environment never seeded is drawn at random."""
-        if seed is None:
-            seed = (self._next_seed if self._next_seed is not None
-                    else random.SystemRandom().randrange(2 ** 31))
-        self._next_seed = seed + 1
-        self.game = Game(self.variant, seed=seed)
+        """Deal a hand. ``reset(seed=S)`` deals the hand of ``zipai play --seed S`` and starts
+        a series seeded ``S``; each later ``reset()`` deals the series' next hand n (2, 3, …),
+        shuffled with ``hand_seed(S, n)`` as a :class:`~zipai_rules.match.Match` shuffles its
+        hands. An environment never seeded starts a series on a secret 128-bit seed
+        (:func:`~zipai_rules.engine.seeds.fresh_seed`, hands 1, 2, …), so no hand's seed tells
+        another's. ``env.game.seed`` is the seed the hand was shuffled with (to replay it).
+        Raises :class:`~zipai_rules.errors.HandError` (``bad_seed``) for a seed that is not a
+        non-negative ``int``."""
+        if seed is not None:
+            shuffle = self._series = check_seed(seed)
+            self._hands = 1
+        else:
+            if self._series is None:
+                self._series, self._hands = fresh_seed(), 0
+            self._hands += 1
+            shuffle = hand_seed(self._series, self._hands)
+        self.game = Game(self.variant, seed=shuffle)
         self.payments = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
