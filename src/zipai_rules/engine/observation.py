@@ -28,7 +28,7 @@ from ..vocab import Phase, ResultKind, Source
 from .actions import Action, Event, EventKind, card_from_json
 from .display import DISPLAYED
 from .display import display as display  # how the other seats see a meld, re-exported
-from .state import GameState, Result
+from .state import GameState, Result, SeatState
 
 if TYPE_CHECKING:
     from ..drawing import TablePicture
@@ -375,6 +375,25 @@ class Redactor:
         return event if note == event.note else attrs.evolve(event, note=note)
 
 
+def seen_by_others(variant: Variant, seat: SeatState) -> tuple[tuple[SeenMeld, ...], int]:
+    """What anyone but the seat itself sees of ``seat`` (a player's state): its table melds as
+    :class:`SeenMeld` and the number of its concealed cards. The one rule for every other
+    player, a spectator and the seat sitting out alike, so that no view shows more of a
+    seat than the other players are shown: a single dealt 提 kept in the hand
+    (``deal.single_dealt_ti: hand``) is no meld, its cards are counted as concealed; a 吃 of
+    the seat's own draw under ``display.chi_own_draw: hidden`` shows neither kind nor cards;
+    every other meld as the variant's ``display`` lays it (:func:`seen`)."""
+    shown, hidden = [], sum(seat.hand)
+    for k, m in enumerate(seat.melds):
+        if m.kind == MeldKind.TI and m.cards[0] == seat.held_ti:
+            hidden += len(m.cards)  # a dealt 提 kept in the hand
+        elif k in seat.own_chi and variant.display.chi_own_draw == "hidden":
+            shown.append(SeenMeld(None, (), len(m.cards)))  # its kind would tell the cards
+        else:
+            shown.append(seen(m, display(variant, m.kind)))
+    return tuple(shown), hidden
+
+
 def events_for(variant: Variant, events: Iterable[Event], seat: int) -> tuple[Event, ...]:
     """The events of a hand (all of them, from the deal on) that ``seat`` is shown, redacted
     by a :class:`Redactor`. Raises :class:`SeatError` for a bad seat."""
@@ -390,21 +409,15 @@ def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observ
     :class:`SeatError` for a bad seat."""
     v = state.variant
     check_seat(v, seat)
-    melds = []
-    hidden_cards = [sum(st.hand) for st in state.seats]
+    melds, hidden_cards = [], []
     for s, st in enumerate(state.seats):
         if s == seat:
             melds.append(tuple(SeenMeld(m.kind, m.cards) for m in st.melds))
-            continue
-        shown = []
-        for k, m in enumerate(st.melds):
-            if m.kind == MeldKind.TI and m.cards[0] == st.held_ti:
-                hidden_cards[s] += len(m.cards)  # a dealt 提 kept in the hand
-            elif k in st.own_chi and v.display.chi_own_draw == "hidden":
-                shown.append(SeenMeld(None, (), len(m.cards)))  # its kind would tell the cards
-            else:
-                shown.append(seen(m, display(v, m.kind)))
-        melds.append(tuple(shown))
+            hidden_cards.append(sum(st.hand))
+        else:
+            shown, hidden = seen_by_others(v, st)
+            melds.append(shown)
+            hidden_cards.append(hidden)
     p = state.pending
     if p is not None and p.source == Source.SELF and p.by != seat:
         p = None  # a kept draw is the drawer's secret
@@ -431,17 +444,19 @@ class _NobodysRedactor(Redactor):
 
 def spectate(state: GameState, events: Iterable[Event] = ()) -> TableView:
     """The :class:`TableView` of a spectator in ``state``: every seat's melds as the others
-    see them, no concealed card, no decision and no declined option of anybody; ``events`` is
-    the hand's full event log (``Game.events``), kept redacted as ``history``."""
+    see them (:func:`seen_by_others`: never more than every other player is shown, so no
+    face-down 提 still held in the hand), no concealed card, no decision and no declined
+    option of anybody; ``events`` is the hand's full event log (``Game.events``), kept
+    redacted as ``history``."""
     v = state.variant
     p = state.pending
     if p is not None and p.source == Source.SELF:
         p = None  # a kept draw is the drawer's secret
     redactor = _NobodysRedactor(v)
+    seats = [seen_by_others(v, st) for st in state.seats]
     return TableView(
-        state.dealer, tuple(tuple(seen(m, display(v, m.kind)) for m in st.melds)
-                            for st in state.seats),
-        tuple(st.discards for st in state.seats), tuple(sum(st.hand) for st in state.seats),
+        state.dealer, tuple(melds for melds, _ in seats),
+        tuple(st.discards for st in state.seats), tuple(hidden for _, hidden in seats),
         len(state.wall), None if p is None else (p.card, p.source, p.by),
         state.phase if state.is_over else WAIT,
         None if state.result is None else ShownResult.of(state.result),
