@@ -22,6 +22,7 @@ from typing import Any
 
 import attrs
 
+from .arguments import int_arg, of_type, refuse
 from .errors import install_hint
 
 try:
@@ -58,7 +59,11 @@ HIGH = 127
 
 def observation_layout(players: int, seat_views: bool = True) -> tuple[tuple[str, int], ...]:
     """The blocks of the observation array, in order, as ``(name, length)``; ``seat r`` is
-    the seat ``r`` places after the observing one (``seat 0`` is the observer itself)."""
+    the seat ``r`` places after the observing one (``seat 0`` is the observer itself).
+    Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for ``players`` that
+    is not an int in 2..4 or a ``seat_views`` that is not a bool."""
+    int_arg(players, "players", 2, 4)
+    of_type(seat_views, bool, "seat_views", "a bool")
     blocks = [("hand", N_KINDS)]
     for r in range(players):
         blocks += [(f"seat {r} meld cards", N_KINDS), (f"seat {r} meld hidden", 1),
@@ -153,11 +158,22 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         self.game: Game | None = None
         self.payments: tuple[int, ...] | None = None
 
+    def _agent(self, agent: object) -> str:
+        """``agent`` if it names an agent of this environment, else
+        :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) naming the agents."""
+        if not isinstance(agent, str) or agent not in self.agent_name_mapping:
+            raise refuse("agent", agent, "an agent of this environment: "
+                         + ", ".join(self.possible_agents))
+        return agent
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        """The observation space of ``agent``; refused (``bad_argument``) for a name that is no
+        agent of this environment."""
+        return self.observation_spaces[self._agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        """The action space of ``agent``; refused as :meth:`observation_space`."""
+        return self.action_spaces[self._agent(agent)]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a hand. ``reset(seed=S)`` deals the hand of ``zipai play --seed S`` and starts
@@ -195,10 +211,12 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
             self.agent_selection = self.agents[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        """The agent's observation array and action mask."""
+        """The agent's observation array and action mask. Raises
+        :class:`~zipai_rules.errors.ZipaiError`: ``bad_argument`` for a name that is no agent
+        of this environment (``"seat_9"``), ``bad_option`` before the first ``reset()``."""
+        seat = self.agent_name_mapping[self._agent(agent)]
         if self.game is None:
             raise ZipaiError("reset() the environment before observing it", code="bad_option")
-        seat = self.agent_name_mapping[agent]
         view = self.game.observe(seat)
         hands = None
         if not self.seat_views:
