@@ -122,7 +122,7 @@ class Match:
         a 2-player variant); update scores and the dealer. Raises
         :class:`~zipai_rules.errors.ZipaiError` (``unknown_bot``) for another number of bots,
         ``bad_argument`` for a value that is not a list of bots (:func:`check_bots`)."""
-        bots = check_bots(bots, self.variant.seats, "table seat")
+        bots = check_bots(bots, self.variant.seats, "table seat", "a match ")
         seats = self.seating()
         number = self.played + 1
         seed = hand_seed(self.seed, number)

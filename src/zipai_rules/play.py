@@ -22,7 +22,8 @@ Bot = Callable[[GameState, Sequence[Action]], Action]
 MAX_STEPS = 10_000
 
 
-def check_bots(bots: object, count: int, what: str = "game seat") -> tuple[Bot, ...]:
+def check_bots(bots: object, count: int, what: str = "game seat", who: str = ""
+               ) -> tuple[Bot, ...]:
     """``bots`` as a tuple if it is a list of ``count`` callables (one per ``what``); else
     :class:`~zipai_rules.errors.ZipaiError`: ``bad_argument`` for a value that is not a list
     of callables (naming the first that is not), ``unknown_bot`` for another number."""
@@ -31,8 +32,8 @@ def check_bots(bots: object, count: int, what: str = "game seat") -> tuple[Bot, 
         if not callable(bot):
             raise refuse(f"bots[{k}]", bot, "a bot (a callable: state, options -> action)")
     if len(found) != count:
-        raise ZipaiError(f"{len(found)} bots for {count} {what}s: one bot per {what}",
-                         code="unknown_bot")
+        raise ZipaiError(f"{len(found)} bots for {count} {what}s: {who or ''}"
+                         f"{'needs ' if who else ''}one bot per {what}", code="unknown_bot")
     return cast(tuple[Bot, ...], found)
 
 
