@@ -232,3 +232,25 @@ def test_replay_in_a_browser(browser, tmp_path, capsys):
     assert errors == []
     with capsys.disabled():
         print(f"\nreplay screenshot: {os.path.relpath(shot)}")
+
+
+def test_an_injected_script_or_handler_does_not_run(browser, tmp_path):
+    """The policy names the page's own script by its SHA-256: a script or an event handler
+    added to the page (as an injection would) is blocked, the page's own script still runs."""
+    record, page = tmp_path / "seven.json", tmp_path / "seven.html"
+    assert main(["play", "--variant", "hunan", "--seed", "7", "--record", str(record)]) == 0
+    assert main(["view", str(record), "-o", str(page)]) == 0
+    text = page.read_text("utf-8")
+    injected = tmp_path / "injected.html"
+    injected.write_text(text.replace(
+        "<body>\n", "<body>\n<script>document.title = 'injected';</script>\n"
+        '<img id="evil" src="data:," onerror="document.title = \'handler\'">\n'
+        '<p id="styled" style="color: rgb(1, 2, 3)">x</p>\n', 1), "utf-8")
+    browser.get(injected.as_uri())
+    assert browser.title == "zipai replay: 湖南跑胡子 (hunan), seed 7"
+    assert browser.execute_script("return document.body.dataset.step") == "0"  # own script ran
+    color = browser.execute_script(
+        "return getComputedStyle(document.getElementById('styled')).color")
+    assert color != "rgb(1, 2, 3)"
+    blocked = [e["message"] for e in browser.get_log("browser") if e.get("level") == "SEVERE"]
+    assert blocked and all("Content Security Policy" in m for m in blocked), blocked

@@ -36,7 +36,7 @@ def test_variant_option_has_help_with_its_default(capsys, command):
 def test_play_help_has_a_description_and_defaults(capsys):
     text = " ".join(help_text(capsys, "play").split())
     assert "Play one seeded hand (or with --hands N a match) with built-in bots" in text
-    assert "default 1)" in text  # the seed
+    assert "without it a secret 128-bit seed is drawn and printed" in text  # the seed
     assert "a shorter list is repeated to fill the table" in text
 
 

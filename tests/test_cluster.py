@@ -1,15 +1,20 @@
 """simulate on an executor: a dask.distributed LocalCluster and a thread pool give the local
 run's summaries and records byte for byte; a worker killed mid-run loses no game."""
 
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from bounds import hang_guard
 from zipai_rules.cli import main
 from zipai_rules.errors import ZipaiError
 from zipai_rules.presets import load_preset
@@ -58,7 +63,7 @@ def test_a_killed_worker_loses_no_game(client, tmp_path):
             os.kill(pids[0], signal.SIGKILL)  # the nanny starts a new worker
     assert sorted(got, key=lambda g: g.number) == here
     assert len(got) == 40 and len(files(tmp_path)) == 40
-    client.wait_for_workers(2, timeout=30)
+    client.wait_for_workers(2, timeout=120)  # guards a hang only
     assert pids[0] not in client.run(os.getpid).values()
 
 
@@ -92,3 +97,107 @@ def test_cli_dask_address_that_cannot_be_read(address):
                            "--dask", address], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith(f"error: --dask {address!r}: not a scheduler address")
+
+
+# --- --dask addresses that are not a dask scheduler (issue 24, kind 6) ---------------------------
+# Tiny servers on 127.0.0.1 in a thread of the test: each stops (and closes what it accepted)
+# when its block ends; the client's handshake bound is lowered to 1 s for the test.
+
+HTTP_400 = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+
+def dask_handshake() -> bytes:
+    """What a scheduler writes first, framed as dask's TCP comm frames it."""
+    import struct
+
+    from distributed.protocol import dumps
+    from distributed.protocol.utils import pack_frames
+
+    block = pack_frames(dumps({"compression": None, "python": (3, 11, 0),
+                               "pickle-protocol": 5}))
+    return struct.pack("Q", len(block)) + block
+
+
+@contextlib.contextmanager
+def local_server(answer):
+    """A server on 127.0.0.1 that calls ``answer(connection)`` for each connection it
+    accepts; yields its ``tcp://`` address. Bounded: the thread polls a stop flag every
+    0.05 s, and every connection is closed when the block ends."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    listener.settimeout(0.05)
+    stop, held = threading.Event(), []
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                continue
+            held.append(conn)
+            with contextlib.suppress(OSError):
+                answer(conn)
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        for conn in held:
+            conn.close()
+        listener.close()
+
+
+def trickle(conn):
+    conn.sendall((100).to_bytes(8, "little"))  # a size that fits, then its bytes slowly:
+    for _ in range(40):                         # a byte every 0.1 s, longer than the bound
+        conn.sendall(b"\0")
+        time.sleep(0.1)
+
+
+SERVERS = {
+    "http_400": (lambda c: c.sendall(HTTP_400), "it answered b'HTTP/1.1', not a dask handshake"),
+    "silent": (lambda c: None, "no handshake within 1 s"),
+    "closes_at_once": (lambda c: c.close(), "it closed the connection without a handshake"),
+    "trickles": (trickle, "no handshake within 1 s"),
+    "huge_frame": (lambda c: c.sendall((2 ** 30).to_bytes(8, "little")),
+                   "it answered b'\\x00\\x00\\x00@\\x00\\x00\\x00\\x00', not a dask handshake"),
+    "bad_frames": (lambda c: c.sendall((24).to_bytes(8, "little") + b"\xff" * 24),
+                   "not a dask handshake"),
+    "html_page": (lambda c: c.sendall(b"<!DOCTYPE html>" + b"x" * 100), "not a dask handshake"),
+    "handshake_then_garbage": (lambda c: c.sendall(dask_handshake() + b"\x01" * 64),
+                               "not a dask scheduler: MemoryError"),
+    "handshake_then_silence": (lambda c: c.sendall(dask_handshake()),
+                               "cannot reach the scheduler"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SERVERS))
+def test_cli_dask_address_that_is_no_scheduler(name, capsys, monkeypatch):
+    from zipai_rules.cli import scheduler
+
+    monkeypatch.setattr(scheduler, "HANDSHAKE_SECONDS", 1.0)
+    answer, message = SERVERS[name]
+    with local_server(answer) as address, hang_guard(120):
+        code = main(["simulate", "--games", "2", "--dask", address])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "", (out, err)
+    assert err.startswith(f"error: --dask {address}: ") and message in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_cli_dask_on_a_real_scheduler_by_its_address(client, capsys):
+    """The check lets a real scheduler through, and the games are the local run's."""
+    from zipai_rules.cli.scheduler import probe_scheduler
+
+    address = client.scheduler.address
+    host, port = address.removeprefix("tcp://").rsplit(":", 1)
+    probe_scheduler(address, host, int(port), 5.0)
+    assert main(["simulate", "--games", "6", "--seed", "4", "--json"]) == 0
+    here = json.loads(capsys.readouterr().out)
+    assert main(["simulate", "--games", "6", "--seed", "4", "--json", "--dask", address]) == 0
+    there = json.loads(capsys.readouterr().out)
+    assert here.pop("timing")["jobs"] == 1 and there.pop("timing")["jobs"] == 2
+    assert here == there

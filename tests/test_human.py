@@ -29,7 +29,7 @@ ZH_PROMPT = r"选 1-(\d+) 或输入动作（quit 退出）："
 def spawn(*argv: str):
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "200"}
     return pexpect.spawn(sys.executable, ["-m", "zipai_rules.cli", "play", *argv],
-                         encoding="utf-8", timeout=20, env=env, dimensions=(50, 200))
+                         encoding="utf-8", timeout=120, env=env, dimensions=(50, 200))
 
 
 def screen_of(child) -> str:

@@ -301,4 +301,4 @@ def test_the_kit_without_hypothesis_says_what_to_install():
             "except ModuleNotFoundError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
-    assert 'pip install "zipai-rules[testing]"' in out
+    assert 'python3 -m pip install ".[testing]"' in out and "zipai-rules[" not in out

@@ -22,7 +22,7 @@ PACKAGE = Path(zipai_rules.__file__).parent
 #: the layers, bottom first: a module imports from its own layer or below. ``engine`` stands
 #: for the package ``zipai_rules.engine`` and each of its modules, ``cli`` likewise.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "frozen", "schemas", "terminal", "vocab"),  # shared by every layer
+    ("errors", "arguments", "frozen", "schemas", "terminal", "vocab"),  # shared by every layer
     ("cards",),
     ("melds",),
     ("hooks",),                               # the names of the code hooks
@@ -150,7 +150,8 @@ def loaded_by(module: str) -> list[str]:
 
 def test_the_analysis_loads_no_engine_cli_or_io_module():
     loaded = loaded_by("zipai_rules.analysis")
-    assert loaded == ["zipai_rules", "zipai_rules.analysis", "zipai_rules.blocks",
+    assert loaded == ["zipai_rules", "zipai_rules.analysis", "zipai_rules.arguments",
+                      "zipai_rules.blocks",
                       "zipai_rules.cards",
                       "zipai_rules.errors", "zipai_rules.frozen", "zipai_rules.hooks",
                       "zipai_rules.kings",
@@ -173,7 +174,7 @@ def test_the_drawing_imports_none_of_what_it_draws():
     """The pictures are drawn from plain data: the drawing imports no analysis, engine or
     settlement, and no module imports the pictures' public face (svg) but the CLI."""
     assert imports_of(PACKAGE / "drawing.py") == {
-        "zipai_rules.cards", "zipai_rules.errors", "zipai_rules.melds", "zipai_rules.variant",
+        "zipai_rules.arguments", "zipai_rules.cards", "zipai_rules.melds", "zipai_rules.variant",
         "zipai_rules.vocab"}
     users = sorted(module_name(p) for p in SOURCES if "zipai_rules.svg" in imports_of(p))
     assert all(u.startswith("zipai_rules.cli") for u in users), users

@@ -1,6 +1,7 @@
 """The PettingZoo environment zipai_rules.rl: PettingZoo's API and seed tests on every preset,
 the observation layout with worked values, the rewards and the seeding."""
 
+import hashlib
 import re
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from zipai_rules import rl  # noqa: E402
 from zipai_rules.engine import Game  # noqa: E402
 from zipai_rules.engine.encoding import decode_action  # noqa: E402
-from zipai_rules.errors import IllegalActionError  # noqa: E402
+from zipai_rules.errors import HandError, IllegalActionError  # noqa: E402
 from zipai_rules.presets import load_preset, preset_ids  # noqa: E402
 from zipai_rules.settlement import settle  # noqa: E402
 
@@ -159,10 +160,31 @@ def test_reset_seeds():
     env.reset(seed=11)
     assert (env.observe("seat_0")["observation"] == first).all()
     assert first_legal_episode(env) == codes
-    env.reset()  # the next seed: 12
+    # the series' next hands: hand_seed(11, 2), hand_seed(11, 3), as a Match seeded 11 deals
+    # them (an oracle outside the product: SHA-256 of the tag and both numbers)
     hand = offsets(3)["hand"]
-    assert env.observe("seat_0")["observation"][hand[0]:hand[1]].tolist() == list(
-        Game(load_preset("guilin"), seed=12).state.seats[0].hand)
+    for n in (2, 3):
+        env.reset()
+        digest = hashlib.sha256(b"zipai-hand-seed/1\0" + b"11\0" + str(n).encode()).digest()
+        assert env.game.seed == int.from_bytes(digest, "big") != 11 + n - 1
+        assert env.observe("seat_0")["observation"][hand[0]:hand[1]].tolist() == list(
+            Game(load_preset("guilin"), seed=env.game.seed).state.seats[0].hand)
+
+
+def test_an_unseeded_env_draws_secret_seeds_and_derives_the_next():
+    """kind 10: 128 secret bits, and later hands not seed + 1 (which gave them away)."""
+    seeds = []
+    for _ in range(2):
+        env = rl.env("hunan")
+        env.reset()
+        first = env.game.seed
+        env.reset()
+        seeds.append(first)
+        assert env.game.seed not in (first + 1, first) and env.game.seed.bit_length() > 128
+    assert seeds[0] != seeds[1] and max(seeds).bit_length() > 100  # not 31 bits any more
+    with pytest.raises(HandError) as info:
+        rl.env("hunan").reset(seed=-1)
+    assert info.value.code == "bad_seed"
 
 
 def test_an_illegal_code_is_refused():

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -337,15 +338,28 @@ def test_a_variant_that_does_not_fit_is_refused():
                 "variant: yongzhou is not the variant of this game (hunan)")
         refused(lambda t=table: render(t, seat=1, variant="guilin"),
                 "variant: guilin is not the variant of this game (hunan)")
-    refused(lambda: render(game.observe(0), variant="hunan_two"),
+    # a view names its variant: another is refused by name (kind 8 of issue 24: a Hunan
+    # view was drawn under Guilin's name), the view's JSON keeps it
+    for view in (game.observe(0), spectate(game.state)):
+        assert view.variant_id == "hunan"
+        refused(lambda v=view: render(v, variant="guilin"),
+                "variant: guilin is not the variant of this game (hunan)")
+        again = type(view).from_json(view.to_json())
+        assert again == view and again.variant_id == "hunan"
+        refused(lambda v=again: render(v, variant="guilin"),
+                "variant: guilin is not the variant of this game (hunan)")
+    # a view without a variant id (made otherwise, older JSON) is checked by its shape
+    anonymous = attrs.evolve(game.observe(0), variant_id=None)
+    refused(lambda: render(anonymous, variant="hunan_two"),
             "variant: hunan_two has 2 players, this table 3")
-    refused(lambda: render(spectate(game.state), variant="hunan_two"),
+    refused(lambda: render(attrs.evolve(spectate(game.state), variant_id=None),
+                           variant="hunan_two"),
             "variant: hunan_two has 2 players, this table 3")
     yz = Game(yongzhou, seed=1)
     assert yz.observe(0).hand[20] == 1  # seat 0 holds a 王
-    refused(lambda: render(yz.observe(0), variant=hunan),
+    refused(lambda: render(attrs.evolve(yz.observe(0), variant_id=None), variant=hunan),
             "variant: hunan has no 王, this view shows one")
-    refused(lambda: render(spectate(yz.state), variant=hunan),
+    refused(lambda: render(attrs.evolve(spectate(yz.state), variant_id=None), variant=hunan),
             "variant: hunan has 80 cards, this view 82")
     assert render(yz.observe(0), variant="yongzhou") == render(yz, seat=0)
 

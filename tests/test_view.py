@@ -105,6 +105,45 @@ def test_view_writes_one_page_without_network(seven_page, capsys):
     assert {"prev", "next", "step", "seat", "lang", "settlement", "table"} <= ids
 
 
+def _hash_source(text: str) -> str:
+    import base64
+    import hashlib
+
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def policy_of(text: str) -> dict[str, list[str]]:
+    """The page's Content-Security-Policy as directive -> sources."""
+    (content,) = [a["content"] for t, a in parse(text).tags if t == "meta"
+                  and a.get("http-equiv") == "Content-Security-Policy"]
+    return {d.split()[0]: d.split()[1:] for d in content.split(";") if d.strip()}
+
+
+def test_view_policy_runs_only_the_pages_own_script_and_style(seven_page, tmp_path, capsys):
+    """No 'unsafe-inline': the one inline script and the one style are named by their
+    SHA-256, so an injected script, handler or style attribute would not run (kind 9)."""
+    policy = policy_of(seven_page)
+    assert "'unsafe-inline'" not in str(policy) and "'unsafe-eval'" not in str(policy)
+    (script,) = re.findall(r"<script>(.*?)</script>", seven_page, re.DOTALL)
+    (style,) = re.findall(r"<style>(.*?)</style>", seven_page, re.DOTALL)
+    assert policy["default-src"] == ["'none'"] and policy["base-uri"] == ["'none'"]
+    assert policy["script-src"] == [_hash_source(script)]
+    assert policy["style-src"] == [_hash_source(style)]
+    # no inline handler, no javascript: link, no style attribute on any element
+    for _, attrs in parse(seven_page).tags:
+        assert not any(k.startswith("on") or k == "style" for k in attrs), attrs
+    assert "javascript:" not in seven_page.lower()
+    # the index of a simulation run has no script: none may run there
+    out = tmp_path / "run"
+    assert main(["simulate", "--games", "2", "--out", str(out), "--html"]) == 0
+    capsys.readouterr()
+    index = (out / "index.html").read_text("utf-8")
+    assert policy_of(index)["script-src"] == ["'none'"] and "<script" not in index
+    replay = (out / "game-00001.html").read_text("utf-8")
+    (script1,) = re.findall(r"<script>(.*?)</script>", replay, re.DOTALL)
+    assert policy_of(replay)["script-src"] == [_hash_source(script1)]
+
+
 def test_view_snapshots_are_the_engines(seven, seven_page):
     game, states = record_states(seven)
     data = embedded(seven_page)

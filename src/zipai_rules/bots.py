@@ -11,7 +11,9 @@ from collections.abc import Callable, Sequence
 from operator import getitem
 
 from .analysis import encode, searcher
+from .arguments import int_arg, items_of
 from .engine.actions import Action, ActionKind
+from .engine.seeds import check_seed
 from .engine.state import GameState
 from .errors import ZipaiError
 from .play import Bot, play_out
@@ -335,8 +337,15 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "greedy": G
 
 def make_bots(names: Sequence[str], seed: int | None, players: int) -> list[Bot]:
     """One bot per seat from a list of names (``random``, ``greedy``), repeated to fill the
-    table; each seeded from ``seed`` and its seat."""
-    names = [n.strip().lower() for n in names]
+    table; each seeded from ``seed`` and its seat. Raises
+    :class:`~zipai_rules.errors.ZipaiError`: ``unknown_bot`` for an unknown name, no name or
+    more names than players; ``bad_argument`` for ``names`` that are not a list of strings or
+    ``players`` that is not an int in 1..8; :class:`~zipai_rules.errors.HandError`
+    (``bad_seed``) for a ``seed`` that is neither ``None`` nor a seed."""
+    names = [n.strip().lower() for n in items_of(names, str, "names", "a bot name (a string)")]
+    int_arg(players, "players", 1, 8)
+    if seed is not None:
+        check_seed(seed)
     unknown = [n for n in names if n not in BOTS]
     if not names or unknown:
         raise ZipaiError(f"unknown bot name {unknown[0] if unknown else ''!r}; known: "
@@ -349,6 +358,9 @@ def make_bots(names: Sequence[str], seed: int | None, players: int) -> list[Bot]
 
 def seat_bot_names(names: Sequence[str], players: int) -> list[str]:
     """The bot name of each seat, as :func:`make_bots` assigns them (repeated to fill the
-    table)."""
-    names = [n.strip().lower() for n in names]
+    table); refused as :func:`make_bots` refuses them."""
+    names = [n.strip().lower() for n in items_of(names, str, "names", "a bot name (a string)")]
+    int_arg(players, "players", 1, 8)
+    if not names:
+        raise ZipaiError("no bot name given", code="unknown_bot")
     return [names[s % len(names)] for s in range(players)]

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 
 import attrs
 
+from .arguments import int_arg, refuse
 from .errors import CardError
 
 SMALL_ZH = "一二三四五六七八九十"
@@ -42,6 +43,10 @@ class Card:
     big: bool = False
 
     def __attrs_post_init__(self) -> None:
+        if isinstance(self.rank, bool) or not isinstance(self.rank, int):
+            raise refuse("rank", self.rank, "an int (0 for the king, else 1..10)")
+        if not isinstance(self.big, bool):
+            raise refuse("big", self.big, "a bool")
         if self.rank == 0:
             if self.big:
                 raise CardError("the king K has no big form")
@@ -55,8 +60,9 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        """The card with hot-path index ``index`` (0..20)."""
-        return INDEX_CARDS[index]
+        """The card with hot-path index ``index`` (0..20); refused (``bad_argument``)
+        otherwise."""
+        return INDEX_CARDS[int_arg(index, "index", 0, N_KINDS - 1)]
 
     @property
     def is_king(self) -> bool:
@@ -127,7 +133,9 @@ def is_big(index: int) -> bool:
 def parse_card(text: str) -> Card:
     """Read one card token (``x3``, ``d10``, ``K``, ``三``, ``拾``, ``王``).
 
-    Raises :class:`CardError` naming the token and listing the accepted spellings.
+    Raises :class:`CardError` naming the token and listing the accepted spellings, a
+    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a ``text`` that is no
+    string.
     """
     cards = parse_cards(text)
     if len(cards) != 1:
@@ -137,6 +145,8 @@ def parse_card(text: str) -> Card:
 
 def parse_indices(text: str) -> list[int]:
     """Read a card list into hot-path indices; see :func:`parse_cards`."""
+    if not isinstance(text, str):
+        raise refuse("text", text, "a string of card tokens")
     out: list[int] = []
     pos = 0
     text = text.strip()
@@ -164,10 +174,21 @@ def parse_cards(text: str) -> list[Card]:
 
 
 def format_cards(cards: Iterable[Card | int], *, zh: bool = False) -> str:
-    """Space-separated tokens (ASCII, or Chinese with ``zh=True``)."""
+    """Space-separated tokens (ASCII, or Chinese with ``zh=True``) of :class:`Card` values or
+    indices 0..20. Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a
+    ``cards`` that is not a list of them, naming the first item that is not."""
     names = _TOKENS_ZH if zh else _TOKENS
-    return (" " if not zh else "").join(
-        names[c if isinstance(c, int) else c.index] for c in cards)
+    if isinstance(cards, (str, bytes, dict)) or not isinstance(cards, Iterable):
+        raise refuse("cards", cards, "a list of Card values or card indices 0..20")
+    out = []
+    for k, c in enumerate(cards):
+        if isinstance(c, Card):
+            out.append(names[c.index])
+        elif isinstance(c, int) and not isinstance(c, bool) and 0 <= c < N_KINDS:
+            out.append(names[c])
+        else:
+            raise refuse(f"cards[{k}]", c, "a Card or a card index 0..20")
+    return (" " if not zh else "").join(out)
 
 
 def card_index(card: Card | int | str) -> int:

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 
 import attrs
 
+from .arguments import refuse
 from .cards import KING, RED_RANKS, is_big, rank_of, token, token_zh
-from .errors import ZipaiError, brief
 from .melds import Meld, MeldKind
 from .variant import Variant
 from .vocab import Phase, ResultKind, Source
@@ -70,13 +70,6 @@ def text_width(words: str) -> int:
     if not isinstance(words, str):
         raise refuse("words", words, "a str")
     return sum(13 if ord(ch) >= 0x2E80 else 7 for ch in words)
-
-
-def refuse(argument: str, value: object, wanted: str) -> ZipaiError:
-    """The ``bad_argument`` error for ``argument`` given ``value`` instead of ``wanted``."""
-    quoted = brief(repr(value), 40)
-    return ZipaiError(f"{argument}: {type(value).__name__} {quoted} is not {wanted}",
-                      code="bad_argument")
 
 
 def _column_height(n: int) -> int:

@@ -197,3 +197,18 @@ def brief(value: object, limit: int = 160) -> str:
 def codes_markdown() -> str:
     """The README's list of error codes: one ``* `code`: meaning`` line per code."""
     return "\n".join(f"* `{code}`: {meaning}" for code, meaning in ERROR_CODES.items())
+
+
+#: the optional extras of pyproject.toml and what each brings
+EXTRAS = {"testing": "hypothesis", "rl": "pettingzoo, gymnasium and numpy",
+          "dask": "dask.distributed", "test": "the test and lint tools"}
+
+
+def install_hint(extra: str) -> str:
+    """How to install the optional ``extra`` (a key of :data:`EXTRAS`), in words that work:
+    zipai_rules is not on the package index, so the hint installs from a checkout of the
+    repository or from a wheel built there (README "Testing code built on zipai_rules")."""
+    return (f"install the [{extra}] extra ({EXTRAS[extra]}) from a checkout of zipai_rules: "
+            f'python3 -m pip install ".[{extra}]" in its top folder, or '
+            f'python3 -m pip install "dist/zipai_rules-<version>-py3-none-any.whl[{extra}]" '
+            f"for a wheel built there (zipai_rules is not on the package index)")

@@ -22,7 +22,7 @@ from .cards import is_big, rank_of
 from .engine.game import Game, deck
 from .engine.seeds import check_seed, fresh_seed, hand_seed
 from .errors import ZipaiError
-from .play import Bot, play_out
+from .play import Bot, check_bots, play_out
 from .settlement import Settlement, settle
 from .variant import Variant, VariantLike, as_variant
 
@@ -120,10 +120,9 @@ class Match:
     def play_hand(self, bots: Sequence[Bot]) -> HandSummary:
         """Play the next hand with one bot per table seat (``variant.seats`` of them, two for
         a 2-player variant); update scores and the dealer. Raises
-        :class:`~zipai_rules.errors.ZipaiError` (``unknown_bot``) for another number of bots."""
-        if len(bots) != self.variant.seats:
-            raise ZipaiError(f"{len(bots)} bots for {self.variant.seats} table seats: a match "
-                             "needs one bot per table seat", code="unknown_bot")
+        :class:`~zipai_rules.errors.ZipaiError` (``unknown_bot``) for another number of bots,
+        ``bad_argument`` for a value that is not a list of bots (:func:`check_bots`)."""
+        bots = check_bots(bots, self.variant.seats, "table seat", "a match ")
         seats = self.seating()
         number = self.played + 1
         seed = hand_seed(self.seed, number)

@@ -32,6 +32,7 @@ from typing import Any
 
 import attrs
 
+from .arguments import text_arg
 from .cards import INDEX_CARDS, KING, Card, format_cards, is_big, parse_indices, rank_of
 from .errors import MeldError
 
@@ -282,9 +283,12 @@ def parse_meld(text: str) -> Meld:
     (``peng=x9 x9 K``: :attr:`Meld.kings`); in any meld ``K(x9)`` is a 王 standing for x9
     (``chi=x8 K(x9) x10``, as :meth:`Meld.describe` writes it). Raises :class:`MeldError` for
     a missing ``=``, an unknown kind or cards of the wrong shape, and
-    :class:`~zipai_rules.errors.CardError` for bad card tokens.
+    :class:`~zipai_rules.errors.CardError` for bad card tokens,
+    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a ``text`` that is no
+    string.
     """
-    kind_text, sep, cards_text = text.partition("=")
+    kind_text, sep, cards_text = text_arg(text, "text", "a meld written KIND=CARDS").partition(
+        "=")
     kind_text = kind_text.strip().lower()
     if not sep:
         raise MeldError(f"meld {text!r} must be written KIND=CARDS, e.g. 'peng=d4 d4 d4'",

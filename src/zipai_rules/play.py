@@ -8,15 +8,33 @@ built-in ones are in :mod:`zipai_rules.bots`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
+from .arguments import items_of, of_type, refuse
 from .engine.actions import Action, Event
 from .engine.game import Game
 from .engine.state import GameState
+from .errors import ZipaiError
 
 Bot = Callable[[GameState, Sequence[Action]], Action]
 
 #: the default bound on the decisions of one hand in :func:`play_out`
 MAX_STEPS = 10_000
+
+
+def check_bots(bots: object, count: int, what: str = "game seat", who: str = ""
+               ) -> tuple[Bot, ...]:
+    """``bots`` as a tuple if it is a list of ``count`` callables (one per ``what``); else
+    :class:`~zipai_rules.errors.ZipaiError`: ``bad_argument`` for a value that is not a list
+    of callables (naming the first that is not), ``unknown_bot`` for another number."""
+    found = items_of(bots, object, "bots", "a bot")
+    for k, bot in enumerate(found):
+        if not callable(bot):
+            raise refuse(f"bots[{k}]", bot, "a bot (a callable: state, options -> action)")
+    if len(found) != count:
+        raise ZipaiError(f"{len(found)} bots for {count} {what}s: {who or ''}"
+                         f"{'needs ' if who else ''}one bot per {what}", code="unknown_bot")
+    return cast(tuple[Bot, ...], found)
 
 
 def play_out(game: Game, bots: Sequence[Bot], max_steps: int = MAX_STEPS, *,
@@ -29,7 +47,11 @@ def play_out(game: Game, bots: Sequence[Bot], max_steps: int = MAX_STEPS, *,
     :class:`RuntimeError` if the hand is not over after ``max_steps`` decisions, and whatever
     a bot, ``before`` or ``after`` raises (a bot's choice is applied with
     :meth:`Game.apply`, so an illegal one raises
-    :class:`~zipai_rules.errors.IllegalActionError`)."""
+    :class:`~zipai_rules.errors.IllegalActionError`); :class:`~zipai_rules.errors.ZipaiError`
+    for a ``game`` that is no :class:`Game` or ``bots`` that are not one callable per seat
+    (:func:`check_bots`)."""
+    of_type(game, Game, "game", "a Game")
+    bots = check_bots(bots, game.variant.players)
     for _ in range(max_steps):
         if game.is_over:
             return game

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import VariantError
+from .errors import VariantError, brief
 from .frozen import freeze
 from .inputs import name_key
 from .loader import build_variant, read_yaml
@@ -48,9 +48,21 @@ def raw_preset(preset_id: str) -> Mapping[str, Any]:
     return frozen
 
 
-@cache
 def load_preset(preset_id: str) -> Variant:
-    """The resolved preset with this exact id."""
+    """The resolved preset with this exact id (never a name, an alias or a path:
+    :func:`find_variant` takes those). Raises :class:`VariantError` (``unknown_variant``)
+    naming ``preset_id`` and listing the known ids for anything else, ``None``, a path such
+    as ``"../variants/hunan"`` or a value that is not a string."""
+    if not isinstance(preset_id, str) or preset_id not in preset_ids():
+        shown = brief(repr(preset_id), 60)
+        kind = "" if isinstance(preset_id, str) else f" (type {type(preset_id).__name__})"
+        raise VariantError(f"preset_id: {shown}{kind} is not the id of a shipped preset; "
+                           f"known: {', '.join(preset_ids())}", code="unknown_variant")
+    return _load_preset(preset_id)
+
+
+@cache
+def _load_preset(preset_id: str) -> Variant:
     return build_variant(raw_preset(preset_id), raw_preset, f"variants/{preset_id}.yaml")
 
 

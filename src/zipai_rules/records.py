@@ -34,6 +34,7 @@ from typing import Any
 
 import attrs
 
+from .arguments import int_arg, items_of, mapping_arg, of_type, path_arg
 from .cards import parse_indices
 from .engine.actions import Action
 from .engine.game import Deal, Game, shuffled_deal
@@ -99,11 +100,21 @@ def game_record(game: Game, settlement: Settlement, *, sitting_out: bool | None 
     The ``seed`` is stored only when it is the seed that shuffled this deal.
 
     Raises :class:`~zipai_rules.errors.ZipaiError` (code ``hand_not_over``) for a hand that
-    has not ended (:func:`save_game` saves one).
+    has not ended (:func:`save_game` saves one), ``bad_argument`` for a ``game`` that is no
+    :class:`Game`, a ``settlement`` that is no :class:`Settlement` or not of this game's
+    players, ``bots`` that are not a list of strings.
     """
+    of_type(game, Game, "game", "a Game")
     if game.result is None:
         raise ZipaiError("only a finished hand can be recorded; this one is still being played",
                          code="hand_not_over")
+    of_type(settlement, Settlement, "settlement", "a Settlement (settlement.settle)")
+    if len(settlement.payments) != game.variant.players:
+        raise ZipaiError(f"settlement: {len(settlement.payments)} payments, but "
+                         f"{game.variant.id} has {game.variant.players} players",
+                         code="bad_argument")
+    if bots is not None:
+        items_of(bots, str, "bots", "a bot name (a string)")
     return _record(game, settlement, sitting_out, bots)
 
 
@@ -113,8 +124,10 @@ def save_game(game: Game) -> dict[str, Any]:
     ``commitment`` (the nonce included: keep a saved game as secret as its seed), the
     ``deal`` and every action so far. ``result`` and ``settlement`` are ``null`` while the
     hand is being played; the save of a finished hand is its full record (the settlement
-    with the variant's default ``sitting_out``), which :func:`replay_record` confirms."""
-    v, result = game.variant, game.result
+    with the variant's default ``sitting_out``), which :func:`replay_record` confirms.
+    Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a ``game`` that is
+    no :class:`Game`."""
+    v, result = of_type(game, Game, "game", "a Game").variant, game.result
     sits = v.seats > v.players
     settlement = None if result is None else settle(
         v, attrs.evolve(result, sitting_out=sits), events=game.events)
@@ -149,8 +162,16 @@ def _record(game: Game, settlement: Settlement | None, sitting_out: bool | None,
 def dumps_record(record: Mapping[str, Any], width: int = 100) -> str:
     """The record as JSON text: keys sorted, one line per action, settlement line and other
     object in a list, other values on one line when they fit in ``width`` columns, and a
-    final newline. Same record, same bytes."""
-    return _dump(record, 0, width) + "\n"
+    final newline. Same record, same bytes. Raises :class:`~zipai_rules.errors.ZipaiError`
+    (``bad_argument``) for a ``record`` that is no mapping or holds a value JSON cannot
+    write, or a ``width`` that is not an int from 1."""
+    mapping_arg(record, "record")
+    int_arg(width, "width", 1)
+    try:
+        return _dump(record, 0, width) + "\n"
+    except (TypeError, ValueError) as exc:  # a value json cannot write
+        raise ZipaiError(f"record: not JSON: {brief(str(exc), 100)}",
+                         code="bad_argument") from None
 
 
 def _compact(value: Any) -> str:
@@ -178,7 +199,9 @@ def write_record(path: str | Path, game: Game, settlement: Settlement, **options
     folder, renamed to ``path`` once complete: a reader never sees a partial record.
 
     Raises :class:`RecordError` (code ``unwritable``) if the file cannot be written or
-    ``path`` is a symbolic link (never written through)."""
+    ``path`` is a symbolic link (never written through); errors of :func:`game_record` for
+    the other arguments, and ``bad_argument`` for a ``path`` that is no path."""
+    path_arg(path, "path")
     write_text_atomic(path, dumps_record(game_record(game, settlement, **options)))
 
 
@@ -303,8 +326,10 @@ def read_record(path: str | Path, limits: Limits = RECORD_LIMITS) -> dict[str, A
     Raises :class:`RecordError`: code ``unreadable`` (missing, not a regular file, not
     UTF-8), ``too_large``, ``bad_json`` (with line and column; also ``NaN`` and integers of
     more than 80 digits), ``duplicate_key``, ``bad_format`` or ``schema`` (with the JSON
-    path).
+    path), and :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a ``path``
+    that is no path.
     """
+    path_arg(path, "path")
     return validate_record(_load_json(path, limits), str(path), limits)
 
 
@@ -338,8 +363,16 @@ _DOC_VARIANTS: dict[str, Variant] = {}
 
 def record_variant(record: Mapping[str, Any]) -> Variant:
     """The variant a record was made with: built from its embedded document, or else the
-    shipped preset of that id. Raises :class:`ReplayError` at step 0: code
-    ``unknown_variant``, or ``variant_changed`` when the content hash differs."""
+    shipped preset of that id. Raises :class:`RecordError` for a ``record`` that fails the
+    record schema (:func:`validate_record`: ``bad_format`` for one that is no record at all,
+    ``None`` or a list), :class:`ReplayError` at step 0: code ``unknown_variant``, or
+    ``variant_changed`` when the content hash differs."""
+    return _record_variant(validate_record(dict(record) if isinstance(record, Mapping)
+                                           else record))
+
+
+def _record_variant(record: Mapping[str, Any]) -> Variant:
+    """:func:`record_variant` of a record already validated."""
     info = record["variant"]
     vid, want = info["id"], info["content_hash"]
     doc = info.get("doc")
@@ -378,6 +411,7 @@ def record_variant(record: Mapping[str, Any]) -> Variant:
 def replay_file(path: str | Path, limits: Limits = RECORD_LIMITS) -> tuple[Game, Settlement]:
     """Read a record file and replay it (:func:`read_record` then :func:`replay_record`,
     validating once). Raises :class:`RecordError` and :class:`ReplayError` as they do."""
+    path_arg(path, "path")
     return _replay(validate_record(_load_json(path, limits), str(path), limits))
 
 
@@ -431,7 +465,7 @@ def resume_game(data: Mapping[str, Any] | str, variant: Variant | None = None,
             raise ReplayError(f"variant changed: {variant.id} has content hash "
                               f"{variant.content_hash[:16]}…, the record was made under "
                               f"{want[:16]}…", 0, code="variant_changed")
-    return _resume(record, variant or record_variant(record))
+    return _resume(record, variant or _record_variant(record))
 
 
 def _resume(record: dict[str, Any], variant: Variant) -> Game:
@@ -469,7 +503,7 @@ def _resume(record: dict[str, Any], variant: Variant) -> Game:
 
 def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
     """:func:`replay_record` of a record that has passed the schema."""
-    game = _resume(record, record_variant(record))
+    game = _resume(record, _record_variant(record))
     actions = record["actions"]
     if not game.is_over:
         state = game.state

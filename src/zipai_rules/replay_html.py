@@ -5,7 +5,8 @@ JSON snapshots taken from the engine itself: the all-open table (every hand, eve
 up) and each seat's view (:func:`~zipai_rules.engine.observation.observe`, the events of the
 step as :class:`~zipai_rules.engine.observation.Redactor` shows them to the seat). A small
 inline script draws a snapshot into the page; nothing is fetched from the network (no URL,
-no font, no image: a Content-Security-Policy forbids any). Names from the record (the
+no font, no image: a Content-Security-Policy forbids any), and the policy lets run only the
+page's own script and style, named by their SHA-256 (:func:`csp`). Names from the record (the
 variant's id, name and terms, the bots) are data: they are put in the page as escaped JSON
 and as text nodes, never as markup.
 
@@ -18,6 +19,8 @@ The file shows every card of the hand, whatever view it opens in: it is for afte
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 from collections.abc import Iterable, Sequence
@@ -150,14 +153,25 @@ def script_json(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-#: no network: inline script and style only
-CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-       "img-src data:")
+def _sha256_source(text: str) -> str:
+    """The CSP hash source of an inline element's text: ``'sha256-<base64>'`` of its UTF-8."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def csp(script: str, style: str) -> str:
+    """The page's Content-Security-Policy: nothing fetched (``default-src 'none'``), and only
+    the page's own script and style run, each named by its SHA-256 (computed as the page is
+    written), so that no other inline script, handler (``onclick=``) or style attribute
+    would; without a script, no script at all."""
+    scripts = _sha256_source(script) if script else "'none'"
+    return (f"default-src 'none'; script-src {scripts}; style-src {_sha256_source(style)}; "
+            "img-src data:; base-uri 'none'; form-action 'none'")
 
 
 def _page(title: str, body: str, script: str = "", data: Any = None) -> str:
     parts = ['<!DOCTYPE html>\n<html lang="zh">\n<head>\n<meta charset="utf-8">\n',
-             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n',
+             '<meta http-equiv="Content-Security-Policy" '
+             f'content="{html.escape(csp(script, _STYLE))}">\n',
              '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
              f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n",
              f"<body>\n{body}\n"]

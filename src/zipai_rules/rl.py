@@ -1,5 +1,6 @@
 """A PettingZoo AEC environment for self-play: :func:`env` (extra ``[rl]``: ``pettingzoo``,
-``gymnasium``, ``numpy``).
+``gymnasium``, ``numpy``; without them, import raises ``ModuleNotFoundError`` naming the extra
+and how to install it).
 
 One episode is one hand of a variant. The agents are ``seat_0`` .. ``seat_{n-1}`` (seat 0
 deals); the agent to act is the seat the rules wait for (``Game.actor``): a discard, a claim
@@ -11,24 +12,36 @@ mask all zeros for a seat that does not act. The array encodes the seat's view
 (``Game.observe``, docs/observations.md), or the whole table with ``seat_views=False``; its
 layout is :func:`observation_layout` (docs/rl.md). The rewards, given when the hand ends, are
 the settlement's ``payments`` (in the variant's unit). ``reset(seed=S)`` deals the hand of
-``zipai play --seed S``; a ``reset()`` without a seed deals the next seed.
+``zipai play --seed S``; a ``reset()`` without a seed deals the next hand of a series derived
+from the last seed by SHA-256 (``hand_seed``, as a match), or from a secret 128-bit seed.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import attrs
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from .arguments import int_arg, of_type, refuse
+from .errors import install_hint
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as exc:  # tested in a subprocess without them
+    if (exc.name or "").split(".")[0] not in ("numpy", "gymnasium", "pettingzoo"):
+        raise
+    raise ModuleNotFoundError(
+        f"zipai_rules.rl needs {exc.name}, which zipai_rules does not install: "
+        + install_hint("rl"), name=exc.name) from exc
 
 from .cards import N_KINDS, format_cards
 from .engine.encoding import decode_action, encode_action, num_distinct_actions
 from .engine.game import Game
 from .engine.observation import Observation, SeenMeld
+from .engine.seeds import check_seed, fresh_seed, hand_seed
 from .errors import IllegalActionError, ZipaiError
 from .melds import MeldKind
 from .settlement import settle
@@ -46,7 +59,11 @@ HIGH = 127
 
 def observation_layout(players: int, seat_views: bool = True) -> tuple[tuple[str, int], ...]:
     """The blocks of the observation array, in order, as ``(name, length)``; ``seat r`` is
-    the seat ``r`` places after the observing one (``seat 0`` is the observer itself)."""
+    the seat ``r`` places after the observing one (``seat 0`` is the observer itself).
+    Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for ``players`` that
+    is not an int in 2..4 or a ``seat_views`` that is not a bool."""
+    int_arg(players, "players", 2, 4)
+    of_type(seat_views, bool, "seat_views", "a bool")
     blocks = [("hand", N_KINDS)]
     for r in range(players):
         blocks += [(f"seat {r} meld cards", N_KINDS), (f"seat {r} meld hidden", 1),
@@ -136,24 +153,46 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
             "observation": spaces.Box(0, HIGH, (size,), np.int8),
             "action_mask": spaces.Box(0, 1, (codes,), np.int8)}) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(codes) for a in self.possible_agents}
-        self._next_seed: int | None = None
+        self._series: int | None = None  # the seed the later hands derive from
+        self._hands = 0                    # hands dealt in the series
         self.game: Game | None = None
         self.payments: tuple[int, ...] | None = None
 
+    def _agent(self, agent: object) -> str:
+        """``agent`` if it names an agent of this environment, else
+        :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) naming the agents."""
+        if not isinstance(agent, str) or agent not in self.agent_name_mapping:
+            raise refuse("agent", agent, "an agent of this environment: "
+                         + ", ".join(self.possible_agents))
+        return agent
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        """The observation space of ``agent``; refused (``bad_argument``) for a name that is no
+        agent of this environment."""
+        return self.observation_spaces[self._agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        """The action space of ``agent``; refused as :meth:`observation_space`."""
+        return self.action_spaces[self._agent(agent)]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal the hand of ``seed`` (``zipai play --seed``), or of the seed after the last
-        one; the first hand of an environment never seeded is drawn at random."""
-        if seed is None:
-            seed = (self._next_seed if self._next_seed is not None
-                    else random.SystemRandom().randrange(2 ** 31))
-        self._next_seed = seed + 1
-        self.game = Game(self.variant, seed=seed)
+        """Deal a hand. ``reset(seed=S)`` deals the hand of ``zipai play --seed S`` and starts
+        a series seeded ``S``; each later ``reset()`` deals the series' next hand n (2, 3, …),
+        shuffled with ``hand_seed(S, n)`` as a :class:`~zipai_rules.match.Match` shuffles its
+        hands. An environment never seeded starts a series on a secret 128-bit seed
+        (:func:`~zipai_rules.engine.seeds.fresh_seed`, hands 1, 2, …), so no hand's seed tells
+        another's. ``env.game.seed`` is the seed the hand was shuffled with (to replay it).
+        Raises :class:`~zipai_rules.errors.HandError` (``bad_seed``) for a seed that is not a
+        non-negative ``int``."""
+        if seed is not None:
+            shuffle = self._series = check_seed(seed)
+            self._hands = 1
+        else:
+            if self._series is None:
+                self._series, self._hands = fresh_seed(), 0
+            self._hands += 1
+            shuffle = hand_seed(self._series, self._hands)
+        self.game = Game(self.variant, seed=shuffle)
         self.payments = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
@@ -172,10 +211,12 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
             self.agent_selection = self.agents[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        """The agent's observation array and action mask."""
+        """The agent's observation array and action mask. Raises
+        :class:`~zipai_rules.errors.ZipaiError`: ``bad_argument`` for a name that is no agent
+        of this environment (``"seat_9"``), ``bad_option`` before the first ``reset()``."""
+        seat = self.agent_name_mapping[self._agent(agent)]
         if self.game is None:
             raise ZipaiError("reset() the environment before observing it", code="bad_option")
-        seat = self.agent_name_mapping[agent]
         view = self.game.observe(seat)
         hands = None
         if not self.seat_views:

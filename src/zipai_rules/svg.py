@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 
 from .analysis import Analysis, Decomposition
+from .arguments import refuse
 from .cards import KING
 from .drawing import (
     CARD_H,
@@ -39,7 +40,6 @@ from .drawing import (
     draw_analysis,
     draw_table,
     group_hand,
-    refuse,
     text_width,
     xml_text,
 )
@@ -82,9 +82,10 @@ def _variant(variant: object, players: int | None = None, variant_id: str | None
 
 
 def _view_variant(view: Observation | TableView, variant: object) -> Variant | None:
-    """``variant=`` of a view (which carries no variant id): refused when its number of
-    players differs, when the view shows a 王 its deck lacks, or more cards than its deck."""
-    v = _variant(variant, len(view.melds))
+    """``variant=`` of a view: refused when it is not the variant the view was made in (the
+    view's ``variant_id``, where it has one), when its number of players differs, when the
+    view shows a 王 its deck lacks, or more cards than its deck."""
+    v = _variant(variant, len(view.melds), view.variant_id)
     if v is None:
         return None
     face_up = [c for ms in view.melds for m in ms for c in m.cards]
@@ -116,13 +117,13 @@ def render(table: Game | GameState | Observation | TableView | Analysis | Decomp
     :class:`~zipai_rules.analysis.Decomposition` (:func:`render_analysis`). ``ascii``
     writes cards as tokens (``x1``, ``d10``, ``K``) and meld kinds in pinyin instead of
     Chinese. ``variant`` (a :class:`~zipai_rules.variant.Variant` or its name) names the meld
-    kinds and gives the 胡息 of a view's melds (a view does not carry its variant; a game or
-    state does, and a ``variant`` given with one must be that variant). Raises
+    kinds and gives the 胡息 of a view's melds (a view carries only its variant's id, a game or
+    state the variant; a ``variant`` given with one must be that variant). Raises
     :class:`~zipai_rules.errors.SeatError` for a bad ``seat``,
     :class:`~zipai_rules.errors.VariantError` for a ``variant`` name that names none, and
     :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for an argument of another
     type, a ``seat`` that does not apply, or a ``variant`` that does not fit (another id than
-    the game's, another number of players than the view's)."""
+    the game's or the view's, another number of players than the view's)."""
     ascii = _flag(ascii)
     if isinstance(table, Analysis | Decomposition):
         if seat is not None:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .arguments import path_arg
 from .errors import VariantError
 from .inputs import VARIANT_LIMITS, Limits, Refused, brief, read_text
 from .loader import Resolver, build_variant, least_units, read_yaml, resolve
@@ -39,8 +40,11 @@ def load_variant_file(path: str | Path, resolver: Resolver | None = None, *,
 
     Raises :class:`VariantError`: codes ``unreadable``, ``too_large``, ``too_deep``,
     ``yaml_syntax``, ``unknown_parent``, ``parent_outside``, ``schema``,
-    ``semantic``, ``reserved_name``."""
-    path = Path(path)
+    ``semantic``, ``reserved_name``; :class:`~zipai_rules.errors.ZipaiError`
+    (``bad_argument``) for a ``path`` or ``root`` that is no path."""
+    path = Path(path_arg(path, "path"))
+    if root is not None:
+        path_arg(root, "root")
     text = _read_file(path, limits)
     top = _FileResolver(path.parent, Path(root) if root is not None else path.parent, limits)
     doc = read_yaml(text, str(path), limits)

@@ -284,13 +284,26 @@ def _ctrl_c_interrupts() -> Iterator[None]:
 
 def play_human(game: Game, humans: Sequence[int], bots: Sequence[Bot], words: Words, *,
                seating: str = "", record: str | None = None,
-               bot_names: Sequence[str] = (), read: Callable[[str], str] = input) -> int:
+               bot_names: Sequence[str] = (), read: Callable[[str], str] = input,
+               seed_secret: bool = False) -> int:
     """Play ``game`` with ``humans`` at the terminal and ``bots`` in the other seats; print
     the result and the settlement; write the record to ``record`` if given. Returns the exit
-    status (0, :data:`LEFT`, :data:`INTERRUPTED`)."""
-    v = game.variant
+    status (0, :data:`LEFT`, :data:`INTERRUPTED`). ``seed_secret``: the seed was drawn, not
+    chosen: it would tell the player every card, so it is printed only when the hand ends
+    (or is left), to replay it with ``--seed``."""
     console = Console(game, humans, bots, words, read)
-    print(header(game, bots, words, humans=humans))
+    print(header(game, bots, words, humans=humans, seed_shown=not seed_secret))
+    try:
+        return _play(game, console, words, seating, humans, record, bot_names)
+    finally:
+        if seed_secret:
+            print(f"种子 {game.seed}（以 --seed {game.seed} 重玩这一手）" if words.zh
+                  else f"seed {game.seed} (replay this hand with --seed {game.seed})")
+
+
+def _play(game: Game, console: Console, words: Words, seating: str, humans: Sequence[int],
+          record: str | None, bot_names: Sequence[str]) -> int:
+    v = game.variant
     if seating:
         print(f"  {seating}")
     for line in deal_lines(game, words, humans[0] if len(humans) == 1 else -1):

@@ -12,10 +12,13 @@ from ..wording import Words
 
 
 def header(game: Game, bots: Sequence[object], words: Words, seat: int | None = None,
-            humans: Sequence[int] = ()) -> str:
-    """The log's first line: the variant, the seed, the dealer and the bots; with ``humans``,
-    each bot by its seat, then the seats played at the terminal."""
+            humans: Sequence[int] = (), seed_shown: bool = True) -> str:
+    """The log's first line: the variant, the seed (or, not ``seed_shown``, that it is kept
+    secret until the hand ends), the dealer and the bots; with ``humans``, each bot by its
+    seat, then the seats played at the terminal."""
     v = game.variant
+    seed = game.seed if seed_shown else ("保密（本手结束后显示）" if words.zh
+                                         else "secret (shown when the hand ends)")
     names = ", ".join(type(b).__name__ for b in bots)
     if humans:
         names = ", ".join(f"{words.seat(s)} {type(b).__name__}" for s, b in enumerate(bots)
@@ -24,12 +27,12 @@ def header(game: Game, bots: Sequence[object], words: Words, seat: int | None = 
         mine = "" if seat is None else f"；{words.seat(seat)}所见"
         if humans:
             mine = f"；你：{'、'.join(map(words.seat, humans))}"
-        return (f"{v.name} ({v.id})，种子 {game.seed}，庄家 {words.seat(game.deal.dealer)}，"
+        return (f"{v.name} ({v.id})，种子 {seed}，庄家 {words.seat(game.deal.dealer)}，"
                 f"机器人：{names or '-'}{mine}")
     mine = "" if seat is None else f"; as seat {seat} sees it"
     if humans:
         mine = f"; you: {', '.join(map(words.seat, humans))}"
-    return (f"{v.name} ({v.id}), seed {game.seed}, dealer seat {game.deal.dealer}, "
+    return (f"{v.name} ({v.id}), seed {seed}, dealer seat {game.deal.dealer}, "
             f"bots: {names or '-'}{mine}")
 
 

@@ -13,6 +13,7 @@ from ..bots import make_bots, seat_bot_names
 from ..cards import format_cards
 from ..engine import Action, Event, Game
 from ..engine.observation import check_seat
+from ..engine.seeds import fresh_seed
 from ..errors import ZipaiError
 from ..inputs import brief
 from ..match import Match, sitting_out_seat
@@ -33,8 +34,10 @@ def add_parser(sub: Any) -> None:
                           description="Play one seeded hand (or with --hands N a match) with "
                           "built-in bots and print every step, the result and the settlement.")
     play.add_argument("--variant", default="hunan", help=VARIANT_HELP)
-    play.add_argument("--seed", type=count(0), default=1,
-                      help="shuffle seed (same seed, same game; default 1)")
+    play.add_argument("--seed", type=count(0), default=None,
+                      help="shuffle seed (same seed, same game); without it a secret 128-bit "
+                           "seed is drawn and printed (with --human once the hand is over) "
+                           "so that the hand can be replayed")
     play.add_argument("--bots", type=bot_list, default=None,
                       help="comma-separated bot names per seat; a shorter list is repeated to "
                            "fill the table (greedy = greedy,greedy,greedy): greedy, random "
@@ -75,6 +78,9 @@ def seat_list(text: str) -> tuple[int, ...]:
 
 def run(args: argparse.Namespace) -> int:
     variant = variant_arg(args.variant, args)
+    drawn = args.seed is None
+    if drawn:  # unseeded: no seat can guess or search the shuffle (engine.seeds)
+        args.seed = fresh_seed()
     if args.human is not None:
         for flag, used in (("--json", args.json), ("--seat", args.seat is not None),
                            ("--hands", args.hands > 1)):
@@ -102,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
     if args.human is not None:
 
         return play_human(game, args.human, bots, words, seating=seating,
-                          record=args.record, bot_names=bot_names(args, variant.players))
+                          record=args.record, bot_names=bot_names(args, variant.players),
+                          seed_secret=drawn)
     quiet = args.json or args.seat is not None
     say = (lambda *a, **k: None) if quiet else print
     say(header(game, bots, words))

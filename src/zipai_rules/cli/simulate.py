@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from typing import Any
 
-from ..errors import ZipaiError
+from ..errors import ZipaiError, brief, install_hint
 from ..replay_html import ReplayIndex
 from ..simulate import (
     DEFAULT_BOTS,
@@ -25,7 +25,9 @@ from ..simulate import (
     run_games,
     tally_stats,
 )
+from . import scheduler
 from .common import VARIANT_HELP, bot_list, bot_names, count, variant_arg
+from .scheduler import probe_scheduler
 
 
 class ProgressBar:
@@ -110,12 +112,14 @@ def dask_executor(address: str, jobs: int) -> Iterator[tuple[Executor, int]]:
     """A ``dask.distributed`` client's executor and the number of games it plays at once
     (its workers' threads): on the scheduler at ``address``, or, for ``local``, on a
     ``LocalCluster`` of ``jobs`` single-threaded worker processes started here and shut down
-    on leaving. Raises :class:`ZipaiError` (``bad_option``) when the ``[dask]`` extra is not
-    installed or the scheduler cannot be reached."""
+    on leaving. A ``tcp://`` address is first checked to be a dask scheduler, within
+    :data:`~.scheduler.HANDSHAKE_SECONDS` (:func:`~.scheduler.probe_scheduler`). Raises
+    :class:`ZipaiError` (``bad_option``) when the ``[dask]`` extra is not installed, the
+    address cannot be read, the scheduler cannot be reached, or what answers is not one."""
     try:
         import distributed
     except ImportError:
-        raise ZipaiError("--dask needs the dask extra: pip install 'zipai-rules[dask]'",
+        raise ZipaiError(f"--dask needs dask.distributed: {install_hint('dask')}",
                          code="bad_option") from None
     dask: Any = distributed  # its entry points are untyped
     with contextlib.ExitStack() as stack:
@@ -124,13 +128,25 @@ def dask_executor(address: str, jobs: int) -> Iterator[tuple[Executor, int]]:
                 n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0"))
             client = stack.enter_context(dask.Client(cluster))
         else:
+            shown = brief(address, 80)
             try:
-                client = stack.enter_context(dask.Client(address, timeout=10))
-            except OSError as exc:
-                raise ZipaiError(f"--dask {address}: cannot reach the scheduler: {exc}",
-                                 code="bad_option") from None
+                scheme, where = dask.comm.parse_address(address)
+                if scheme == "tcp":  # a bounded handshake first (tls:// needs its keys)
+                    probe_scheduler(shown, *dask.comm.parse_host_port(where))
+                client = stack.enter_context(dask.Client(address,
+                                                         timeout=scheduler.HANDSHAKE_SECONDS))
+            except ZipaiError:
+                raise
             except (ValueError, TypeError) as exc:  # an address dask cannot parse
-                raise ZipaiError(f"--dask {address!r}: not a scheduler address: {exc}",
+                raise ZipaiError(f"--dask {shown!r}: not a scheduler address: {exc}",
+                                 code="bad_option") from None
+            except OSError as exc:  # refused, or no answer in time after the handshake
+                raise ZipaiError(f"--dask {shown}: cannot reach the scheduler: "
+                                 f"{brief(str(exc), 200) or type(exc).__name__}",
+                                 code="bad_option") from None
+            except Exception as exc:  # dask's own failures on a peer that is no scheduler
+                raise ZipaiError(f"--dask {shown}: not a dask scheduler: "
+                                 f"{type(exc).__name__}: {brief(str(exc), 200)}",
                                  code="bad_option") from None
         threads = sum(client.nthreads().values()) or 1
         yield client.get_executor(), threads

@@ -30,9 +30,10 @@ import itertools
 from collections.abc import Sequence
 from functools import cache
 
+from ..arguments import int_arg, items_of, of_type
 from ..errors import IllegalActionError
 from ..melds import Meld, chi_meld, chi_shapes_with
-from ..variant import Variant
+from ..variant import Variant, VariantLike, as_variant
 from .actions import MAX_PLAN_KINGS, Action, ActionKind
 
 PENG0, PAO0, HU0, HU_NONE, PASS, CHI0 = 21, 41, 61, 82, 83, 84
@@ -109,15 +110,17 @@ def _tier_ends() -> tuple[int, int, int]:
     return ends[0], max(ends[0], ends[1]), max(ends[0], ends[1], ends[2])
 
 
-def num_distinct_actions(variant: Variant | None = None) -> int:
+def num_distinct_actions(variant: VariantLike | None = None) -> int:
     """Size of the action code space (17278), or with a ``variant`` the prefix of it that the
     variant's actions use: 1980 where a 王 never joins a 吃 (``deck.king_rules.claims``
     without ``chi``), else the end of the last tier its ``chi_kings`` and ``bi_kings``
-    allow (4370, 5812 or 17278)."""
+    allow (4370, 5812 or 17278). ``variant``: a :class:`Variant` or a name
+    (:func:`~zipai_rules.variant.as_variant`; :class:`~zipai_rules.errors.VariantError` for
+    neither)."""
     one, two, every = _tier_ends()
     if variant is None:
         return every
-    rules = variant.deck.king_rules
+    rules = as_variant(variant).deck.king_rules
     if "chi" not in rules.claims:
         return CHI0 + len(_chi_table()[0])
     if rules.bi_kings:
@@ -127,8 +130,9 @@ def num_distinct_actions(variant: Variant | None = None) -> int:
 
 def encode_action(action: Action) -> int:
     """The integer code of an action. Raises :class:`IllegalActionError` for an action the
-    encoding cannot hold (e.g. a malformed 吃 plan)."""
-    k, c = action.kind, action.card
+    encoding cannot hold (e.g. a malformed 吃 plan), :class:`~zipai_rules.errors.ZipaiError`
+    (``bad_argument``) for a value that is no :class:`Action`."""
+    k, c = of_type(action, Action, "action", "an Action").kind, action.card
     if k == ActionKind.DISCARD and c is not None:
         return c
     if k == ActionKind.PENG and c is not None and c < 20:
@@ -153,7 +157,11 @@ def encode_action(action: Action) -> int:
 
 def decode_action(code: int, seat: int) -> Action:
     """The action of ``seat`` with this code. Raises :class:`IllegalActionError` for a code
-    outside ``0..num_distinct_actions() - 1``."""
+    outside ``0..num_distinct_actions() - 1``, :class:`~zipai_rules.errors.ZipaiError`
+    (``bad_argument``) for a code or seat that is not an ``int`` (a seat is also
+    non-negative)."""
+    int_arg(code, "code")
+    int_arg(seat, "seat", 0)
     if not 0 <= code < num_distinct_actions():
         raise IllegalActionError(f"action code {code} outside 0..{num_distinct_actions() - 1}",
                                  code="unencodable_action")
@@ -192,8 +200,17 @@ def _shape(meld: Meld) -> _Shape:
 
 def legal_mask(options: Sequence[Action], variant: Variant | None = None) -> list[bool]:
     """A ``num_distinct_actions(variant)``-long mask, True at the codes of ``options`` (the
-    legal actions of a game of ``variant``, whose codes all lie in that prefix)."""
+    legal actions of a game of ``variant``, whose codes all lie in that prefix). Raises
+    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for ``options`` that are not a
+    list of :class:`Action` values, :class:`IllegalActionError` for an action whose code lies
+    outside the variant's prefix."""
+    options = items_of(options, Action, "options", "an Action")
     mask = [False] * num_distinct_actions(variant)
     for a in options:
-        mask[encode_action(a)] = True
+        code = encode_action(a)
+        if code >= len(mask):
+            raise IllegalActionError(f"options: {a} has code {code}, outside the "
+                                     f"{len(mask)} codes of the variant's actions",
+                                     code="unencodable_action")
+        mask[code] = True
     return mask

@@ -13,8 +13,9 @@ from typing import Any
 
 import attrs
 
+from ..arguments import items_of, of_type
 from ..cards import KING, N_KINDS, Card, card_index, cards_arg, check_copies, format_cards
-from ..errors import CardError, HandError, IllegalActionError
+from ..errors import CardError, HandError, IllegalActionError, brief
 from ..variant import Variant, VariantLike, as_variant
 from .actions import Action, Event
 from .observation import Observation, events_for, observe, timeline
@@ -86,16 +87,28 @@ class Deal:
         return out
 
 
-def deck(variant: Variant) -> list[int]:
-    """Every card of the variant's deck, as indices in a fixed order."""
+def _check_dealer(variant: Variant, dealer: object) -> None:
+    if not (isinstance(dealer, int) and not isinstance(dealer, bool)
+            and 0 <= dealer < variant.players):
+        raise HandError(f"dealer seat {brief(repr(dealer), 40)} outside "
+                        f"0..{variant.players - 1}", code="bad_deal")
+
+
+def deck(variant: VariantLike) -> list[int]:
+    """Every card of the variant's deck, as indices in a fixed order. ``variant``: a
+    :class:`Variant` or a name (:func:`~zipai_rules.variant.as_variant`)."""
+    variant = as_variant(variant)
     return [i for i in range(20) for _ in range(variant.deck.copies)] + [KING] * variant.deck.kings
 
 
-def shuffled_deal(variant: Variant, seed: int, dealer: int = 0) -> Deal:
+def shuffled_deal(variant: VariantLike, seed: int, dealer: int = 0) -> Deal:
     """Shuffle the deck with ``random.Random(seed)`` and deal in seat order from the dealer;
     the wall follows, and the last ``deal.set_aside`` cards are set aside unseen.
     Raises :class:`HandError` (``bad_seed``) unless ``seed`` is a valid seed (see
-    :mod:`~zipai_rules.engine.seeds`)."""
+    :mod:`~zipai_rules.engine.seeds`) and (``bad_deal``) for a dealer that is not a seat,
+    :class:`~zipai_rules.errors.VariantError` for a bad ``variant``."""
+    variant = as_variant(variant)
+    _check_dealer(variant, dealer)
     cards = deck(variant)
     random.Random(check_seed(seed)).shuffle(cards)
     hands: list[tuple[int, ...]] = [()] * variant.players
@@ -159,15 +172,12 @@ class Game:
         if seed is not None:
             seed = check_seed(seed)
         if deal is None:
-            if not (isinstance(dealer, int) and not isinstance(dealer, bool)
-                    and 0 <= dealer < variant.players):
-                raise HandError(f"dealer seat {dealer!r} outside 0..{variant.players - 1}",
-                                code="bad_deal")
+            _check_dealer(variant, dealer)
             if seed is None:
                 seed = fresh_seed()
             self.deal = shuffled_deal(variant, seed, dealer)
         else:
-            self.deal = deal
+            self.deal = of_type(deal, Deal, "deal", "a Deal")
         self.seed = seed
         self.commitment: ShuffleCommitment | None = None
         if commit:
@@ -286,9 +296,13 @@ class Game:
         return other
 
 
-def replay(variant: Variant, deal: Deal, actions: Sequence[Action]) -> Game:
+def replay(variant: VariantLike, deal: Deal, actions: Sequence[Action]) -> Game:
     """Re-play ``actions`` from ``deal``; raises :class:`IllegalActionError` naming the first
-    step (1-based) that is not legal."""
+    step (1-based) that is not legal, :class:`~zipai_rules.errors.ZipaiError`
+    (``bad_argument``) for a ``deal`` that is no :class:`Deal` or ``actions`` that are not a
+    list of :class:`Action` values (naming the first that is not)."""
+    of_type(deal, Deal, "deal", "a Deal")
+    actions = items_of(actions, Action, "actions", "an Action")
     game = Game(variant, deal=deal)
     for k, action in enumerate(actions, 1):
         problem = game.check(action)

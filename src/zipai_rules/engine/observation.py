@@ -20,15 +20,16 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ..arguments import items_of, of_type
 from ..cards import format_cards, indices_of, parse_indices
-from ..errors import RecordError, SeatError
+from ..errors import RecordError, SeatError, ZipaiError
 from ..melds import Meld, MeldKind
-from ..variant import Variant
+from ..variant import Variant, VariantLike, as_variant
 from ..vocab import Phase, ResultKind, Source
 from .actions import Action, Event, EventKind, card_from_json
 from .display import DISPLAYED
 from .display import display as display  # how the other seats see a meld, re-exported
-from .state import GameState, Result
+from .state import GameState, Result, SeatState
 
 if TYPE_CHECKING:
     from ..drawing import TablePicture
@@ -138,6 +139,14 @@ def _public(data: Mapping[str, Any]) -> dict[str, Any]:
             "result": None if result is None else ShownResult.from_json(result)}
 
 
+def _variant_id(data: Mapping[str, Any]) -> str | None:
+    """The ``variant`` of a view's JSON: a string, or absent or ``null`` (older JSON)."""
+    value = data.get("variant")
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"variant {value!r:.40} is not a string")
+    return value
+
+
 def _decoding(kind: str) -> RecordError:
     return RecordError(f"malformed {kind}", code="bad_observation")
 
@@ -157,7 +166,9 @@ class Observation:
     * ``history``: the events this seat was shown so far (:func:`events_for`), empty when the
       observation was made from a state alone;
     * ``dealer``: the dealer's seat; ``result``: at the end, how the hand ended
-      (:class:`ShownResult`), else ``None``.
+      (:class:`ShownResult`), else ``None``;
+    * ``variant_id``: the id of the variant of the game (``None`` for a view made otherwise),
+      so that a drawing under another variant's name is refused (:func:`zipai_rules.svg.render`).
 
     :meth:`to_json` and :meth:`from_json` round-trip it losslessly (a server sends it as JSON).
     """
@@ -176,6 +187,7 @@ class Observation:
     history: tuple[Event, ...] = ()
     dealer: int | None = None
     result: ShownResult | None = None
+    variant_id: str | None = None
 
     @property
     def to_act(self) -> bool:
@@ -197,7 +209,7 @@ class Observation:
         """The observation as JSON: cards as ASCII tokens, ``options`` and ``history`` in the
         record format (``Action.to_json``, ``Event.to_json``), the 臭 sets as sorted token
         lists, ``result`` as :meth:`ShownResult.to_json` (``null`` while the hand goes on)."""
-        return {"seat": self.seat, "dealer": self.dealer,
+        return {"variant": self.variant_id, "seat": self.seat, "dealer": self.dealer,
                 "hand": _tokens(i for i, n in enumerate(self.hand) for _ in range(n)),
                 "chou_chi": _tokens(sorted(self.chou_chi)),
                 "chou_peng": _tokens(sorted(self.chou_peng)),
@@ -216,7 +228,7 @@ class Observation:
                        chou_chi=frozenset(_cards(data["chou_chi"])),
                        chou_peng=frozenset(_cards(data["chou_peng"])),
                        options=tuple(Action.from_json(a) for a in data["options"]),
-                       dealer=data["dealer"], **_public(data))
+                       dealer=data["dealer"], variant_id=_variant_id(data), **_public(data))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, RecordError):
                 raise
@@ -232,8 +244,8 @@ class TableView:
     ``discards``; ``hidden_cards`` per seat; ``wall``; the card on offer (``pending``; a draw
     kept unseen is not shown); ``phase`` (``wait`` while the hand goes on, ``over`` at the
     end); ``result`` at the end; ``history``: the events shown to a seat that is none of the
-    players (no ``pass`` or ``chou``, face-down melds without their card). :meth:`to_json` and
-    :meth:`from_json` round-trip it."""
+    players (no ``pass`` or ``chou``, face-down melds without their card); ``variant_id`` as
+    :class:`Observation`'s. :meth:`to_json` and :meth:`from_json` round-trip it."""
 
     dealer: int
     melds: tuple[tuple[SeenMeld, ...], ...]
@@ -245,9 +257,11 @@ class TableView:
     result: ShownResult | None = None
     history: tuple[Event, ...] = ()
     sitting_out: bool = False
+    variant_id: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"dealer": self.dealer, "sitting_out": self.sitting_out, **_public_json(self)}
+        return {"variant": self.variant_id, "dealer": self.dealer,
+                "sitting_out": self.sitting_out, **_public_json(self)}
 
     def _repr_svg_(self) -> str:
         """The table as a spectator sees it (:mod:`zipai_rules.svg`), for Jupyter."""
@@ -264,7 +278,7 @@ class TableView:
         """The view of one :meth:`to_json` dict; errors as :meth:`Observation.from_json`."""
         try:
             return cls(dealer=int(data["dealer"]), sitting_out=bool(data["sitting_out"]),
-                       **_public(data))
+                       variant_id=_variant_id(data), **_public(data))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, RecordError):
                 raise
@@ -338,13 +352,14 @@ class Redactor:
     as it happened. Feed it every event of the hand, from the deal on.
     """
 
-    def __init__(self, variant: Variant, seat: int) -> None:
-        self.variant = variant
+    def __init__(self, variant: VariantLike, seat: int) -> None:
+        self.variant = variant = as_variant(variant)
         self.seat = check_seat(variant, seat)
         self._face_down: dict[int, list[int]] = {}  # per other seat: cards, in table order
         self._drawn: tuple[int | None, int | None] = (None, None)  # the draw on offer: seat, card
 
     def show(self, event: Event) -> Event | None:
+        of_type(event, Event, "event", "an Event")
         if event.kind in (EventKind.DRAW, EventKind.DRAW_HIDDEN, EventKind.DISCARD):
             self._drawn = (event.seat, event.card) if event.kind != EventKind.DISCARD else (
                 None, None)
@@ -375,10 +390,34 @@ class Redactor:
         return event if note == event.note else attrs.evolve(event, note=note)
 
 
-def events_for(variant: Variant, events: Iterable[Event], seat: int) -> tuple[Event, ...]:
+def seen_by_others(variant: Variant, seat: SeatState) -> tuple[tuple[SeenMeld, ...], int]:
+    """What anyone but the seat itself sees of ``seat`` (a player's state): its table melds as
+    :class:`SeenMeld` and the number of its concealed cards. The one rule for every other
+    player, a spectator and the seat sitting out alike, so that no view shows more of a
+    seat than the other players are shown: a single dealt 提 kept in the hand
+    (``deal.single_dealt_ti: hand``) is no meld, its cards are counted as concealed; a 吃 of
+    the seat's own draw under ``display.chi_own_draw: hidden`` shows neither kind nor cards;
+    every other meld as the variant's ``display`` lays it (:func:`seen`)."""
+    shown, hidden = [], sum(seat.hand)
+    for k, m in enumerate(seat.melds):
+        if m.kind == MeldKind.TI and m.cards[0] == seat.held_ti:
+            hidden += len(m.cards)  # a dealt 提 kept in the hand
+        elif k in seat.own_chi and variant.display.chi_own_draw == "hidden":
+            shown.append(SeenMeld(None, (), len(m.cards)))  # its kind would tell the cards
+        else:
+            shown.append(seen(m, display(variant, m.kind)))
+    return tuple(shown), hidden
+
+
+def events_for(variant: VariantLike, events: Iterable[Event], seat: int
+               ) -> tuple[Event, ...]:
     """The events of a hand (all of them, from the deal on) that ``seat`` is shown, redacted
-    by a :class:`Redactor`. Raises :class:`SeatError` for a bad seat."""
+    by a :class:`Redactor`. Raises :class:`SeatError` for a bad seat,
+    :class:`~zipai_rules.errors.VariantError` for a bad ``variant`` and
+    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for ``events`` that are not a
+    list of :class:`Event` values (naming the first that is not)."""
     redactor = Redactor(variant, seat)
+    events = items_of(events, Event, "events", "an Event")
     return tuple(e for e in map(redactor.show, events) if e is not None)
 
 
@@ -387,24 +426,21 @@ def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observ
     log up to ``state`` (``Game.events``), kept as the seat's redacted ``history``. A pending
     card drawn by a seat is shown to all, except a draw kept unseen (source ``self``,
     ``claims.own_draw: kept``), shown to its drawer only. Raises
-    :class:`SeatError` for a bad seat."""
-    v = state.variant
+    :class:`SeatError` for a bad seat, :class:`~zipai_rules.errors.ZipaiError`
+    (``bad_argument``) for a ``state`` that is no :class:`GameState` or ``events`` that are
+    not a list of :class:`Event` values."""
+    v = of_type(state, GameState, "state", "a GameState (game.state)").variant
     check_seat(v, seat)
-    melds = []
-    hidden_cards = [sum(st.hand) for st in state.seats]
+    events = items_of(events, Event, "events", "an Event")
+    melds, hidden_cards = [], []
     for s, st in enumerate(state.seats):
         if s == seat:
             melds.append(tuple(SeenMeld(m.kind, m.cards) for m in st.melds))
-            continue
-        shown = []
-        for k, m in enumerate(st.melds):
-            if m.kind == MeldKind.TI and m.cards[0] == st.held_ti:
-                hidden_cards[s] += len(m.cards)  # a dealt 提 kept in the hand
-            elif k in st.own_chi and v.display.chi_own_draw == "hidden":
-                shown.append(SeenMeld(None, (), len(m.cards)))  # its kind would tell the cards
-            else:
-                shown.append(seen(m, display(v, m.kind)))
-        melds.append(tuple(shown))
+            hidden_cards.append(sum(st.hand))
+        else:
+            shown, hidden = seen_by_others(v, st)
+            melds.append(shown)
+            hidden_cards.append(hidden)
     p = state.pending
     if p is not None and p.source == Source.SELF and p.by != seat:
         p = None  # a kept draw is the drawer's secret
@@ -417,7 +453,7 @@ def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observ
         None if p is None else (p.card, p.source, p.by), phase, me.chou_chi_cards,
         me.chou_peng_cards,
         state.options if mine else (), events_for(v, events, seat), state.dealer,
-        None if state.result is None else ShownResult.of(state.result))
+        None if state.result is None else ShownResult.of(state.result), v.id)
 
 
 class _NobodysRedactor(Redactor):
@@ -431,28 +467,32 @@ class _NobodysRedactor(Redactor):
 
 def spectate(state: GameState, events: Iterable[Event] = ()) -> TableView:
     """The :class:`TableView` of a spectator in ``state``: every seat's melds as the others
-    see them, no concealed card, no decision and no declined option of anybody; ``events`` is
-    the hand's full event log (``Game.events``), kept redacted as ``history``."""
-    v = state.variant
+    see them (:func:`seen_by_others`: never more than every other player is shown, so no
+    face-down 提 still held in the hand), no concealed card, no decision and no declined
+    option of anybody; ``events`` is the hand's full event log (``Game.events``), kept
+    redacted as ``history``. Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``)
+    as :func:`observe`."""
+    v = of_type(state, GameState, "state", "a GameState (game.state)").variant
+    events = items_of(events, Event, "events", "an Event")
     p = state.pending
     if p is not None and p.source == Source.SELF:
         p = None  # a kept draw is the drawer's secret
     redactor = _NobodysRedactor(v)
+    seats = [seen_by_others(v, st) for st in state.seats]
     return TableView(
-        state.dealer, tuple(tuple(seen(m, display(v, m.kind)) for m in st.melds)
-                            for st in state.seats),
-        tuple(st.discards for st in state.seats), tuple(sum(st.hand) for st in state.seats),
+        state.dealer, tuple(melds for melds, _ in seats),
+        tuple(st.discards for st in state.seats), tuple(hidden for _, hidden in seats),
         len(state.wall), None if p is None else (p.card, p.source, p.by),
         state.phase if state.is_over else WAIT,
         None if state.result is None else ShownResult.of(state.result),
-        tuple(e for e in map(redactor.show, events) if e is not None))
+        tuple(e for e in map(redactor.show, events) if e is not None), variant_id=v.id)
 
 
 def sitting_out_view(state: GameState, events: Iterable[Event] = ()) -> TableView:
     """The view of the seat that sits this hand out (a variant with ``seats`` > ``players``):
     the spectator's view (:func:`spectate`), marked ``sitting_out``. Raises
-    :class:`SeatError` for a variant where every seat plays."""
-    v = state.variant
+    :class:`SeatError` for a variant where every seat plays; errors as :func:`spectate`."""
+    v = of_type(state, GameState, "state", "a GameState (game.state)").variant
     if v.seats <= v.players:
         raise SeatError(f"{v.id}: all {v.seats} seats play, none sits out")
     return attrs.evolve(spectate(state, events), sitting_out=True)
@@ -467,9 +507,18 @@ def timeline(states: Sequence[GameState], batches: Sequence[Sequence[Event]], se
     Between two of these the seat is sent only the events it is shown (:func:`events_for`).
     A view taken while other seats decide would tell that somebody had an option on the card
     on offer, so the seat gets none: how many seats were asked, and declined, does not show.
-    Raises :class:`SeatError` for a bad seat."""
+    Raises :class:`SeatError` for a bad seat, :class:`~zipai_rules.errors.ZipaiError`
+    (``bad_argument``) for ``states`` that are not :class:`GameState` values of one variant or
+    ``batches`` that are not lists of :class:`Event` values."""
+    states = items_of(states, GameState, "states", "a GameState")
+    batches = items_of(batches, (list, tuple), "batches", "a list of Event values")
+    for k, batch in enumerate(batches):
+        items_of(batch, Event, f"batches[{k}]", "an Event")
     if not states:
         return ()
+    if any(st.variant is not states[0].variant and st.variant != states[0].variant
+           for st in states):
+        raise ZipaiError("states: not all of one variant", code="bad_argument")
     redactor = Redactor(states[0].variant, seat)
     history: list[Event] = []
     views: list[Observation] = []

@@ -1,6 +1,7 @@
 """Hypothesis strategies and a reusable stateful test for code built on zipai_rules.
 
-Import needs the optional ``hypothesis`` dependency (``pip install "zipai-rules[testing]"``);
+Import needs the optional ``hypothesis`` dependency, the ``[testing]`` extra (installed from a
+checkout or a built wheel: :func:`zipai_rules.errors.install_hint`);
 nothing else in the package imports this package. docs/testing.md is the guide. The
 strategies live in :mod:`~zipai_rules.testing.strategies`, the stateful test in
 :mod:`~zipai_rules.testing.machine`; both are re-exported here.
@@ -25,9 +26,11 @@ from __future__ import annotations
 try:
     import hypothesis  # noqa: F401
 except ModuleNotFoundError as exc:  # pragma: no cover - exercised in a subprocess
+    from ..errors import install_hint
+
     raise ModuleNotFoundError(
         "zipai_rules.testing needs hypothesis, which zipai_rules does not install: "
-        'pip install "zipai-rules[testing]"', name=exc.name) from exc
+        + install_hint("testing"), name=exc.name) from exc
 
 from .machine import ZipaiMachine, machine_for
 from .strategies import (
