@@ -34,23 +34,22 @@ GAMES = 1000 if DEV else 3
 
 #: known rule errors of the engine, by disagreement kind: the presets it shows in and the
 #: item. Delete an entry when its fix lands.
-KNOWN: dict[str, tuple[tuple[str, ...], str]] = {
-    "missed_win:king_pair": (("yongzhou", "chenzhou_wang"),
-                             "(2) 王 pairing with a natural card not found"),
-    "not_best_split:king_pair": (("yongzhou", "chenzhou_wang"),
-                                 "(2) 王 pairing with a natural card not found"),
-}
+KNOWN: dict[str, tuple[tuple[str, ...], str]] = {}
 
 #: disagreements the referee found beyond the known items, reported (docs/testing.md) and not
 #: fixed here: kind → (presets, what the sources say).
 FOUND: dict[str, tuple[tuple[str, ...], str]] = {
+    "missed_win:king_pair": (("chenzhou_wang",),
+                             "a 王 standing for a fifth copy of a card the player holds four of "
+                             "(提 d5 and K as d5 in d4 K d6): the referee allows it, the engine "
+                             "never does (docs/variants.md); the sources are silent (000 "
+                             "\"王霸可以代替任何牌\")"),
     "missed_win:king_other": (("yongzhou", "chenzhou_wang"),
-                              "a win with a 王 standing for another card not found (000 "
-                              "§永州双王扯胡子规则 \"可以代替任何牌进行游戏\")"),
+                              "a win with a 王 standing for another card, not found by the "
+                              "engine: the fifth-copy reading above, or not yet examined"),
     "not_best_split:king_other": (("yongzhou", "chenzhou_wang"),
-                                  "the 王 given a lower identity than the best (digest G14; "
-                                  "docs/regional-sources.md 3.2 \"whatever gives the group its "
-                                  "highest value\")"),
+                                  "the 王 given a lower identity than the referee's best: the "
+                                  "fifth-copy reading above, or not yet examined"),
     "missed_win": (("chenzhou",),
                    "郴州: a win on the kept draw beside two 跑 not found (regional-sources "
                    "3.1: 7 groups counting table groups, hand triples and the pair)"),
