@@ -39,9 +39,10 @@ KNOWN: dict[str, tuple[tuple[str, ...], str]] = {}
 #: disagreements the referee found beyond the known items, reported (docs/testing.md) and not
 #: fixed here: kind → (presets, what the sources say).
 FOUND: dict[str, tuple[tuple[str, ...], str]] = {
-    "missed_win:king_pair": (("chenzhou_wang",),
+    "missed_win:king_pair": (("yongzhou", "chenzhou_wang"),
                              "a 王 standing for a fifth copy of a card the player holds four of "
-                             "(提 d5 and K as d5 in d4 K d6): the referee allows it, the engine "
+                             "(提 d5 and K as d5 in d4 K d6; 碰 x9 + drawn x9 + K as the 将): the "
+                             "referee allows it, the engine "
                              "never does (docs/variants.md); the sources are silent (000 "
                              "\"王霸可以代替任何牌\")"),
     "missed_win:king_other": (("yongzhou", "chenzhou_wang"),
