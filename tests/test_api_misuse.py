@@ -126,3 +126,20 @@ def test_the_rl_env_refuses_an_unknown_agent():
 def test_a_view_of_the_right_variant_still_draws():
     assert svg.render(GAME.observe(0), variant="hunan").startswith("<svg")
     assert svg.render(spectate(GAME.state), variant=HUNAN).startswith("<svg")
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: HUNAN.meld_huxi("x1 x2 x3"), "meld: str 'x1 x2 x3' is not a Meld"),
+    (lambda: HUNAN.meld_huxi(None), "meld: NoneType None is not a Meld"),
+    (lambda: HUNAN.term(3), "canonical: int 3 is not a string"),
+    (lambda: HUNAN.resting_size("2"), "quads: str '2' is not an int of 0 or more"),
+    (lambda: HUNAN.resting_size(-1), "quads: int -1 is not an int of 0 or more"),
+    (lambda: HUNAN.deal.hand_size(None, 0), "seat: NoneType None is not an int"),
+])
+def test_the_variant_helpers_refuse_a_wrong_argument(call, message):
+    with pytest.raises(ZipaiError) as info:
+        call()
+    assert info.value.code == "bad_argument" and str(info.value).startswith(message)
+    # and answer as before with the right types (Hunan: 20 + (2 − 1) cards at rest, 胡 for hu)
+    assert (HUNAN.resting_size(2), HUNAN.term("hu"), HUNAN.deal.hand_size(0, 0),
+            HUNAN.meld_huxi(parse_meld("ti=d5 d5 d5 d5"))) == (21, "胡", 21, 12)

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import attrs
 from attrs import AttrsInstance
 
+from .arguments import int_arg, refuse, text_arg
 from .cards import deck_size
 from .frozen import freeze, thaw
 from .melds import Meld, MeldKind
@@ -142,7 +143,11 @@ class Deal:
     single_dealt_ti: str = "table"
 
     def hand_size(self, seat: int, dealer: int) -> int:
-        """Cards dealt to ``seat`` when ``dealer`` deals."""
+        """Cards dealt to ``seat`` when ``dealer`` deals. Raises
+        :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a seat or dealer that
+        is not an int."""
+        int_arg(seat, "seat", 0)
+        int_arg(dealer, "dealer", 0)
         return self.dealer_hand if seat == dealer else self.other_hand
 
     def keeps_quad_in_hand(self, concealed_quads: int, table_quads: int) -> bool:
@@ -494,16 +499,28 @@ class Variant:
         return self.huxi_table[kind][1 if big else 0]
 
     def meld_huxi(self, meld: Meld) -> int:
-        """胡息 of one meld under this variant's table (digest §1.3)."""
-        return self.huxi_table[meld.kind][meld.big]
+        """胡息 of one meld under this variant's table (digest §1.3). Raises
+        :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a value that is not a
+        :class:`~zipai_rules.melds.Meld` (checked only on failure: this is the analysis's hot
+        path)."""
+        try:
+            return self.huxi_table[meld.kind][meld.big]
+        except (AttributeError, KeyError, TypeError):
+            raise refuse("meld", meld, "a Meld") from None
 
     def term(self, canonical: str) -> str:
-        """The variant's own word for a canonical term (the term itself when it has none)."""
-        return self.terminology.get(canonical, canonical)
+        """The variant's own word for a canonical term (the term itself when it has none).
+        Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a term that is
+        not a string."""
+        return self.terminology.get(text_arg(canonical, "canonical"), canonical)
 
     def resting_size(self, quads: int) -> int:
         """Cards a player holds (hand plus table) when no discard is owed, with ``quads``
-        提/跑: ``deal.other_hand + max(quads - 1, 0)`` (digest §1.4.0; 八块)."""
+        提/跑: ``deal.other_hand + max(quads - 1, 0)`` (digest §1.4.0; 八块). Raises
+        :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for ``quads`` that is not an
+        int of 0 or more."""
+        if type(quads) is not int or quads < 0:  # inline: the claims read it per offer
+            raise refuse("quads", quads, "an int of 0 or more")
         if not self.discard.repeat_quad_skips_discard:
             return self.deal.other_hand
         return self.deal.other_hand + max(quads - 1, 0)
