@@ -10,6 +10,7 @@ send control characters or ANSI escapes to the terminal.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -42,7 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``zipai`` with ``argv`` (default: the process's arguments); the exit status."""
     out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = EscapingStream(out), EscapingStream(err)
+    # a closed standard stream (``>&-``) is None: what would go there is dropped
+    sys.stdout = EscapingStream(out if out is not None else open(os.devnull, "w"))  # noqa: SIM115
+    sys.stderr = EscapingStream(err if err is not None else open(os.devnull, "w"))  # noqa: SIM115
     try:
         return _main(argv)
     finally:
@@ -60,6 +63,12 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # standard output that cannot be written (a full disk, …)
+        try:
+            print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        except OSError:
+            pass
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

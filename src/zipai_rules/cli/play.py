@@ -111,7 +111,16 @@ def run(args: argparse.Namespace) -> int:
                           record=args.record, bot_names=bot_names(args, variant.players),
                           seed_secret=drawn)
     quiet = args.json or args.seat is not None
-    say = (lambda *a, **k: None) if quiet else print
+    lost: list[OSError] = []  # the output failed (a closed pipe, a full disk): the hand and
+    # its record still go on
+
+    def say(*parts: Any) -> None:
+        if quiet or lost:
+            return
+        try:
+            print(*parts)
+        except OSError as exc:
+            lost.append(exc)
     say(header(game, bots, words))
     if seating:
         say(f"  {seating}")
@@ -135,6 +144,8 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         write_record(args.record, game, settlement,
                      bots=seat_bot_names(bot_names(args, variant.players), variant.players))
+    if lost:
+        raise lost[0]  # after the record: BrokenPipeError ends quietly, others as an error
     if args.seat is not None:
         return _print_seat_log(game, settlement, args.seat, bots, args)
     if quiet:
