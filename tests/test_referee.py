@@ -39,21 +39,16 @@ KNOWN: dict[str, tuple[tuple[str, ...], str]] = {}
 #: disagreements the referee found beyond the known items, reported (docs/testing.md) and not
 #: fixed here: kind → (presets, what the sources say).
 FOUND: dict[str, tuple[tuple[str, ...], str]] = {
-    "missed_win:king_pair": (("yongzhou", "chenzhou_wang"),
-                             "a 王 standing for a fifth copy of a card the player holds four of "
-                             "(提 d5 and K as d5 in d4 K d6; 碰 x9 + drawn x9 + K as the 将): the "
-                             "referee allows it, the engine "
-                             "never does (docs/variants.md); the sources are silent (000 "
-                             "\"王霸可以代替任何牌\")"),
-    "missed_win:king_other": (("yongzhou", "chenzhou_wang"),
-                              "a win with a 王 standing for another card, not found by the "
-                              "engine: the fifth-copy reading above, or not yet examined"),
+    # every one examined (12 in 1,000 games a preset) needs a 王 standing for a fifth copy of a
+    # card among the player's own cards: four held and a 王 (提 d5 and d4 K(d5) d6; 碰 x9, the
+    # drawn x9 and K(x9) as the 将), or three held and two 王 (偎 x3, x1 x2 K(x3), K(x3) x4 x5).
+    # The referee allows it, the engine never does (docs/variants.md, "What a 王 may do"); the
+    # sources say only "王霸可以代替任何牌" (000 §永州双王扯胡子规则). The reason tags are the
+    # referee's guesses at a cause: all three kinds are this one case.
+    "missed_win:king_pair": (("yongzhou", "chenzhou_wang"), "a 王 as a fifth copy (above)"),
+    "missed_win:king_other": (("yongzhou", "chenzhou_wang"), "a 王 as a fifth copy (above)"),
     "not_best_split:king_other": (("yongzhou", "chenzhou_wang"),
-                                  "the 王 given a lower identity than the referee's best: the "
-                                  "fifth-copy reading above, or not yet examined"),
-    "missed_win": (("chenzhou",),
-                   "郴州: a win on the kept draw beside two 跑 not found (regional-sources "
-                   "3.1: 7 groups counting table groups, hand triples and the pair)"),
+                                  "a 王 as a fifth copy (above)"),
 }
 
 
