@@ -341,28 +341,6 @@ class BlockTables:
                     return True
         return False
 
-    def one_more(self, ca: int, cb: int, steps_a: Sequence[tuple[int, int]],
-                 steps_b: Sequence[tuple[int, int]]) -> list[int]:
-        """The ways of adding one wildcard (王) to the block contents ``ca`` and ``cb`` that
-        leave contents meeting on the masks (:attr:`ma`, :attr:`mb`: a maybe, as
-        :meth:`wild_splits`): each way is ``(kind, change of the content)``, ``steps_a``
-        changing block A's content and ``steps_b`` block B's; the kinds of those that pass, A's
-        then B's, each in the order given. A block is tried only when the other one's mask
-        meets its :meth:`wild_mask` of one wildcard (a superset of what the ways reach)."""
-        ma, mb = self.ma, self.mb
-        hits: list[int] = []
-        m = mb[cb]
-        if m and steps_a:
-            w = self.one_wild()[0][ca]
-            if w & m:
-                hits = [i for i, d in steps_a if ma[ca + d] & m]
-        m = ma[ca]
-        if m and steps_b:
-            w = self.one_wild()[1][cb]
-            if w & m:
-                hits += [i for i, d in steps_b if mb[cb + d] & m]
-        return hits
-
     def contents(self, x: int) -> tuple[int, int]:
         """The content indices of blocks A and B of pool ``x`` (``N_CONTENTS`` or more for a
         block holding a count above 2)."""
