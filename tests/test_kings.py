@@ -119,3 +119,24 @@ def test_chenzhou_wang_spreads_a_held_kan_beside_a_king():
                 "x2 x1")
     assert (b.win, b.huxi) == (True, 18)
     assert ("shun", "x3 x4 x5", "x3", 0) in _groups(b)
+
+
+def test_the_king_split_memo_lives_with_the_tables_it_read():
+    """The quick refusal's memo of 王 splits is kept by the tables whose masks it read (a
+    memo keyed by ``id(tables)`` could hand a freed table's answers to a new one at the same
+    address); the pair-free view keeps its own, since its masks differ."""
+    from zipai_rules.blocks import tables_for
+    from zipai_rules.cards import parse_indices
+    from zipai_rules.kings import may_split
+
+    tables = tables_for(find_variant("yongzhou").meld_huxi)
+    counts = [0] * 20
+    for i in parse_indices("x1 x2 x4 x5 d7 d7"):  # x1 x2 K(x3), x4 x5 K(x6), d7 d7: a 将
+        counts[i] += 1
+    tables.kings_memo.clear()
+    view = tables.without_pairs()
+    view.kings_memo.clear()
+    assert may_split(tables, counts, 2) is True
+    assert may_split(view, counts, 2) is False  # no 将 allowed: d7 d7 is left over
+    # the view's walk was remembered by the view, not by the tables beside it
+    assert False in view.kings_memo.values() and False not in tables.kings_memo.values()

@@ -621,7 +621,6 @@ _EMPTY: tuple[int, tuple[Meld, ...], tuple[int, ...]] = (0, (), ())
 #: :meth:`_Searcher.best_wild`'s result: ``(huxi, melds, stand_ins)``
 _Wild = tuple[int, tuple[Meld, ...], tuple[tuple[int, ...], ...]]
 _MISSING_WILD: _Wild = (-1, (), ())  # compared by identity
-_EMPTY_WILD: _Wild = (0, (), ())
 
 _SEARCHERS: dict[str, _Searcher] = {}
 
@@ -1029,8 +1028,10 @@ def verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...] = (),
 
     ``hand``: the 21 concealed counts (index 20 the 王), trusted as in :func:`win_verdict`
     (:func:`analyze` checks user input). A hand judged as it stands, with no table melds, no 王
-    and no special wins in the variant, is answered straight from the block tables; every
-    other situation goes through :func:`win_verdict`, whose verdict it is either way.
+    and no special wins in the variant, is answered straight from the block tables (unless a
+    win may be taken with a split worth more, ``worth.reading``, or a 坎 may be split,
+    ``win.split_kan``); every other situation goes through :func:`win_verdict`, whose verdict
+    it is either way.
     """
     if card is None and source is None and not table:
         # :func:`_searcher`'s lookup, inlined on the verdict's path (no memo grows here)
@@ -1280,7 +1281,7 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
 
     Raises :class:`~zipai_rules.errors.HandError` (``bad_hand``) for counts that are not 21
     or hold more 王 than the deck: the only checks on the trusted counts, which bound the
-    time the 王 identities take.
+    time the 王 search (``_Searcher.best_wild``) takes.
     """
     if len(hand) != N_KINDS or hand[KING] > variant.deck.kings:
         raise HandError(f"{len(hand)} counts holding {hand[KING] if len(hand) > KING else '?'} "
@@ -1482,7 +1483,6 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
         for kans in _kan_choices(searcher, held, real, card):
             x = encode(pl.pool) - sum(3 << (3 * i) for i in kans)
             base = fixed + sum(kan_huxi[i] for i in kans)
-            hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
             if kings:
                 found = searcher.wild_value(x, kings, jiang, pend, room)
             else:
@@ -1495,6 +1495,7 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                         else searcher.splits(x, 7)):
                     pair_only = True
                 continue
+            hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
             if want_all:
                 if kings:
                     for melds, stood in searcher.all_wild(x, kings, jiang, pend, room):

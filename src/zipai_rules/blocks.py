@@ -78,7 +78,7 @@ class BlockTables:
     """The two block tables for one 胡息 table (``values``: :func:`huxi_key`)."""
 
     __slots__ = ("a", "b", "ma", "mb", "pair_huxi", "digits", "melds_with", "wild", "_no_pairs",
-                 "_pair_free", "_one")
+                 "_pair_free", "_one", "kings_memo")
 
     def __init__(self, values: Sequence[int]) -> None:
         value = dict(zip(meld_types(), values, strict=True))
@@ -105,6 +105,9 @@ class BlockTables:
         self.digits = digits
         # (block, wildcards, content) -> :meth:`wild_mask`, bounded by WILD_LIMIT
         self.wild: dict[int, int] = {}
+        #: (content A, content B, 王 * 32 + lowest kind) -> :func:`~zipai_rules.kings.may_split`
+        #: of these masks, bounded by :data:`~zipai_rules.kings.MEMO_LIMIT`
+        self.kings_memo: dict[tuple[int, int, int], bool] = {}
         self._no_pairs: BlockTables | None = None
         self._one: tuple[list[int], list[int]] | None = None  # :meth:`one_wild`
 
@@ -121,6 +124,7 @@ class BlockTables:
                 setattr(view, name, getattr(self, name))
             view.ma, view.mb = self._pair_free
             view.wild = {}
+            view.kings_memo = {}
             view._one = None
             view._no_pairs = view
             self._no_pairs = view

@@ -52,9 +52,9 @@ _HOLD: list[list[tuple[bool, tuple[tuple[int, int, int, int], ...]]]] = [
 
 _COVERED = b"\x00\x01\x02"
 
-#: the most entries of :data:`_MEMO` before it is emptied
+#: the most entries of a tables' memo of :func:`may_split` (``BlockTables.kings_memo``, kept
+#: with the tables whose masks it read) before it is emptied
 MEMO_LIMIT = 100_000
-_MEMO: dict[tuple[int, int, int, int], bool] = {}
 
 
 def may_split(tables: BlockTables, counts: Sequence[int], kings: int) -> bool:
@@ -106,8 +106,9 @@ def _wild(tables: BlockTables, counts: list[int], ca: int, cb: int, kings: int, 
         return True
     if not kings:
         return False
-    key = (ca, cb, kings * 32 + low, id(tables))
-    found = _MEMO.get(key)
+    memo = tables.kings_memo
+    key = (ca, cb, kings * 32 + low)
+    found = memo.get(key)
     if found is not None:
         return found
     found = False
@@ -148,9 +149,9 @@ def _wild(tables: BlockTables, counts: list[int], ca: int, cb: int, kings: int, 
                 break
         if found:
             break
-    if len(_MEMO) >= MEMO_LIMIT:
-        _MEMO.clear()
-    _MEMO[key] = found
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = found
     return found
 
 
