@@ -359,7 +359,10 @@ class Redactor:
         self._drawn: tuple[int | None, int | None] = (None, None)  # the draw on offer: seat, card
 
     def show(self, event: Event) -> Event | None:
-        of_type(event, Event, "event", "an Event")
+        return self._show(of_type(event, Event, "event", "an Event"))
+
+    def _show(self, event: Event) -> Event | None:
+        """:meth:`show` of an event already checked (the module's own loops)."""
         if event.kind in (EventKind.DRAW, EventKind.DRAW_HIDDEN, EventKind.DISCARD):
             self._drawn = (event.seat, event.card) if event.kind != EventKind.DISCARD else (
                 None, None)
@@ -416,9 +419,13 @@ def events_for(variant: VariantLike, events: Iterable[Event], seat: int
     :class:`~zipai_rules.errors.VariantError` for a bad ``variant`` and
     :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for ``events`` that are not a
     list of :class:`Event` values (naming the first that is not)."""
+    return _events_for(variant, items_of(events, Event, "events", "an Event"), seat)
+
+
+def _events_for(variant: VariantLike, events: Iterable[Event], seat: int) -> tuple[Event, ...]:
+    """:func:`events_for` of ``events`` already checked."""
     redactor = Redactor(variant, seat)
-    events = items_of(events, Event, "events", "an Event")
-    return tuple(e for e in map(redactor.show, events) if e is not None)
+    return tuple(e for e in map(redactor._show, events) if e is not None)
 
 
 def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observation:
@@ -452,7 +459,7 @@ def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observ
         tuple(hidden_cards), len(state.wall),
         None if p is None else (p.card, p.source, p.by), phase, me.chou_chi_cards,
         me.chou_peng_cards,
-        state.options if mine else (), events_for(v, events, seat), state.dealer,
+        state.options if mine else (), _events_for(v, events, seat), state.dealer,
         None if state.result is None else ShownResult.of(state.result), v.id)
 
 
@@ -485,7 +492,7 @@ def spectate(state: GameState, events: Iterable[Event] = ()) -> TableView:
         len(state.wall), None if p is None else (p.card, p.source, p.by),
         state.phase if state.is_over else WAIT,
         None if state.result is None else ShownResult.of(state.result),
-        tuple(e for e in map(redactor.show, events) if e is not None), variant_id=v.id)
+        tuple(e for e in map(redactor._show, events) if e is not None), variant_id=v.id)
 
 
 def sitting_out_view(state: GameState, events: Iterable[Event] = ()) -> TableView:
@@ -524,7 +531,7 @@ def timeline(states: Sequence[GameState], batches: Sequence[Sequence[Event]], se
     views: list[Observation] = []
     last = len(states) - 1
     for k, (state, batch) in enumerate(zip(states, batches, strict=False)):
-        history.extend(e for e in map(redactor.show, batch) if e is not None)
+        history.extend(e for e in map(redactor._show, batch) if e is not None)
         if state.actor == seat or k == last:
             views.append(attrs.evolve(observe(state, seat), history=tuple(history)))
     return tuple(views)
