@@ -109,15 +109,18 @@ def test_a_card_that_is_chou_for_the_seat():
         "d4 is 臭 for seat 0: it let this card go itself and may never 吃 it"
 
 
-def test_a_claim_outranked_by_another_seat_or_a_higher_tier():
-    # seed 59 step 16: seat 0 is asked about a 胡 on d1 before seat 2 may 碰 it
+def test_a_waiting_seats_claim_is_refused_without_telling_who_is_asked():
+    # seed 59 step 16: seat 0 is asked about a 胡 on d1 before seat 2 may 碰 it; seat 2 is
+    # told only that it does not act now, not that a 胡 is asked first (which would tell it
+    # that seat 0 can win on d1, even if seat 0 then passes)
     game = greedy(59, 16)
-    assert str(refused(game, Action("peng", 2, "d1"), "outranked")) == \
-        "胡 on d1 is asked before 碰: another seat answers first"
+    assert game.actor == 0 and game.state.pending.card == 10
+    assert str(refused(game, Action("peng", 2, "d1"), "not_your_turn")) == \
+        "seat 2 does not act now"
     # seed 57 step 29: seat 1 and seat 0 may both 胡 x1; seat 1 is asked first
     game = greedy(57, 29)
-    assert str(refused(game, Action("hu", 0, "x1"), "outranked")) == \
-        "another seat is asked first about x1: seat 0 is asked after it answers"
+    assert str(refused(game, Action("hu", 0, "x1"), "not_your_turn")) == \
+        "seat 0 does not act now"
 
 
 def test_not_an_action_and_a_finished_hand():

@@ -529,3 +529,23 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
                     opts.append(option(ActionKind.PASS, s))
                 out.append((s, tuple(opts)))
     return out, plans
+
+
+def forced_pao(variant: Variant, cands: list[tuple[int, tuple[Action, ...]]],
+               plans: dict[Action, Plan]) -> tuple[int, Action, PaoTarget] | None:
+    """The 跑 of one claim tier's candidates (:func:`tier_plans`) that is made at once,
+    ``(seat, action, target)``, else ``None``: under ``claims.pao_forced``, where no 胡 of
+    the card is offered in the tier (a forced 跑 waits for every win on the card to be
+    declined: 破跑胡, 胡 > 跑); a 王 is never forced out of the hand, so a 跑 with a 王
+    standing for the third card stays a choice."""
+    if not cands or not variant.claims.pao_forced:
+        return None
+    if any(o.kind == ActionKind.HU for _, opts in cands for o in opts):
+        return None
+    for s, opts in cands:
+        for o in opts:
+            if o.kind == ActionKind.PAO:
+                target = plans[o]
+                if isinstance(target, PaoTarget) and not target.king:
+                    return s, o, target
+    return None

@@ -15,14 +15,15 @@ import attrs
 
 from ..arguments import items_of, of_type
 from ..cards import KING, N_KINDS, Card, card_index, cards_arg, check_copies, format_cards
-from ..errors import CardError, HandError, IllegalActionError, brief
+from ..errors import CardError, HandError, IllegalActionError, ZipaiError, brief
 from ..variant import Variant, VariantLike, as_variant
 from .actions import Action, Event
-from .observation import Observation, events_for, observe, timeline
+from .observation import Observation, check_seat, events_for, observe, timeline
 from .refusals import Refusal, refusal
 from .seeds import ShuffleCommitment, check_seed, commit_seed, fresh_seed
 from .state import GameState, Result
 from .transition import start, step
+from .window import default_answer
 
 Cards = Iterable[Card | int | str] | str
 
@@ -163,12 +164,19 @@ class Game:
     seed that shuffled the deal (``None`` for a deal given without one). ``commit=True`` also
     sets ``self.commitment`` to a :class:`~zipai_rules.engine.seeds.ShuffleCommitment` of the
     seed (publish its ``digest`` before the deal; the game record reveals seed and nonce).
+
+    ``windows=True``: every exposed card opens a claim window that every seat answers at once
+    (:mod:`~zipai_rules.engine.window`; :meth:`awaiting`, :meth:`options`,
+    :meth:`close_window`), as a table server needs; by default (``False``) the seats are asked
+    one at a time, as bots, simulations and the CLI play. For the same answers a hand ends
+    the same either way.
     """
 
     def __init__(self, variant: VariantLike, *, seed: int | None = None, deal: Deal | None = None,
-                 dealer: int = 0, commit: bool = False) -> None:
+                 dealer: int = 0, commit: bool = False, windows: bool = False) -> None:
         variant = as_variant(variant)
         self.variant = variant
+        self.windows = of_type(windows, bool, "windows", "a bool")
         if seed is not None:
             seed = check_seed(seed)
         if deal is None:
@@ -191,7 +199,8 @@ class Game:
                 shuffled_deal(variant, seed, deal.dealer) != deal:
             raise HandError(f"the deal is not the deal seed {seed} shuffles: give the seed or "
                             "the deal, or both when they agree", code="bad_deal")
-        state, events = start(variant, self.deal.hands, self.deal.wall, self.deal.dealer)
+        state, events = start(variant, self.deal.hands, self.deal.wall, self.deal.dealer,
+                              windows=self.windows)
         self._states: list[GameState] = [state]
         self._events: list[list[Event]] = [events]
         self.actions: list[Action] = []
@@ -250,30 +259,74 @@ class Game:
         return timeline(self._states, self._events, seat)
 
     def legal_actions(self) -> tuple[Action, ...]:
-        """The actor's legal actions (empty when the hand is over)."""
+        """The actor's legal actions (empty when the hand is over); in a claim window those
+        of the first seat, in turn order, that has not answered (:meth:`options` gives any
+        seat's)."""
         return self.state.options
 
-    def check(self, action: Action) -> Refusal | None:
+    def awaiting(self) -> tuple[int, ...]:
+        """The seats whose decision the hand waits for now: in a claim window every seat
+        that has not answered, else the seat to act; empty once the hand is over. The host's
+        to know: a seat is shown only its own decision."""
+        return self.state.awaiting
+
+    def options(self, seat: int) -> tuple[Action, ...]:
+        """``seat``'s legal actions now, empty when it has no decision to make. Raises
+        :class:`~zipai_rules.errors.SeatError` for a bad seat."""
+        return self.state.options_for(check_seat(self.variant, seat))
+
+    def decision(self, seat: int) -> int | None:
+        """The id of the decision ``seat`` is asked now (``Observation.decision``), or
+        ``None``. Raises :class:`~zipai_rules.errors.SeatError` for a bad seat."""
+        return self.state.decision(check_seat(self.variant, seat))
+
+    def check(self, action: Action, by: int | None = None, decision: int | None = None
+              ) -> Refusal | None:
         """``None`` if ``action`` is legal now, else why not: a
         :class:`~zipai_rules.engine.refusals.Refusal` with a ``code`` (``not_your_turn``,
         ``not_held``, ``card_locked``, ``chou``, ``nothing_on_offer``, ``claim_not_allowed``,
         ``outranked``, ``no_win`` with the analysis ``reason``, ``bad_plan`` …) and a
-        ``message``; ``str(refusal)`` is the message."""
-        return refusal(self.state, action)
+        ``message``; ``str(refusal)`` is the message.
 
-    def apply(self, action: Action) -> list[Event]:
-        """Apply a legal action and the forced moves that follow; return the new events.
+        ``by``: the seat that sent the action (a host binds each connection to its seat):
+        an action for another seat is refused (``not_your_seat``). ``decision``: the id of
+        the decision the action answers (``Observation.decision``): an answer to any other
+        than the seat's current one is refused (``stale_decision``). A refusal tells the
+        seat nothing its own view does not show."""
+        bound = _bound(self.state, action, by, decision)
+        return bound if bound is not None else refusal(self.state, action)
+
+    def apply(self, action: Action, by: int | None = None, decision: int | None = None
+              ) -> list[Event]:
+        """Apply a legal action and the forced moves that follow; return the new events (in
+        a claim window, none until the answers decide it). ``by`` and ``decision`` as
+        :meth:`check`.
 
         Raises :class:`IllegalActionError` (the game unchanged) if the action is not legal,
         its ``code`` and message those of :meth:`check`'s refusal.
         """
-        problem = self.check(action)
+        problem = self.check(action, by, decision)
         if problem is not None:
             raise IllegalActionError(problem.message, code=problem.code)
         state, events = step(self.state, action)
         self._states.append(state)
         self._events.append(events)
         self.actions.append(action)
+        return events
+
+    def close_window(self) -> list[Event]:
+        """Close the open claim window at its deadline: every seat that has not answered
+        answers its default (:func:`~zipai_rules.engine.window.default_answer`: ``pass``, or
+        the 胡 it may not pass); return the events. Raises :class:`IllegalActionError`
+        (``no_window``) when no claim window is open."""
+        window = self.state.window
+        if window is None:
+            raise IllegalActionError("no claim window is open", code="no_window")
+        events: list[Event] = []
+        for s in window.awaiting:
+            if self.state.window is None:
+                break  # an answer decided it
+            events += self.apply(default_answer(self.state.options_for(s)), by=s)
         return events
 
     def undo(self) -> Action:
@@ -289,6 +342,7 @@ class Game:
         """An independent copy sharing the immutable history."""
         other = Game.__new__(Game)
         other.variant, other.seed, other.deal = self.variant, self.seed, self.deal
+        other.windows = self.windows
         other.commitment = self.commitment
         other._states = list(self._states)
         other._events = list(self._events)
@@ -296,14 +350,42 @@ class Game:
         return other
 
 
-def replay(variant: VariantLike, deal: Deal, actions: Sequence[Action]) -> Game:
-    """Re-play ``actions`` from ``deal``; raises :class:`IllegalActionError` naming the first
-    step (1-based) that is not legal, :class:`~zipai_rules.errors.ZipaiError`
-    (``bad_argument``) for a ``deal`` that is no :class:`Deal` or ``actions`` that are not a
+def _bound(state: GameState, action: object, by: object, decision: object) -> Refusal | None:
+    """The refusal of an action sent ``by`` a seat for another seat, or answering a
+    ``decision`` that is not the seat's current one; ``None`` when neither is given or both
+    fit. Raises :class:`~zipai_rules.errors.SeatError` for a ``by`` that is no seat and
+    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a ``decision`` that is no
+    ``int``."""
+    if by is None and decision is None:
+        return None
+    if by is not None:
+        check_seat(state.variant, by)
+    if decision is not None and type(decision) is not int:
+        raise ZipaiError(f"decision: {brief(repr(decision), 40)} is not a decision id (an "
+                         f"int), but a {type(decision).__name__}", code="bad_argument")
+    if not isinstance(action, Action) or type(action.seat) is not int:
+        return None  # refusal() names what is wrong with it
+    if by is not None and action.seat != by:
+        return Refusal(code="not_your_seat", message=f"seat {by} may not act for seat "
+                       f"{action.seat}")
+    if decision is not None:
+        now = state.decision(action.seat) if 0 <= action.seat < len(state.seats) else None
+        if now != decision:
+            current = "none" if now is None else str(now)
+            return Refusal(code="stale_decision", message=f"decision {decision} is not seat "
+                           f"{action.seat}'s decision now ({current})")
+    return None
+
+
+def replay(variant: VariantLike, deal: Deal, actions: Sequence[Action], windows: bool = False
+           ) -> Game:
+    """Re-play ``actions`` from ``deal`` (a game of claim windows with ``windows``); raises
+    :class:`IllegalActionError` naming the first step (1-based) that is not legal,
+    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a ``deal`` that is no :class:`Deal` or ``actions`` that are not a
     list of :class:`Action` values (naming the first that is not)."""
     of_type(deal, Deal, "deal", "a Deal")
     actions = items_of(actions, Action, "actions", "an Action")
-    game = Game(variant, deal=deal)
+    game = Game(variant, deal=deal, windows=windows)
     for k, action in enumerate(actions, 1):
         problem = game.check(action)
         if problem is not None:

@@ -147,6 +147,14 @@ def _variant_id(data: Mapping[str, Any]) -> str | None:
     return value
 
 
+def _decision(data: Mapping[str, Any]) -> int | None:
+    """The ``decision`` of a view's JSON: an int, or absent or ``null`` (older JSON)."""
+    value = data.get("decision")
+    if value is not None and type(value) is not int:
+        raise TypeError(f"decision {value!r:.40} is not an int")
+    return value
+
+
 def _decoding(kind: str) -> RecordError:
     return RecordError(f"malformed {kind}", code="bad_observation")
 
@@ -168,7 +176,13 @@ class Observation:
     * ``dealer``: the dealer's seat; ``result``: at the end, how the hand ended
       (:class:`ShownResult`), else ``None``;
     * ``variant_id``: the id of the variant of the game (``None`` for a view made otherwise),
-      so that a drawing under another variant's name is refused (:func:`zipai_rules.svg.render`).
+      so that a drawing under another variant's name is refused (:func:`zipai_rules.svg.render`);
+    * ``decision``: while the seat must decide, the id of this decision (its number among
+      the seat's decisions, from 1; :meth:`~zipai_rules.engine.state.GameState.decision`),
+      which an answer may carry (``Game.apply(action, by=seat, decision=id)``) so that a late
+      answer to an earlier prompt is refused as stale; else ``None``. In a claim window
+      (``Game(..., windows=True)``) every seat that answers the card is asked, those with no
+      claim with ``pass`` alone, so the view tells nothing of the others' options.
 
     :meth:`to_json` and :meth:`from_json` round-trip it losslessly (a server sends it as JSON).
     """
@@ -188,6 +202,7 @@ class Observation:
     dealer: int | None = None
     result: ShownResult | None = None
     variant_id: str | None = None
+    decision: int | None = None
 
     @property
     def to_act(self) -> bool:
@@ -213,7 +228,8 @@ class Observation:
                 "hand": _tokens(i for i, n in enumerate(self.hand) for _ in range(n)),
                 "chou_chi": _tokens(sorted(self.chou_chi)),
                 "chou_peng": _tokens(sorted(self.chou_peng)),
-                "options": [a.to_json() for a in self.options], **_public_json(self)}
+                "options": [a.to_json() for a in self.options], "decision": self.decision,
+                **_public_json(self)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Observation:
@@ -228,7 +244,8 @@ class Observation:
                        chou_chi=frozenset(_cards(data["chou_chi"])),
                        chou_peng=frozenset(_cards(data["chou_peng"])),
                        options=tuple(Action.from_json(a) for a in data["options"]),
-                       dealer=data["dealer"], variant_id=_variant_id(data), **_public(data))
+                       dealer=data["dealer"], variant_id=_variant_id(data),
+                       decision=_decision(data), **_public(data))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, RecordError):
                 raise
@@ -452,15 +469,16 @@ def observe(state: GameState, seat: int, events: Iterable[Event] = ()) -> Observ
     if p is not None and p.source == Source.SELF and p.by != seat:
         p = None  # a kept draw is the drawer's secret
     me = state.seats[seat]
-    mine = state.actor == seat
-    phase = state.phase if mine or state.is_over else WAIT
+    options = state.options_for(seat)
+    phase = state.phase if options or state.is_over else WAIT
     return Observation(
         seat, me.hand, tuple(melds), tuple(st.discards for st in state.seats),
         tuple(hidden_cards), len(state.wall),
         None if p is None else (p.card, p.source, p.by), phase, me.chou_chi_cards,
         me.chou_peng_cards,
-        state.options if mine else (), _events_for(v, events, seat), state.dealer,
-        None if state.result is None else ShownResult.of(state.result), v.id)
+        options, _events_for(v, events, seat), state.dealer,
+        None if state.result is None else ShownResult.of(state.result), v.id,
+        state.decision(seat) if options else None)
 
 
 class _NobodysRedactor(Redactor):
@@ -530,8 +548,11 @@ def timeline(states: Sequence[GameState], batches: Sequence[Sequence[Event]], se
     history: list[Event] = []
     views: list[Observation] = []
     last = len(states) - 1
+    asked = None  # the id of the seat's decision last sent
     for k, (state, batch) in enumerate(zip(states, batches, strict=False)):
         history.extend(e for e in map(redactor._show, batch) if e is not None)
-        if state.actor == seat or k == last:
+        decision = state.decision(seat) if state.options_for(seat) else None
+        if (decision is not None and decision != asked) or k == last:
             views.append(attrs.evolve(observe(state, seat), history=tuple(history)))
+            asked = decision
     return tuple(views)

@@ -19,8 +19,8 @@ from ..cards import KING, token
 from ..vocab import REASON_MEANINGS, Phase, Reason, Source
 from .actions import Action, ActionKind
 from .chou import OWN, chou_reason
-from .claims import chi_plans, pao_source, peng_kings, seat_worth, tier_options
-from .state import GameState, Pending
+from .claims import chi_plans, pao_source, peng_kings, seat_worth
+from .state import ClaimWindow, GameState, Pending
 
 _ZH = {ActionKind.CHI: "吃", ActionKind.PENG: "碰", ActionKind.PAO: "跑", ActionKind.HU: "胡",
        ActionKind.DISCARD: "discard", ActionKind.PASS: "pass"}
@@ -65,15 +65,15 @@ def refusal(state: GameState, action: object) -> Refusal | None:
     if action.kind in (ActionKind.CHI, ActionKind.PENG) and state.seats[action.seat].fang_pao:
         return Refusal(code="fang_pao", message=f"seat {action.seat} may no longer 吃 or 碰: "
                        "another seat 跑'd its discard onto a table 偎/碰 (放跑之后不能再进张)")
+    if state.window is not None:
+        return _window_refusal(state, action, state.window)
     if action.seat != state.actor:
-        if state.phase == Phase.RESPOND and state.pending is not None:
-            # which seat is asked about a card is not shown to the others (observe: WAIT)
-            return _outranked(state, action) or Refusal(
-                code="not_your_turn",
-                message=f"seat {action.seat} does not act now: {token(state.pending.card)} is "
-                        "on offer to another seat")
-        return Refusal(code="not_your_turn",
-                       message=f"it is seat {state.actor}'s turn, not seat {action.seat}'s")
+        if state.phase == Phase.DISCARD:  # whose discard it is shows at the table
+            return Refusal(code="not_your_turn",
+                           message=f"it is seat {state.actor}'s turn, not seat {action.seat}'s")
+        # which seat is asked about a card or a win is not shown to the others (observe:
+        # WAIT), nor whether a claim of theirs waits for it
+        return Refusal(code="not_your_turn", message=f"seat {action.seat} does not act now")
     found = _own_turn(state, action)
     if found is None:
         legal = ", ".join(str(a) for a in state.options)
@@ -82,25 +82,38 @@ def refusal(state: GameState, action: object) -> Refusal | None:
     return found
 
 
-def _outranked(state: GameState, action: Action) -> Refusal | None:
-    """The refusal of a claim that another seat's claim comes before: a seat asked first in
-    this tier, or a higher tier still unanswered."""
+def _window_refusal(state: GameState, action: Action, w: ClaimWindow) -> Refusal | None:
+    """The refusal of an answer to an open claim window, from what the seat itself is shown:
+    its own options, its own hand and the card on offer; never whether another seat may
+    claim it or has answered."""
+    s = action.seat
+    options = state.options_for(s)
+    if action in options:
+        return None
     p = state.pending
-    if p is None or p.source == Source.SELF or action.kind == ActionKind.DISCARD \
-            or action.card != p.card:
-        return None  # a kept draw (source self) is no claim and tells nobody its card
-    if any(action in opts for _, opts in p.queue):
-        return Refusal(code="outranked", message=f"another seat is asked first about "
-                       f"{token(p.card)}: seat {action.seat} is asked after it answers")
-    tiers = state.variant.claims.priority
-    for t in range(p.tier + 1, len(tiers)):
-        for _, opts in tier_options(state.variant, state.seats, tiers[t], p.card, p.source,
-                                    p.by, state.win_context()):
-            if action in opts:
-                first = "/".join(_ZH[ActionKind(k)] for k in tiers[p.tier])
-                return Refusal(code="outranked", message=f"{first} on {token(p.card)} is "
-                               f"asked before {_ZH[action.kind]}: another seat answers first")
-    return None
+    assert p is not None  # a window is open on the card on offer
+    if s not in w.seats:
+        return Refusal(code="not_your_turn", message=f"seat {s} discarded {token(p.card)}: it "
+                       "does not answer it")
+    if w.answer(s) is not None:
+        return Refusal(code="already_answered", message=f"seat {s} has answered the window "
+                       f"on {token(p.card)}")
+    if action.kind == ActionKind.DISCARD:
+        return Refusal(code="wrong_phase", message=f"seat {s} does not discard now: "
+                       f"{token(p.card)} is on offer: answer it (a claim or pass)")
+    if action.kind == ActionKind.PASS:
+        return Refusal(code="win_forced", message=f"the 胡 is forced in {state.variant.name}: "
+                       f"seat {s} may not pass it")
+    if action.card != p.card:
+        given = "no card" if action.card is None else token(action.card)
+        return Refusal(code="not_on_offer", message=f"the card on offer is {token(p.card)}, "
+                       f"not {given}")
+    found = _claim(state, action, p)
+    if found is None:
+        legal = ", ".join(str(a) for a in options)
+        found = Refusal(code="illegal_action",
+                        message=f"{action} is not legal now; legal: {legal}")
+    return found
 
 
 def _own_turn(state: GameState, action: Action) -> Refusal | None:

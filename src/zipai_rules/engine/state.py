@@ -114,7 +114,11 @@ class Pending:
     the seat ``by`` which drew or discarded it, the claim ``tier`` now being asked, the
     ``queue`` of further seats to ask in that tier with their options, and the seats that
     ``declined`` a 吃 or 碰 of it so far, in the order they passed, whose 臭 for both kinds
-    (``chou.scope: both``) is marked once the card is gone (engine/chou.py)."""
+    (``chou.scope: both``) is marked once the card is gone (engine/chou.py).
+
+    In a game of claim windows (``GameState.windows``) the card opens one
+    :class:`ClaimWindow`, ``window``, which every seat answers at once; ``None`` otherwise
+    (and for a draw kept unseen)."""
 
     card: int
     source: Source
@@ -122,6 +126,41 @@ class Pending:
     tier: int
     queue: tuple[tuple[int, tuple[Action, ...]], ...] = ()
     declined: tuple[int, ...] = ()
+    window: ClaimWindow | None = None
+
+
+@attrs.frozen(slots=True)
+class ClaimWindow:
+    """One claim window on an exposed card (engine/window.py): every seat of ``seats`` (each
+    seat but the one that discarded it; all seats for a card shown from the wall) answers
+    once, in any order, from its own ``offers`` (``(seat, options)``: every 胡, 跑, 碰 and 吃 it
+    may make of the card across the claim tiers, and ``pass``; ``(pass,)`` alone for a seat
+    with no claim, a forced 胡 alone where the 胡 is forced). ``asks`` are the claims in the
+    order the variant's priority resolves them: ``(seat, options)`` per claim tier, each
+    tier's seats in turn order from ``by``, as the one-seat-at-a-time engine asks them; a
+    forced 跑 ends them (``forced``: the seat whose 跑 is forced once every 胡 before it is
+    declined, else ``None``). ``answers`` are the answers given so far, ``(seat, action)``
+    in the order they came."""
+
+    seats: tuple[int, ...]
+    offers: tuple[tuple[int, tuple[Action, ...]], ...]
+    asks: tuple[tuple[int, tuple[Action, ...]], ...]
+    forced: int | None = None
+    answers: tuple[tuple[int, Action], ...] = ()
+
+    def answer(self, seat: int) -> Action | None:
+        """The answer ``seat`` gave, or ``None``."""
+        return next((a for s, a in self.answers if s == seat), None)
+
+    def offer(self, seat: int) -> tuple[Action, ...]:
+        """``seat``'s options in this window (empty for a seat not asked)."""
+        return next((o for s, o in self.offers if s == seat), ())
+
+    @property
+    def awaiting(self) -> tuple[int, ...]:
+        """The seats of ``seats`` that have not answered yet, in turn order."""
+        done = {s for s, _ in self.answers}
+        return tuple(s for s in self.seats if s not in done)
 
 
 @attrs.frozen(slots=True)
@@ -201,6 +240,40 @@ class GameState:
     turn: int = 0
     plans: tuple[tuple[Action, Plan], ...] = attrs.field(default=(), eq=False, repr=False)
     drawn: int | None = None
+    windows: bool = False
+    prompts: tuple[int, ...] = ()
+
+    @property
+    def window(self) -> ClaimWindow | None:
+        """The open claim window, or ``None``."""
+        p = self.pending
+        return None if p is None or self.phase != Phase.RESPOND else p.window
+
+    @property
+    def awaiting(self) -> tuple[int, ...]:
+        """The seats whose decision the hand waits for: every seat of an open claim window
+        that has not answered, else the seat to act (empty once the hand is over). This is
+        the host's to know: no seat is shown who else is awaited."""
+        w = self.window
+        if w is not None:
+            return w.awaiting
+        return () if self.actor is None else (self.actor,)
+
+    def options_for(self, seat: int) -> tuple[Action, ...]:
+        """``seat``'s legal actions now (empty when it has no decision to make): its options
+        in an open claim window, else ``options`` for the seat to act."""
+        w = self.window
+        if w is not None:
+            return () if w.answer(seat) is not None else w.offer(seat)
+        return self.options if seat == self.actor else ()
+
+    def decision(self, seat: int) -> int | None:
+        """The id of the decision ``seat`` is asked now (its number among the seat's
+        decisions, from 1), or ``None`` when it has none: an answer carrying an older id is
+        stale (``Game.apply(..., decision=)``)."""
+        if seat not in self.awaiting or not 0 <= seat < len(self.prompts):
+            return None
+        return self.prompts[seat]
 
     def plan(self, action: Action) -> Plan | None:
         """What the offered ``action`` decided (see ``plans``), or ``None``."""

@@ -32,6 +32,7 @@ from .claims import (
     WEI_KINDS,
     WinWorth,
     discard_options,
+    forced_pao,
     hand_after,
     hu_allowed,
     owes_discard,
@@ -44,7 +45,17 @@ from .claims import (
     win_result,
     win_units,
 )
-from .state import GameState, PaoTarget, Pending, Plan, Result, SeatState, WinContext
+from .state import (
+    ClaimWindow,
+    GameState,
+    PaoTarget,
+    Pending,
+    Plan,
+    Result,
+    SeatState,
+    WinContext,
+)
+from .window import ask_answer, decided, open_window
 
 _SEAT_FIELDS = tuple(f.name for f in attrs.fields(SeatState))
 _SEAT_VALUES = operator.attrgetter(*_SEAT_FIELDS)
@@ -69,6 +80,10 @@ class _Builder:
         self.turn = 0 if state is None else state.turn
         self.drawn: int | None = None  # the own draw taken in this step (GameState.drawn)
         self.events: list[Event] = []
+        self.windows = False if state is None else state.windows
+        self.prompts: list[int] = [0] * len(self.seats) if state is None or not state.prompts \
+            else list(state.prompts)
+        self.resolving: ClaimWindow | None = None  # the claim window being resolved now
 
     @classmethod
     def of(cls, state: GameState) -> _Builder:
@@ -82,7 +97,8 @@ class _Builder:
         return GameState(self.v, self.dealer, tuple(self.seats), tuple(self.wall), self.phase,
                          self.actor, self.options, self.pending, self.result, self.turn,
                          tuple(self.plans.items()),
-                         self.drawn if self.phase == Phase.HU_CHECK else None)
+                         self.drawn if self.phase == Phase.HU_CHECK else None,
+                         self.windows, tuple(self.prompts))
 
     def emit(self, kind: EventKind, seat: int | None = None, card: int | None = None,
              melds: tuple[Meld, ...] = (), note: str = "") -> None:
@@ -112,10 +128,15 @@ class _Builder:
     def ask(self, phase: Phase, actor: int, options: tuple[Action, ...],
             plans: dict[Action, Plan] | None = None) -> None:
         """Stop at a decision: ``actor`` chooses among ``options`` in ``phase``; ``plans``:
-        what each offered 胡/跑 decided (kept as they are when ``None``)."""
+        what each offered 胡/跑 decided (kept as they are when ``None``). A new decision of
+        ``actor`` (its ``prompts`` count up), but for an ask of a claim window being resolved
+        from the answers given (:func:`_resolve_window`)."""
         self.phase, self.actor, self.options = phase, actor, options
         if plans is not None:
             self.plans = plans
+        if self.resolving is None or self.pending is None \
+                or self.pending.window is not self.resolving:
+            self.prompts[actor] += 1
 
     def finish(self, result: Result) -> None:
         """End the hand with ``result``, completed with what settlement reads of the table:
@@ -161,20 +182,27 @@ _Next = tuple[_Chore, int] | None
 
 
 def _run(b: _Builder, nxt: _Next) -> None:
-    """Do chores until one asks a seat for a decision or ends the hand."""
-    while nxt is not None:
-        chore, s = nxt
-        nxt = _CHORES[chore](b, s)
+    """Do chores until one asks a seat for a decision or ends the hand; while a claim window
+    is being resolved, its asks are answered from the answers given (:func:`_resolve_window`)."""
+    while True:
+        while nxt is not None:
+            chore, s = nxt
+            nxt = _CHORES[chore](b, s)
+        if b.resolving is None:
+            return
+        nxt = _resolve_window(b)
 
 
 # --- start of a hand -------------------------------------------------------------------------
 
-def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int], dealer: int
-          ) -> tuple[GameState, list[Event]]:
+def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int], dealer: int,
+          windows: bool = False) -> tuple[GameState, list[Event]]:
     """Deal the given hands (card indices per seat; the dealer's last card is the 亮张) and
     wall, lay down dealt 提 (and 坎 as 偎 under ``deal.dealt_kan: wei``), settle a forced
-    天胡, and stop at the dealer's first decision."""
+    天胡, and stop at the dealer's first decision. ``windows``: exposed cards open claim
+    windows (engine/window.py) rather than asking one seat at a time."""
     b = _Builder(variant, dealer, [SeatState(counts_of(h)) for h in hands], wall)
+    b.windows = windows
     for s in range(b.n):
         b.emit(EventKind.DEAL, s, note=f"{len(hands[s])} cards")
     if variant.deal.lianzhang:
@@ -296,11 +324,47 @@ def _special(b: _Builder, s: int) -> bool:
 # --- applying a decision -----------------------------------------------------------------------
 
 def step(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
-    """Apply a legal ``action`` and run the forced moves that follow."""
+    """Apply a legal ``action`` and run the forced moves that follow. In an open claim
+    window the action is its seat's answer: kept until the answers decide the window
+    (:func:`~zipai_rules.engine.window.decided`), which is then resolved."""
     b = _Builder.of(state)
     b.turn += 1
-    _run(b, _decide(b, state, action))
+    window = state.window
+    if window is None:
+        _run(b, _decide(b, state, action))
+    else:
+        _run(b, _answer(b, state, window, action))
     return b.freeze(), b.events
+
+
+def _answer(b: _Builder, state: GameState, window: ClaimWindow, action: Action) -> _Next:
+    """Seat ``action.seat`` answers the claim window: the answer is kept (no event: which
+    seats have answered is shown to nobody); once the answers decide the window it is
+    resolved, ask by ask, as if the seats had been asked one at a time."""
+    p = _pending(state.pending)
+    window = attrs.evolve(window, answers=window.answers + ((action.seat, action),))
+    b.pending = attrs.evolve(p, window=window)
+    if not decided(window):
+        s = window.awaiting[0]
+        b.phase, b.actor, b.options = Phase.RESPOND, s, window.offer(s)  # no new decision
+        return None
+    b.resolving = window
+    b.pending = attrs.evolve(p, window=window, tier=0, queue=())
+    return _offer(b, p.by)
+
+
+def _resolve_window(b: _Builder) -> _Next:
+    """The next ask of the claim window being resolved, answered with its seat's answer
+    (:func:`~zipai_rules.engine.window.ask_answer`); ``None`` once the window is
+    resolved (the card taken, or gone to a discard area)."""
+    w = b.resolving
+    p = b.pending
+    if w is None or p is None or p.window is not w or b.phase != Phase.RESPOND \
+            or b.actor is None:
+        b.resolving = None
+        return None
+    action = ask_answer(w, b.actor, b.options)
+    return _decide(b, b.freeze(), action)
 
 
 def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
@@ -690,11 +754,32 @@ def _ask_self_win(b: _Builder, s: int, win: Analysis) -> None:
     b.ask(Phase.HU_CHECK, s, opts, {hu: win})
 
 
+
+
+def _open_window(b: _Builder, p: Pending) -> _Next:
+    """Open the claim window on the card of ``p`` for every seat that answers it
+    (:func:`~zipai_rules.engine.window.open_window`), each asked a new decision."""
+    lianzhang = b.seats[p.by].lianzhang_offer is not None
+    tiers = (("hu",),) if lianzhang else b.v.claims.priority
+    ctx = b.ctx() if b.v.win.declined_must_be_beaten and not lianzhang else None
+    window, plans = open_window(b.v, b.seats, p, tiers, ctx)
+    b.pending = attrs.evolve(p, window=window)
+    s = window.seats[0]
+    b.phase, b.actor, b.options, b.plans = Phase.RESPOND, s, window.offer(s), plans
+    for x in window.seats:
+        b.prompts[x] += 1
+    return None
+
+
 def _offer(b: _Builder, by: int) -> _Next:
     """Offer the pending card (exposed by seat ``by``) tier by tier; a forced 跑 happens as
     soon as its tier is reached; an unclaimed card goes to the exposer's discard area and the
-    next seat draws."""
+    next seat draws. In a game of claim windows the card first opens its window
+    (:func:`_open_window`); the window decided, its asks are made here, each answered from
+    the answers given (:func:`_resolve_window`)."""
     p = _pending(b.pending)
+    if b.windows and p.window is None:
+        return _open_window(b, p)
     if b.seats[p.by].lianzhang_offer is not None:
         return _end_lianzhang(b, p)
     tiers = b.v.claims.priority
@@ -702,18 +787,13 @@ def _offer(b: _Builder, by: int) -> _Next:
     seats = tuple(b.seats)
     # the table is read only to value a win against one declined before
     ctx = b.ctx() if b.v.win.declined_must_be_beaten else None
-    pao_forced = b.v.claims.pao_forced
     while tier < len(tiers):
         cands, plans = tier_plans(b.v, seats, tiers[tier], p.card, p.source, p.by, ctx)
-        # a forced 跑 waits for every win on the card to be declined (破跑胡, 胡 > 跑)
-        if cands and pao_forced and not any(o.kind == ActionKind.HU for _, opts in cands
-                                            for o in opts):
-            for s, opts in cands:
-                for o in opts:  # a 王 is never forced out of the hand: its 跑 is a choice
-                    if o.kind == ActionKind.PAO and not cast(PaoTarget, plans[o]).king:
-                        _card_gone(b, p, s)
-                        return _pao(b, s, p.card, cast(PaoTarget, plans[o]), forced=True,
-                                    discarder=_discarder(p))
+        forced = forced_pao(b.v, cands, plans)
+        if forced is not None:
+            s, _, target = forced
+            _card_gone(b, p, s)
+            return _pao(b, s, p.card, target, forced=True, discarder=_discarder(p))
         if cands:
             (s, opts), rest = cands[0], tuple(cands[1:])
             b.pending = attrs.evolve(p, tier=tier, queue=rest)
