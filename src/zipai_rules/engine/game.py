@@ -381,8 +381,9 @@ def replay(variant: VariantLike, deal: Deal, actions: Sequence[Action], windows:
            ) -> Game:
     """Re-play ``actions`` from ``deal`` (a game of claim windows with ``windows``); raises
     :class:`IllegalActionError` naming the first step (1-based) that is not legal,
-    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a ``deal`` that is no :class:`Deal` or ``actions`` that are not a
-    list of :class:`Action` values (naming the first that is not)."""
+    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a ``deal`` that is no
+    :class:`Deal` or ``actions`` that are not a list of :class:`Action` values (naming the
+    first that is not)."""
     of_type(deal, Deal, "deal", "a Deal")
     actions = items_of(actions, Action, "actions", "an Action")
     game = Game(variant, deal=deal, windows=windows)
