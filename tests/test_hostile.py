@@ -497,10 +497,11 @@ def test_replay_says_when_a_deal_was_not_checked_against_a_shuffle(tmp_path, cap
     assert main(["play", "--seed", "5", "--record", str(path), "--json"]) == 0
     capsys.readouterr()
     assert main(["replay", str(path)]) == 0
-    assert "not checked against a shuffle" not in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "deal: seeded, no commitment" in out and "checked against no shuffle" not in out
     record = _json.loads(path.read_text("utf-8"))
     record["seed"] = None
     path.write_text(_json.dumps(record), "utf-8")
     assert main(["replay", str(path)]) == 0
-    assert "the deal was given explicitly (no seed): it is not checked" in \
-        capsys.readouterr().out
+    assert "deal: dealt, no seed: the deal was given explicitly and is checked against no " \
+        "shuffle: not proof that the host dealt it" in capsys.readouterr().out

@@ -47,8 +47,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 
 #: the upward edges, bound late: ``variant.as_variant`` imports the variant file reader
 #: inside the function, and only for a variant given by name or path, so that every function
-#: taking a variant takes a name as ``--variant`` does (a loaded :class:`Variant` needs none)
-LATE_BOUND = {("zipai_rules.variant", "zipai_rules.variant_file")}
+#: taking a variant takes a name as ``--variant`` does (a loaded :class:`Variant` needs none);
+#: the package re-exports the record readers, imported on first use (``__getattr__``; the
+#: static import is for type checkers only)
+LATE_BOUND = {("zipai_rules.variant", "zipai_rules.variant_file"),
+              ("zipai_rules", "zipai_rules.records")}
 
 #: modules that read or write files, or talk to a terminal: the hand analysis loads none
 IO_MODULES = ("inputs", "loader", "presets", "variant_file", "records", "simulate", "bench",

@@ -410,7 +410,8 @@ def test_play_record_then_replay(capsys, tmp_path, seven):
     assert json.loads(path.read_text("utf-8")) == seven
     assert run(capsys, "replay", path) == (
         0, f"replayed 15 actions under preset hunan (content hash {HUNAN_HASH}…): result and "
-        "settlement confirmed\n", "")
+        "settlement confirmed; deal: seeded, no commitment: not proof that the host dealt it "
+        "(anyone can choose a seed)\ndigest: none (no shuffle commitment)\n", "")
 
 
 def test_replay_reports_the_step(capsys, tmp_path, seven):
@@ -451,7 +452,9 @@ def test_replay_several_files(capsys, tmp_path, seven):
     code, out, err = run(capsys, "replay", good, bad)
     assert code == 2
     assert out == (f"{good}: replayed 15 actions under preset hunan "
-                   f"(content hash {HUNAN_HASH}…): result and settlement confirmed\n"
+                   f"(content hash {HUNAN_HASH}…): result and settlement confirmed; deal: "
+                   "seeded, no commitment: not proof that the host dealt it (anyone can "
+                   f"choose a seed)\n{good}: digest: none (no shuffle commitment)\n"
                    "1 of 2 records confirmed\n")
     assert err == (f"error: {bad}: step 15: result differs: result.huxi recorded 19, "
                    "replayed 18\n")

@@ -1,7 +1,8 @@
 """zipai_rules: the rules of 字牌 (zipai, 跑胡子 paohuzi) and its regional variants.
 
-The preset registry and the variant file loader (input and output) are imported when first
-used, so that ``import zipai_rules.analysis`` loads no more than the hand analysis needs.
+The preset registry, the variant file loader and the record readers (input and output) are
+imported when first used, so that ``import zipai_rules.analysis`` loads no more than the hand
+analysis needs.
 """
 
 from __future__ import annotations
@@ -27,11 +28,13 @@ from .variant import Variant
 
 if TYPE_CHECKING:
     from .presets import find_variant, load_preset, preset_ids
+    from .records import loads_record, read_record
     from .variant_file import load_variant_file
 
 #: names imported on first use, and their modules
 _LAZY = {"find_variant": "presets", "load_preset": "presets", "preset_ids": "presets",
-         "load_variant_file": "variant_file"}
+         "load_variant_file": "variant_file", "loads_record": "records",
+         "read_record": "records"}
 
 __version__ = "0.1.0"
 
@@ -40,7 +43,8 @@ __all__ = [
     "IllegalActionError", "Meld", "MeldError", "MeldKind", "RecordError", "ReplayError",
     "SeatError", "Variant", "VariantError", "Wait",
     "ZipaiError", "analyze", "find_variant", "format_cards", "load_preset",
-    "load_variant_file", "parse_card", "parse_cards", "parse_meld", "preset_ids", "tianhu",
+    "load_variant_file", "loads_record", "parse_card", "parse_cards", "parse_meld",
+    "preset_ids", "read_record", "tianhu",
     "waits",
 ]
 

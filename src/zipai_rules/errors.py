@@ -181,6 +181,8 @@ ERROR_CODES: dict[str, str] = {
     "variant_changed": "a recorded variant whose rules or content hash changed",
     "record_incomplete": "a record that stops before the hand is over",
     "result_differs": "a record whose result or settlement differs from the replay",
+    "digest_mismatch": "a record without a shuffle commitment, or of another commitment "
+                       "digest than the one expected (expect_digest, --expect-digest)",
     "unwritable": "a record that cannot be written there",
     # options
     "bad_limit": "an input limit (Limits, --max-bytes, --max-nodes) that is not an int from 1 "

@@ -5,20 +5,23 @@ A record holds the variant (``id``, ``content_hash`` and, for a variant that is 
 preset, the full resolved ``doc``), the ``seed`` that shuffled the deal (``null`` for a deal
 given explicitly), the explicit ``deal`` (dealer, hands and wall as ASCII card strings), every
 seat decision in ``actions`` (the :meth:`Action.to_json` shape), the ``result`` and the
-``settlement`` (:meth:`Settlement.to_json`). The schema is
+``settlement`` (:meth:`Settlement.to_json`), and optionally the host's own fields in ``meta``
+(never part of what a replay confirms). The schema is
 ``zipai_rules/schema/record.schema.json`` (JSON Schema draft 2020-12); docs/records.md
 describes the format.
 
 :func:`replay_record` is strict: the variant must still hash to the recorded content hash,
 every action must be legal when its turn comes, and the replayed result and settlement must
 equal the recorded ones. Every failure is a :class:`~zipai_rules.errors.ReplayError` naming
-the 1-based step.
+the 1-based step. :func:`replay_report` also says how the deal was established (its
+:data:`PROVENANCES`) and, given the digest a host published, refuses any other hand.
 
 Records are untrusted input (see :mod:`zipai_rules.inputs`): a record file is read only if it
-is a regular file of at most ``RECORD_LIMITS.max_bytes`` bytes; JSON with duplicate keys,
-``NaN`` or integers of more than 80 digits is refused; integers must be JSON integers (``11.0``
-and ``true`` are not); a record's embedded variant may extend shipped presets only and may not
-take a preset's id or name with other rules.
+is a regular file of at most ``RECORD_LIMITS.max_bytes`` bytes, and :func:`loads_record` reads
+text or bytes within the same bounds; JSON with duplicate keys, ``NaN`` or integers of more
+than 320 digits is refused; integers must be JSON integers (``11.0`` and ``true`` are not); a
+record's embedded variant may extend shipped presets only and may not take a preset's id or
+name with other rules.
 """
 
 from __future__ import annotations
@@ -30,11 +33,11 @@ import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 
-from .arguments import int_arg, items_of, mapping_arg, of_type, path_arg
+from .arguments import int_arg, items_of, mapping_arg, of_type, path_arg, refuse
 from .cards import parse_indices
 from .engine.actions import Action
 from .engine.game import Deal, Game, shuffled_deal
@@ -61,10 +64,23 @@ from .variant import Variant
 
 RECORD_FORMAT = "zipai-log/1"
 
-__all__ = ["RECORD_FORMAT", "action_from_json", "deal_from_json", "dumps_record",
-           "game_record", "is_preset", "read_record", "record_schema", "record_variant",
-           "replay_file", "replay_record", "result_json", "resume_game", "rules_used",
-           "save_game", "validate_record", "write_record"]
+__all__ = ["MAX_META_BYTES", "PROVENANCES", "RECORD_FORMAT", "Provenance", "ReplayReport",
+           "action_from_json", "check_digest", "deal_from_json", "dumps_record",
+           "game_record", "is_preset", "loads_record", "read_record", "record_schema",
+           "record_variant", "replay_file", "replay_file_report", "replay_record",
+           "replay_report", "result_json", "resume_game", "rules_used", "save_game",
+           "validate_record", "write_record"]
+
+#: the most bytes a record's ``meta`` may take as compact JSON (UTF-8, sorted keys, no spaces);
+#: its other bounds (64 keys of at most 64 characters, values nested at most 3 levels below
+#: ``meta``, strings of at most 1024 characters, integers within ±(2**53 − 1), no fractions)
+#: are in the record schema
+MAX_META_BYTES = 4096
+
+#: how a replayed deal was established (:attr:`ReplayReport.provenance`)
+Provenance = Literal["committed", "seeded", "dealt"]
+#: every :data:`Provenance`, the strongest first
+PROVENANCES: tuple[Provenance, ...] = ("committed", "seeded", "dealt")
 
 
 def record_schema() -> dict[str, Any]:
@@ -91,18 +107,24 @@ def result_json(result: Result) -> dict[str, Any]:
 
 
 def game_record(game: Game, settlement: Settlement, *, sitting_out: bool | None = None,
-                bots: Sequence[str] | None = None) -> dict[str, Any]:
+                bots: Sequence[str] | None = None,
+                meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The record of a finished hand as a JSON-ready dict (see the module docstring).
 
     ``sitting_out``: whether a seat sat out the hand (数醒), as passed to
     :func:`~zipai_rules.settlement.settle`; by default, whether the variant has more seats
     than players. ``bots``: optional names of the players, stored for information.
-    The ``seed`` is stored only when it is the seed that shuffled this deal.
+    ``meta``: optional host fields (table id, player ids, times …) stored as ``meta``, a plain
+    copy, within the bounds of the record schema and :data:`MAX_META_BYTES`; nothing that
+    confirms the hand reads them. The ``seed`` is stored only when it is the seed that
+    shuffled this deal.
 
     Raises :class:`~zipai_rules.errors.ZipaiError` (code ``hand_not_over``) for a hand that
     has not ended (:func:`save_game` saves one), ``bad_argument`` for a ``game`` that is no
     :class:`Game`, a ``settlement`` that is no :class:`Settlement` or not of this game's
-    players, ``bots`` that are not a list of strings.
+    players, ``bots`` that are not a list of strings, a ``meta`` that is no mapping;
+    :class:`RecordError` naming the path (``meta.table: …``) for a ``meta`` outside the
+    bounds, as :func:`validate_record` refuses it.
     """
     of_type(game, Game, "game", "a Game")
     if game.result is None:
@@ -115,27 +137,30 @@ def game_record(game: Game, settlement: Settlement, *, sitting_out: bool | None 
                          code="bad_argument")
     if bots is not None:
         items_of(bots, str, "bots", "a bot name (a string)")
-    return _record(game, settlement, sitting_out, bots)
+    return _record(game, settlement, sitting_out, bots, meta)
 
 
-def save_game(game: Game) -> dict[str, Any]:
+def save_game(game: Game, *, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A game at any point, finished or not, as a record (JSON-ready dict) that
     :func:`resume_game` turns back into the same game: the variant, the ``seed`` and
     ``commitment`` (the nonce included: keep a saved game as secret as its seed), the
     ``deal`` and every action so far. ``result`` and ``settlement`` are ``null`` while the
     hand is being played; the save of a finished hand is its full record (the settlement
     with the variant's default ``sitting_out``), which :func:`replay_record` confirms.
+    ``meta``: the host's fields, as for :func:`game_record` (a :class:`Game` holds none: to
+    keep them across a resume, save again with ``meta=saved.get("meta")``).
     Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a ``game`` that is
-    no :class:`Game`."""
+    no :class:`Game` or a ``meta`` that is no mapping, :class:`RecordError` for a ``meta``
+    outside the bounds."""
     v, result = of_type(game, Game, "game", "a Game").variant, game.result
     sits = v.seats > v.players
     settlement = None if result is None else settle(
         v, attrs.evolve(result, sitting_out=sits), events=game.events)
-    return _record(game, settlement, sits, None)
+    return _record(game, settlement, sits, None, meta)
 
 
 def _record(game: Game, settlement: Settlement | None, sitting_out: bool | None,
-            bots: Sequence[str] | None) -> dict[str, Any]:
+            bots: Sequence[str] | None, meta: Mapping[str, Any] | None) -> dict[str, Any]:
     v = game.variant
     variant: dict[str, Any] = {"id": v.id, "content_hash": v.content_hash}
     if not is_preset(v):
@@ -156,7 +181,22 @@ def _record(game: Game, settlement: Settlement | None, sitting_out: bool | None,
         record["bots"] = [str(b) for b in bots]
     if seed is not None and game.commitment is not None:
         record["commitment"] = game.commitment.to_json()
+    if meta is not None:
+        record["meta"] = _plain(mapping_arg(meta, "meta"))
+        validate_record(record)  # the one check of meta: the schema and its size
     return record
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
+    """A plain copy of a JSON-like tree (mappings → dicts, keys kept as they are, so that a key
+    that is no string is refused; lists and tuples → lists), at most 8 levels deep."""
+    if depth > 8:
+        raise RecordError("<record>: meta: nested more than 8 levels", "meta", code="too_deep")
+    if isinstance(value, Mapping):
+        return {k: _plain(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, depth + 1) for v in value]
+    return value
 
 
 def dumps_record(record: Mapping[str, Any], width: int = 100) -> str:
@@ -272,10 +312,11 @@ def validate_record(data: Any, origin: str = "<record>", limits: Limits = RECORD
     """Check a parsed document against the record schema; returns it.
 
     Raises :class:`RecordError` (code ``bad_format`` for a missing or other ``format``;
-    ``too_large`` or ``too_deep`` for a document outside ``limits``; ``schema`` otherwise,
-    also for a lone surrogate in a string) whose message and ``path`` name the offending JSON
-    path, e.g. ``actions[3].card``. At most ``limits.max_errors`` schema problems are looked
-    at.
+    ``too_large`` or ``too_deep`` for a document outside ``limits``, and ``too_large`` for a
+    ``meta`` of more than :data:`MAX_META_BYTES`; ``schema`` otherwise, also for a lone
+    surrogate in a string) whose message and ``path`` name the offending JSON path, e.g.
+    ``actions[3].card`` or ``meta.table``. At most ``limits.max_errors`` schema problems are
+    looked at.
     """
     try:
         check_tree(data, limits)
@@ -312,6 +353,12 @@ def validate_record(data: Any, origin: str = "<record>", limits: Limits = RECORD
         plus = "+" if len(errors) >= limits.max_errors else ""
         more = f" (and {rest}{plus} more problem{'s' if rest > 1 else ''})" if rest else ""
         raise RecordError(f"{origin}: {path}: {text}{more}", path, code="schema")
+    if "meta" in data:
+        size = len(json.dumps(data["meta"], ensure_ascii=False, sort_keys=True,
+                              separators=(",", ":")).encode("utf-8"))
+        if size > MAX_META_BYTES:
+            raise RecordError(f"{origin}: meta: {size} bytes as compact JSON, more than the "
+                              f"{MAX_META_BYTES} allowed", "meta", code="too_large")
     return data
 
 
@@ -321,24 +368,69 @@ def _json_type(value: Any) -> str:
 
 
 def read_record(path: str | Path, limits: Limits = RECORD_LIMITS) -> dict[str, Any]:
-    """Read and validate a record file (a regular file of at most ``limits.max_bytes``).
+    """Read and validate a record file (a regular file of at most ``limits.max_bytes``): the
+    file's text through :func:`loads_record`, every message naming the file.
 
     Raises :class:`RecordError`: code ``unreadable`` (missing, not a regular file, not
     UTF-8), ``too_large``, ``bad_json`` (with line and column; also ``NaN`` and integers of
-    more than 80 digits), ``duplicate_key``, ``bad_format`` or ``schema`` (with the JSON
-    path), and :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a ``path``
-    that is no path.
+    more than 320 digits), ``duplicate_key``, ``bad_format``, ``schema`` (with the JSON
+    path) or ``too_deep``, and :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``)
+    for a ``path`` that is no path or ``limits`` that are no :class:`Limits`.
     """
     path_arg(path, "path")
-    return validate_record(_load_json(path, limits), str(path), limits)
-
-
-def _load_json(path: str | Path, limits: Limits = RECORD_LIMITS) -> Any:
+    of_type(limits, Limits, "limits", "a Limits (zipai_rules.inputs)")
     try:
-        return loads_json(read_text(path, limits.max_bytes))
+        text = read_text(path, limits.max_bytes)
+    except Refused as exc:  # its message names the file
+        raise RecordError(exc.message, code=exc.code) from None
+    return _loads(text, str(path), limits)
+
+
+def loads_record(data: str | bytes | bytearray, limits: Limits = RECORD_LIMITS, *,
+                 origin: str = "<record>") -> dict[str, Any]:
+    """Parse and validate a record given as JSON text or as its UTF-8 bytes (an upload, a
+    database column): the reader of :func:`read_record`, as strict, within the same
+    ``limits``. ``origin`` names the document in every message (``<record>: actions[3].card:
+    …``).
+
+    Raises :class:`RecordError`: code ``too_large`` (over ``limits.max_bytes`` bytes as
+    UTF-8, or over ``limits.max_nodes`` values), ``unreadable`` (bytes that are not UTF-8),
+    ``bad_json`` (with line and column; also ``NaN``/``Infinity`` and integers of more than
+    320 digits), ``duplicate_key`` (a key twice in one object: never the last one silently
+    winning), ``too_deep``, ``bad_format`` or ``schema`` (with the JSON path), and
+    ``bad_argument`` for ``data`` that is neither text nor bytes; :class:`ZipaiError`
+    (``bad_argument``) for ``limits`` that are no :class:`Limits`.
+    """
+    of_type(limits, Limits, "limits", "a Limits (zipai_rules.inputs)")
+    if not isinstance(origin, str):
+        raise refuse("origin", origin, "a string")
+    if isinstance(data, (bytes, bytearray)):
+        size = len(data)
+    elif isinstance(data, str):
+        size = len(data) if len(data) > limits.max_bytes else \
+            len(data.encode("utf-8", "surrogatepass"))
+    else:
+        raise RecordError(f"{origin}: expected the record's JSON text (a str or UTF-8 bytes), "
+                          f"got {type(data).__name__}", code="bad_argument")
+    if size > limits.max_bytes:
+        raise RecordError(f"{origin}: larger than the limit of {limits.max_bytes} bytes "
+                          "(raise it with Limits(max_bytes=…))", code="too_large")
+    if not isinstance(data, str):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"{origin}: not UTF-8 text (byte {exc.start})",
+                              code="unreadable") from None
+    return _loads(data, origin, limits)
+
+
+def _loads(text: str, origin: str, limits: Limits) -> dict[str, Any]:
+    """The one parse of a record's text: strict JSON, then :func:`validate_record`."""
+    try:
+        data = loads_json(text)
     except Refused as exc:
-        where = "" if exc.message.startswith(f"{path}:") else f"{path}: "
-        raise RecordError(f"{where}{exc.message}", code=exc.code) from None
+        raise RecordError(f"{origin}: {exc.message}", code=exc.code) from None
+    return validate_record(data, origin, limits)
 
 
 def action_from_json(data: Mapping[str, Any]) -> Action:
@@ -408,15 +500,95 @@ def _record_variant(record: Mapping[str, Any]) -> Variant:
     return variant
 
 
-def replay_file(path: str | Path, limits: Limits = RECORD_LIMITS) -> tuple[Game, Settlement]:
+@attrs.frozen(slots=True, eq=False)
+class ReplayReport:
+    """What a strict replay confirmed (:func:`replay_report`): the finished ``game`` and its
+    ``settlement`` (the result and settlement equal the recorded ones), and how the deal was
+    established, which is all that ties the hand to a table:
+
+    * ``provenance`` ``"committed"``: the seed and nonce match the record's shuffle
+      commitment, whose ``digest`` (64 lowercase hex digits) is given. It proves the hand is
+      one the host dealt only if the host published that digest before the deal: a player can
+      pick a seed and commit to it at home as well;
+    * ``"seeded"``: the deal is the one ``seed`` shuffles, with no commitment (``digest``
+      ``None``): anyone could have chosen the seed, e.g. one that deals a 天胡;
+    * ``"dealt"``: the deal was given explicitly (``seed: null``): it is checked against no
+      shuffle at all, only against the variant.
+
+    ``expected``: whether ``digest`` was checked against the one the caller expected
+    (``expect_digest``). ``meta``: the record's ``meta``, an independent plain copy (dicts
+    and lists, ready for :func:`json.dumps`; ``None`` when absent): the host's own fields,
+    never checked by the replay. Compared by identity."""
+
+    game: Game
+    settlement: Settlement
+    provenance: Provenance
+    digest: str | None
+    expected: bool = False
+    meta: dict[str, Any] | None = None
+
+    def provenance_text(self) -> str:
+        """One clause saying what the deal's provenance proves and does not, as ``zipai
+        replay`` prints it after ``deal:``."""
+        if self.provenance == "committed":
+            if self.expected:
+                return ("committed, digest as expected: the seed and nonce are those of the "
+                        "commitment the host published")
+            return ("committed: the seed and nonce match the record's shuffle commitment; "
+                    "proof that the host dealt it only if the host published this digest "
+                    "before the deal")
+        if self.provenance == "seeded":
+            return ("seeded, no commitment: not proof that the host dealt it (anyone can "
+                    "choose a seed)")
+        return ("dealt, no seed: the deal was given explicitly and is checked against no "
+                "shuffle: not proof that the host dealt it")
+
+
+def replay_file(path: str | Path, limits: Limits = RECORD_LIMITS, *,
+                expect_digest: str | None = None) -> tuple[Game, Settlement]:
     """Read a record file and replay it (:func:`read_record` then :func:`replay_record`,
-    validating once). Raises :class:`RecordError` and :class:`ReplayError` as they do."""
-    path_arg(path, "path")
-    return _replay(validate_record(_load_json(path, limits), str(path), limits))
+    validating once); ``expect_digest`` as for :func:`replay_report`. Raises
+    :class:`RecordError` and :class:`ReplayError` as they do."""
+    report = replay_file_report(path, limits, expect_digest)
+    return report.game, report.settlement
 
 
-def replay_record(record: Mapping[str, Any]) -> tuple[Game, Settlement]:
-    """Replay a record strictly; returns the finished game and its settlement.
+def replay_file_report(path: str | Path, limits: Limits = RECORD_LIMITS,
+                       expect_digest: str | None = None) -> ReplayReport:
+    """:func:`replay_report` of a record file (read by :func:`read_record`, validated once;
+    every :class:`RecordError` names the file)."""
+    want = _expected_digest(expect_digest)
+    return _report(read_record(path, limits), want, str(path))
+
+
+def replay_report(record: Mapping[str, Any], expect_digest: str | None = None
+                  ) -> ReplayReport:
+    """Replay a record strictly (:func:`replay_record`) and say how its deal was established:
+    a :class:`ReplayReport` (game, settlement, ``provenance`` ``committed``/``seeded``/
+    ``dealt``, the commitment ``digest``, ``meta``).
+
+    ``expect_digest``: the shuffle commitment digest the host published before the deal it
+    dealt (64 hex digits, either case). The record must then carry a commitment of that very
+    digest, checked before anything is replayed; the replay then checks it against the seed
+    and nonce (``bad_commitment``) and the seed against the deal (``bad_deal``). Raises, on
+    top of what :func:`replay_record` raises, :class:`RecordError` code
+    ``digest_mismatch`` (path ``commitment``: no commitment, the deal ``seeded`` or
+    ``dealt``; path ``commitment.digest``: another digest: a hand dealt elsewhere, e.g.
+    from a seed and commitment of the player's own), and
+    :class:`~zipai_rules.errors.ZipaiError` ``bad_argument`` for an ``expect_digest`` that
+    is not 64 hex digits.
+    """
+    want = _expected_digest(expect_digest)
+    return _report(validate_record(dict(record) if isinstance(record, Mapping) else record),
+                   want, "<record>")
+
+
+def replay_record(record: Mapping[str, Any], *, expect_digest: str | None = None
+                  ) -> tuple[Game, Settlement]:
+    """Replay a record strictly; returns the finished game and its settlement
+    (:func:`replay_report` says, besides, how the deal was established). ``expect_digest``:
+    refuse a record that is not the hand of that published commitment digest, as
+    :func:`replay_report` does.
 
     The record is validated against the schema (:class:`RecordError`), the variant found and
     its content hash compared, the deal rebuilt (and, when a seed is given, compared with the
@@ -429,16 +601,56 @@ def replay_record(record: Mapping[str, Any]) -> tuple[Game, Settlement]:
     * ``len(actions) + 1``, ``record_incomplete``: the actions end before the hand does;
     * ``len(actions)``, ``result_differs``: the replayed result or settlement is not the
       recorded one (the message names the first differing field).
+
+    ``meta`` is never compared: it is the host's, not the hand's.
     """
-    return _replay(validate_record(dict(record) if isinstance(record, Mapping) else record))
+    report = replay_report(record, expect_digest)
+    return report.game, report.settlement
 
 
-def resume_game(data: Mapping[str, Any] | str, variant: Variant | None = None,
+def check_digest(value: object, argument: str = "expect_digest") -> str:
+    """A shuffle commitment digest as a host gives it (64 hex digits, either case), in
+    lowercase, the form records hold. Raises :class:`~zipai_rules.errors.ZipaiError`
+    (``bad_argument``, naming ``argument``) for anything else."""
+    if not isinstance(value, str) or len(value) != 64 \
+            or any(c not in "0123456789abcdefABCDEF" for c in value):
+        raise refuse(argument, value, "a shuffle commitment digest (64 hex digits)")
+    return value.lower()
+
+
+def _expected_digest(value: object) -> str | None:
+    return None if value is None else check_digest(value)
+
+
+def _report(record: dict[str, Any], want: str | None, origin: str) -> ReplayReport:
+    """:func:`replay_report` of a record that has passed the schema; ``want`` the expected
+    digest in lowercase."""
+    commitment = record.get("commitment")
+    provenance: Provenance = ("committed" if commitment is not None
+                              else "seeded" if record["seed"] is not None else "dealt")
+    if want is not None:
+        if commitment is None:
+            raise RecordError(f"{origin}: commitment: the record holds no shuffle commitment "
+                              f"(deal: {provenance}), so it is not the hand of digest {want}",
+                              "commitment", code="digest_mismatch")
+        if commitment["digest"] != want:
+            raise RecordError(f"{origin}: commitment.digest: {commitment['digest']} is not "
+                              f"the digest expected, {want}: the record is another hand",
+                              "commitment.digest", code="digest_mismatch")
+    game, settlement = _replay(record)
+    meta = record.get("meta")
+    return ReplayReport(game, settlement, provenance,
+                        None if commitment is None else commitment["digest"],
+                        want is not None, None if meta is None else thaw(meta))
+
+
+def resume_game(data: Mapping[str, Any] | str | bytes | bytearray, variant: Variant | None = None,
                 limits: Limits = RECORD_LIMITS) -> Game:
     """The game a :func:`save_game` record (or any game record) describes, at the point it was
     saved: same state, same legal actions, same events, same seed and commitment.
 
-    ``data``: the parsed record or its JSON text (strict JSON within ``limits``). Every input
+    ``data``: the parsed record, or its JSON text or UTF-8 bytes (read by
+    :func:`loads_record`, within ``limits``). Every input
     is untrusted: the record is checked as :func:`replay_record` checks one (schema, variant
     and its content hash, deal against seed and commitment, every action legal when its turn
     comes), but the hand need not be over and no result is compared. ``variant``: the rules
@@ -446,16 +658,14 @@ def resume_game(data: Mapping[str, Any] | str, variant: Variant | None = None,
 
     Raises :class:`RecordError` (the JSON text or the schema) and :class:`ReplayError`
     (``step`` 0 for the header, ``variant_changed`` for a ``variant`` of other rules; k,
-    ``replay_diverged``, for a refused action k).
+    ``replay_diverged``, for a refused action k). The record's ``meta`` is not part of the
+    game: keep ``data["meta"]`` and pass it to :func:`save_game` again.
     """
-    if isinstance(data, str):
-        if len(data.encode("utf-8", "surrogatepass")) > limits.max_bytes:
-            raise RecordError(f"<record>: over {limits.max_bytes} bytes", code="too_large")
-        try:
-            data = loads_json(data)
-        except Refused as exc:
-            raise RecordError(f"<record>: {exc.message}", code=exc.code) from None
-    record = validate_record(dict(data) if isinstance(data, Mapping) else data, limits=limits)
+    if isinstance(data, (str, bytes, bytearray)):
+        record = loads_record(data, limits)
+    else:
+        record = validate_record(dict(data) if isinstance(data, Mapping) else data,
+                                 limits=limits)
     if variant is not None:
         if not isinstance(variant, Variant):
             raise ZipaiError(f"variant: expected a Variant, got {type(variant).__name__}",
