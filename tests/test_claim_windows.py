@@ -234,3 +234,30 @@ def test_windows_play_and_replay_with_bots():
     from zipai_rules.engine import replay
     again = replay(v, game.deal, game.actions, windows=True)
     assert again.events == game.events
+
+
+def test_a_windows_record_replays_strictly_and_resumes():
+    from zipai_rules.records import game_record, loads_record, replay_record, resume_game
+    from zipai_rules.records import dumps_record, save_game
+    from zipai_rules.settlement import settle
+    v = load_preset("hunan")
+    game, _ = play_windows(v, 4, random.Random(4))
+    record = game_record(game, settle(v, game.result, events=game.events))
+    assert record["windows"] is True
+    again, _ = replay_record(loads_record(dumps_record(record)))
+    assert again.windows and again.events == game.events
+    # a windows record read as one seat at a time does not replay
+    del record["windows"]
+    with pytest.raises(ZipaiError) as err:
+        replay_record(record)
+    assert err.value.code == "replay_diverged"
+    assert str(err.value) == "step 3: seat 1 pass refused: it is seat 2's turn, not seat 1's"
+    # a saved hand in the middle of a window resumes in it
+    half = Game(v, seed=4, windows=True)
+    rng = random.Random(1)
+    while half.state.window is None or not half.state.window.answers:
+        s = rng.choice(half.awaiting())
+        half.apply(rng.choice(half.options(s)), by=s)
+    resumed = resume_game(save_game(half))
+    assert resumed.state.window == half.state.window
+    assert resumed.awaiting() == half.awaiting()

@@ -177,6 +177,8 @@ def _record(game: Game, settlement: Settlement | None, sitting_out: bool | None,
         "result": None if game.result is None else result_json(game.result),
         "settlement": None if settlement is None else settlement.to_json(),
     }
+    if game.windows:
+        record["windows"] = True  # the actions are claim-window answers (engine/window.py)
     if bots is not None:
         record["bots"] = [str(b) for b in bots]
     if seed is not None and game.commitment is not None:
@@ -686,7 +688,8 @@ def _resume(record: dict[str, Any], variant: Variant) -> Game:
     try:
         deal = deal_from_json(record["deal"])
         seed = record["seed"]
-        game = Game(variant, seed=seed, deal=deal)  # refuses a deal the seed does not shuffle
+        # refuses a deal the seed does not shuffle
+        game = Game(variant, seed=seed, deal=deal, windows=record.get("windows", False))
         commitment = record.get("commitment")
         _check_commitment(commitment, seed)
     except ReplayError:
