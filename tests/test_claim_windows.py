@@ -24,10 +24,20 @@ def window_key(state):
     return (p.card, p.source, p.by, len(state.wall))
 
 
-def play_windows(variant, seed: int, rng: random.Random):
+def choose(rng: random.Random, options, reluctant: bool):
+    """A random option; a ``reluctant`` chooser passes a win it may pass 4 times in 5."""
+    if reluctant and any(o.kind == "hu" for o in options) and rng.random() < 0.8:
+        passing = [o for o in options if o.kind != "hu"]
+        if passing:
+            return rng.choice(passing)
+    return rng.choice(options)
+
+
+def play_windows(variant, seed: int, rng: random.Random, reluctant: bool = False):
     """A hand of claim windows: each decision answered by a random seat among those awaited
-    (so the answers come in a random order), with a random option; and the decisions as the
-    one-seat-at-a-time engine meets them: an action, or a window's answers by seat."""
+    (so the answers come in a random order), with a random option (:func:`choose`); and the
+    decisions as the one-seat-at-a-time engine meets them: an action, or a window's answers
+    by seat."""
     game = Game(variant, seed=seed, windows=True)
     items: list = []
     while not game.is_over:
@@ -35,11 +45,11 @@ def play_windows(variant, seed: int, rng: random.Random):
         window = state.window
         if window is None:
             s = game.actor
-            action = rng.choice(game.options(s))
+            action = choose(rng, game.options(s), reluctant)
             items.append(("one", action))
         else:
             s = rng.choice(game.awaiting())
-            action = rng.choice(game.options(s))
+            action = choose(rng, game.options(s), reluctant)
             if not window.answers:
                 items.append(("window", window_key(state), {}))
             items[-1][2][s] = action
@@ -82,6 +92,35 @@ def test_windows_end_every_hand_as_turns_do_for_the_same_answers(preset, seed):
     # ``first_take`` is the turn of a seat's first take: a window's answers are more turns
     assert rules_seen(windowed.state.seats) == rules_seen(turns.state.seats)
     assert windowed.result.to_json() == turns.result.to_json()
+
+
+# the rules a declined win leaves: 臭胡 (hunan, guilin, liuzhou_bayi), 有胡必胡 (guilin,
+# liuzhou_bayi on a discard; hengyang_honghei everywhere), a forced 跑 once every win before it
+# is declined, and a later win that must be worth more (leiyang_tilong)
+DECLINING = ["hunan", "guilin", "liuzhou_bayi", "hengyang_honghei", "leiyang_tilong"]
+
+
+def test_declined_wins_end_the_same_with_windows():
+    seen = {"臭胡": 0, "forced 胡": 0, "跑 after a declined 胡": 0, "declined, must be beaten": 0}
+    for preset in DECLINING:
+        v = load_preset(preset)
+        for seed in (0, 1, 2, 3, 8):
+            windowed, items = play_windows(v, seed, random.Random(seed), reluctant=True)
+            turns = play_turns(v, seed, items)
+            assert windowed.events == turns.events, (preset, seed)
+            assert windowed.result.to_json() == turns.result.to_json()
+            seen["臭胡"] += sum(1 for e in windowed.events if e.note == "臭胡")
+            for state in windowed._states:
+                w = state.window
+                if w is None or w.answers:
+                    continue
+                hus = [opts for _, opts in w.asks if any(o.kind == "hu" for o in opts)]
+                seen["forced 胡"] += sum(1 for opts in hus if len(opts) == 1)
+                seen["跑 after a declined 胡"] += bool(hus) and w.forced is not None
+            seen["declined, must be beaten"] += sum(
+                1 for x in windowed.state.seats if x.declined_units is not None)
+    assert seen == {"臭胡": 3, "forced 胡": 1, "跑 after a declined 胡": 4,
+                    "declined, must be beaten": 1}
 
 
 def test_every_exposed_card_opens_a_window_for_every_seat_but_its_discarder():
