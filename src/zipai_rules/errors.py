@@ -171,7 +171,15 @@ ERROR_CODES: dict[str, str] = {
     "duplicate_key": "a JSON object with a key given twice",
     # records and replay
     "bad_format": "a file that is not a zipai-log/1 game record",
-    "bad_action": "a malformed action in a record",
+    "bad_action": "a malformed action or event in JSON (a record, an observation), the "
+                  "message naming the field",
+    # the action notation (parse_action)
+    "bad_action_text": "an action text that cannot be read: unknown word, bad card, wrong "
+                       "shape, too long, or a short form without a game",
+    "ambiguous_action": "an action text naming several legal actions (the message lists "
+                        "them)",
+    "no_such_action": "a short action text naming none of the seat's legal actions (the "
+                      "message lists them)",
     "bad_observation": "a malformed observation or table view in JSON",
     "bad_header": "a record header that contradicts its variant (e.g. sitting_out)",
     "variant_changed": "a recorded variant whose rules or content hash changed",
