@@ -15,7 +15,7 @@ from zipai_rules.cards import parse_indices
 from zipai_rules.engine import Action, ActionKind, Event, EventKind, Game, parse_action
 from zipai_rules.engine.actions import card_from_json, melds_from_json
 from zipai_rules.errors import ZipaiError
-from zipai_rules.melds import Meld
+from zipai_rules.melds import Meld, parse_meld
 from zipai_rules.presets import load_preset, preset_ids
 
 HUNAN = load_preset("hunan")
@@ -53,6 +53,14 @@ def test_the_text_of_every_kind(action, ascii_text, hunan_text):
     assert action.to_text(HUNAN) == hunan_text == action.to_text(HUNAN.terminology)
     for text in (ascii_text, hunan_text):
         assert parse_action(HUNAN, text, seat=action.seat) == action
+
+
+def test_a_king_standing_in_reads_as_the_log_writes_it():
+    """``K(x9)`` and ``王(九)`` are one 王 standing for x9, in a 吃 text and in a table meld."""
+    assert parse_meld("chi=x8 王(九) x10") == parse_meld("chi=x8 K(x9) x10") == \
+        parse_meld("chi=x8 k(x9)x10")
+    assert parse_meld("chi=x8 K(x9) x10").kings == (C("x9"),)
+    assert parse_action(HUNAN, "chi d3: d1 k(d2) d3 / d3 d4 d5", seat=1) == CHI_KING
 
 
 def test_a_variants_own_words():
@@ -255,6 +263,7 @@ def test_bad_texts_are_refused_saying_why(text, why):
 
 @pytest.mark.parametrize("value", [None, 5, b"pass", ["pass"], {"kind": "pass"}])
 def test_a_text_that_is_no_string(value):
+    """Refused as a text, not as a Python error."""
     with pytest.raises(ZipaiError) as info:
         parse_action(HUNAN, value, seat=0)
     assert info.value.code == "bad_action_text"
@@ -336,6 +345,7 @@ def test_a_wrong_event_json_names_its_field():
             Event.from_json(data)
         assert info.value.code == "bad_action" and str(info.value).startswith(message)
     assert Event.from_json({"kind": "draw", "seat": None}) == Event(EventKind.DRAW)
+    assert Action.from_json(CHI_KING.to_json()) == CHI_KING
     assert card_from_json("十", "x") == C("x10") and melds_from_json([]) == ()
 
 
@@ -343,15 +353,16 @@ VALID = [Action("discard", 0, "x5").to_json(), CHI_BI.to_json(), CHI_KING.to_jso
          Event(EventKind.PENG, 1, C("d4"), (M("peng", "d4 d4 d4", "d4"),), "x").to_json()]
 
 
-@given(st.sampled_from(range(len(VALID))), st.sampled_from(FIELDS + MELD_FIELDS), JSON,
+@given(st.sampled_from(range(len(VALID))),
+       st.sampled_from([(False, f) for f in FIELDS] + [(True, f) for f in MELD_FIELDS]), JSON,
        st.booleans())
-def test_hostile_json_is_refused_naming_a_field(which, field, value, delete):
+def test_hostile_json_is_refused_naming_a_field(which, place, value, delete):
     """A valid action or event dict with one field (at the top or in its first meld) deleted
     or replaced by any JSON value: decoded, or refused with ``bad_action`` naming the field,
     never a Python error's text."""
+    in_meld, field = place
     data = {**VALID[which], "melds": [dict(m) for m in VALID[which].get("melds", [])]}
-    target = data["melds"][0] if field in MELD_FIELDS and field != "kind" and data["melds"] \
-        else data
+    target = data["melds"][0] if in_meld and data["melds"] else data
     if delete:
         target.pop(field, None)
     else:
