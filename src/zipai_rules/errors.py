@@ -202,6 +202,13 @@ def brief(value: object, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def type_phrase(value: object) -> str:
+    """``a list``, ``an int``: the type of ``value`` with its article, for messages that
+    quote an untrusted value by its type only (its ``repr`` may be huge, deep or refused)."""
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
 def codes_markdown() -> str:
     """The README's list of error codes: one ``* `code`: meaning`` line per code."""
     return "\n".join(f"* `{code}`: {meaning}" for code, meaning in ERROR_CODES.items())

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..cards import Card, card_index, format_cards, parse_indices, token
-from ..errors import IllegalActionError, MeldError, RecordError, ZipaiError, brief
+from ..errors import IllegalActionError, MeldError, RecordError, ZipaiError, brief, type_phrase
 from ..melds import Meld, MeldKind
 
 if TYPE_CHECKING:
@@ -146,7 +146,7 @@ def _show(value: object) -> str:
         return repr(value) if abs(value) < 10 ** 12 else f"an int of {value.bit_length()} bits"
     if isinstance(value, float):
         return f"{value!r} (float)"
-    return f"a {type(value).__name__}"
+    return type_phrase(value)
 
 
 def _wrong(field: str, value: object, wanted: str) -> RecordError:

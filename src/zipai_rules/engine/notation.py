@@ -27,9 +27,8 @@ from functools import lru_cache
 
 import attrs
 
-from ..arguments import refuse
 from ..cards import KING, format_cards, parse_indices
-from ..errors import IllegalActionError, SeatError, ZipaiError, brief
+from ..errors import IllegalActionError, SeatError, ZipaiError, brief, type_phrase
 from ..melds import Meld, chi_meld, read_stand_ins, stand_in_text
 from ..variant import Variant
 from ..vocab import ZH_WORDS, zh_word
@@ -64,15 +63,22 @@ def action_text(action: Action, words: Variant | Mapping[str, str] | None = None
     else:
         terms = words.terminology if isinstance(words, Variant) else words
         if not isinstance(terms, Mapping):
-            raise refuse("words", words, "a Variant or a terminology mapping")
+            raise _wrong_type("words", words, "a Variant or a terminology mapping")
         own = terms.get(action.kind.value)
         if own is not None and not isinstance(own, str):
-            raise refuse(f"words[{action.kind.value!r}]", own, "a string")
+            raise _wrong_type(f"words[{action.kind.value!r}]", own, "a string")
         kind, zh = zh_word(action.kind.value, own), True
     text = kind if action.card is None else f"{kind} {format_cards([action.card], zh=zh)}"
     if action.melds:
         text += ": " + " / ".join(stand_in_text(m.cards, m.kings, zh) for m in action.melds)
     return text
+
+
+def _wrong_type(argument: str, value: object, wanted: str) -> ZipaiError:
+    """``bad_argument`` naming the argument and the value's type (never its ``repr``, which
+    a hostile value may make huge or refuse)."""
+    return ZipaiError(f"{argument}: {type_phrase(value)} is not {wanted}",
+                      code="bad_argument")
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -137,7 +143,7 @@ def _kind_word(variant: Variant, text: str) -> tuple[str, ActionKind] | None:
 def _read(variant: Variant, text: object) -> _Read:
     """The syntax of an action ``text``; raises ``bad_action_text``."""
     if not isinstance(text, str):
-        raise ZipaiError(f"an action text is a string, not {type(text).__name__}",
+        raise ZipaiError(f"text: {type_phrase(text)} is not an action text (a string)",
                          code="bad_action_text")
     quote = brief(repr(text), 60)
     if len(text) > MAX_TEXT:
@@ -251,7 +257,7 @@ def parse_action(source: Source, text: str, seat: int | None = None) -> Action:
     elif isinstance(source, Variant):
         variant, state = source, None
     else:
-        raise refuse("source", source, "a Game, a GameState or a Variant")
+        raise _wrong_type("source", source, "a Game, a GameState or a Variant")
     read = _read(variant, text)
     if state is None:
         if seat is None:
