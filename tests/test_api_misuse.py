@@ -9,7 +9,7 @@ import pytest
 from zipai_rules import format_cards, load_preset, parse_card, parse_cards, parse_meld, svg
 from zipai_rules.bots import make_bots, seat_bot_names
 from zipai_rules.cards import Card
-from zipai_rules.engine import Game, deck, replay, shuffled_deal
+from zipai_rules.engine import Game, deck, parse_action, replay, shuffled_deal
 from zipai_rules.engine.encoding import decode_action, encode_action, legal_mask
 from zipai_rules.engine.observation import events_for, observe, spectate, timeline
 from zipai_rules.errors import ERROR_CODES, ZipaiError
@@ -95,6 +95,16 @@ CASES = {
     "dumps_record_bytes": (lambda: dumps_record({"a": b"x"}), "bad_argument",
                            "record: not JSON"),
     "load_variant_file_int": (lambda: load_variant_file(3), "bad_argument", "path: int 3"),
+    "parse_action_source": (lambda: parse_action("hunan", "pass", 0), "bad_argument",
+                            "source: a str is not a Game, a GameState or a Variant"),
+    "parse_action_huge": (lambda: parse_action(10 ** 5000, "pass", 0), "bad_argument",
+                          "source: an int is not"),
+    "parse_action_text": (lambda: parse_action(HUNAN, 10 ** 5000, 0), "bad_action_text",
+                          "text: an int is not an action text (a string)"),
+    "parse_action_seat": (lambda: parse_action(GAME, "pass", 10 ** 5000), "bad_seat",
+                          "a seat number of 16610 bits is outside 0..2"),
+    "to_text_words": (lambda: GAME.legal_actions()[0].to_text(3), "bad_argument",
+                      "words: an int is not a Variant or a terminology mapping"),
 }
 
 

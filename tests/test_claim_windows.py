@@ -300,3 +300,20 @@ def test_a_windows_record_replays_strictly_and_resumes():
     resumed = resume_game(save_game(half))
     assert resumed.state.window == half.state.window
     assert resumed.awaiting() == half.awaiting()
+
+
+def test_every_window_option_reads_back_from_its_text():
+    from zipai_rules.engine import parse_action
+    v = load_preset("yongzhou")
+    rng = random.Random(2)
+    game = Game(v, seed=2, windows=True)
+    read = 0
+    while not game.is_over:
+        for s in game.awaiting():
+            for o in game.options(s):
+                assert parse_action(game, o.to_text(), seat=s) == o
+                assert parse_action(game, o.to_text(v), seat=s) == o
+                read += 1
+        s = rng.choice(game.awaiting())
+        game.apply(rng.choice(game.options(s)), by=s)
+    assert read > 100

@@ -218,8 +218,10 @@ def test_group_hand():
 def test_a_chi_with_bi_is_spelled_out_and_typed():
     """Seed 10, seat 0 choosing option 1: at its second decision it may 吃 d2 in two ways,
     each with the other meld as its 比 (seat 0 holds x2 x2 d7 d10 and one d2 of its own).
-    An option shows both melds; typing only the 吃 meld lists the plans that start with it;
-    typing both melds picks the plan; a plan the rules refuse gets the engine's reason."""
+    An option shows both melds; typing both melds picks the plan; the 吃 meld alone (or the
+    two hand cards of it) picks the one plan that starts with it, its 比 being forced; a plan
+    the rules refuse gets the engine's reason; the card alone names three plans, which are
+    listed (the parser is :func:`zipai_rules.engine.notation.parse_action`)."""
     game, bots = at_decision(10, 2)
     obs = game.observe(0)
     console = Console(game, [0], bots, Words(HUNAN))
@@ -229,16 +231,22 @@ def test_a_chi_with_bi_is_spelled_out_and_typed():
          "chi d2 er_qi_shi(d2 d7 d10) + bi:jiao(x2 x2 d2)"]
     assert console.parse("chi x2 x2 d2 d2 d7 d10", obs) == plans[0]
     assert console.parse("chi d10 d7 d2 x2 d2 x2", obs) == plans[1]
-    assert console.parse("chi x2 x2 d2", obs) == \
-        "this 吃 needs 比: chi d2 jiao(x2 x2 d2) + bi:er_qi_shi(d2 d7 d10)"
+    assert console.parse("chi x2 x2 d2", obs) == plans[0] == console.parse("chi x2 x2", obs)
+    assert console.parse("chi x2 x2 d2 / d2 d7 d10", obs) == plans[0]
+    assert console.parse("chi d2: d2 d7 d10 / x2 x2 d2", obs) == plans[1]
+    assert console.parse("chi x2 d2", obs) == next(a for a in obs.options
+                                                   if a.to_text() == "chi d2: x2 d2 d2")
     wrong = console.parse("chi d1 d2 d3", obs)
     assert isinstance(wrong, Action) and wrong not in obs.options
     refusal = game.check(wrong)  # the d2 still held after the 吃 must be laid down as 比
     assert refusal is not None and refusal.code == "bad_plan"
     assert refusal.message.startswith("the 吃 plan yi_er_san(d1 d2 d3) does not fit seat 0's "
                                       "hand; the plans that fit: jiao(x2 x2 d2) bi:")
-    assert console.parse("chi x2 x2", obs) == \
-        "吃: give three cards per meld (the 吃 meld, then each 比)"
+    assert console.parse("chi d2", obs) == (
+        "action text 'chi d2' names 3 legal actions of seat 0: chi d2: x2 x2 d2 / d2 d7 d10; "
+        "chi d2: x2 d2 d2; chi d2: d2 d7 d10 / x2 x2 d2")
+    assert console.parse("chi x2 x2 d2 d2", obs).startswith(
+        "action text 'chi x2 x2 d2 d2': a 吃 meld is three cards")
     zh = Console(game, [0], bots, Words(HUNAN, zh=True))
     assert zh.parse("吃 二二贰 贰柒拾", obs) == plans[0]
     assert Words(HUNAN, zh=True).option(plans[0]) == "吃 贰 绞牌(二 二 贰) + 比:二七十(贰 柒 拾)"

@@ -175,7 +175,15 @@ ERROR_CODES: dict[str, str] = {
     "duplicate_key": "a JSON object with a key given twice",
     # records and replay
     "bad_format": "a file that is not a zipai-log/1 game record",
-    "bad_action": "a malformed action in a record",
+    "bad_action": "a malformed action or event in JSON (a record, an observation), the "
+                  "message naming the field",
+    # the action notation (parse_action)
+    "bad_action_text": "an action text that cannot be read: unknown word, bad card, wrong "
+                       "shape, too long, or a short form without a game",
+    "ambiguous_action": "an action text naming several legal actions (the message lists "
+                        "them)",
+    "no_such_action": "a short action text naming none of the seat's legal actions (the "
+                      "message lists them)",
     "bad_observation": "a malformed observation or table view in JSON",
     "bad_header": "a record header that contradicts its variant (e.g. sitting_out)",
     "variant_changed": "a recorded variant whose rules or content hash changed",
@@ -198,6 +206,13 @@ def brief(value: object, limit: int = 160) -> str:
     that quote outside input."""
     text = value if isinstance(value, str) else repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def type_phrase(value: object) -> str:
+    """``a list``, ``an int``: the type of ``value`` with its article, for messages that
+    quote an untrusted value by its type only (its ``repr`` may be huge, deep or refused)."""
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
 def codes_markdown() -> str:

@@ -271,8 +271,30 @@ def chi_meld(cards: Sequence[int], claimed: int | None = None, bi: bool = False,
 
 
 _USER_KINDS = {k.value: k for k in MeldKind} | {"chi": None, "bi": None}
-_STAND_IN = re.compile(r"\bK\(([^()\s]+)\)")
-"""A 王 written with the card it stands for: ``K(x9)``."""
+_STAND_IN = re.compile(r"(?:[Kk]|王)\(([^()]*)\)")
+"""A 王 written with the card it stands for: ``K(x9)``, ``王(九)``."""
+
+
+def read_stand_ins(text: str) -> list[tuple[int, int | None]]:
+    """The cards of ``text`` (tokens as :func:`~zipai_rules.cards.parse_indices` reads them,
+    and ``K(x9)`` or ``王(九)`` for a 王 standing for a card, as :func:`stand_in_text` writes
+    it), in order: ``(card, None)`` for a card as it is (a bare ``K`` is ``(20, None)``),
+    ``(20, card)`` for a 王 standing for ``card``. Raises
+    :class:`~zipai_rules.errors.CardError` (``unknown_card``) for a bad token and
+    :class:`MeldError` (``malformed_meld``) for a ``K(...)`` that names other than one card
+    that is not a 王."""
+    pieces = _STAND_IN.split(text)
+    out: list[tuple[int, int | None]] = []
+    for k, piece in enumerate(pieces):
+        if k % 2 == 0:
+            out += [(i, None) for i in parse_indices(piece)]
+            continue
+        named = parse_indices(piece)
+        if len(named) != 1 or named[0] == KING:
+            raise MeldError(f"K({piece}) in {text!r} must name the one card the 王 stands "
+                            "for, e.g. K(x9)", code="malformed_meld")
+        out.append((KING, named[0]))
+    return out
 
 
 def parse_meld(text: str) -> Meld:
@@ -280,8 +302,9 @@ def parse_meld(text: str) -> Meld:
 
     ``chi`` (and ``bi``) take any chi-type shape and infer it; a chi's claimed card is taken to
     be its first real card. In a meld of one card a ``K`` is a 王 standing for that card
-    (``peng=x9 x9 K``: :attr:`Meld.kings`); in any meld ``K(x9)`` is a 王 standing for x9
-    (``chi=x8 K(x9) x10``, as :meth:`Meld.describe` writes it). Raises :class:`MeldError` for
+    (``peng=x9 x9 K``: :attr:`Meld.kings`); in any meld ``K(x9)`` (or ``王(九)``) is a 王
+    standing for x9 (``chi=x8 K(x9) x10``, as :meth:`Meld.describe` writes it;
+    :func:`read_stand_ins`). Raises :class:`MeldError` for
     a missing ``=``, an unknown kind or cards of the wrong shape, and
     :class:`~zipai_rules.errors.CardError` for bad card tokens,
     :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a ``text`` that is no
@@ -296,14 +319,9 @@ def parse_meld(text: str) -> Meld:
     if kind_text not in _USER_KINDS:
         raise MeldError(f"unknown meld kind {kind_text!r} in {text!r}; accepted: "
                         + ", ".join(sorted(_USER_KINDS)), code="malformed_meld")
-    stand_for: list[int] = []
-    for inside in _STAND_IN.findall(cards_text):  # each K(...) is one 王 for one card
-        named = parse_indices(inside)
-        if len(named) != 1:
-            raise MeldError(f"K({inside}) in {text!r} must name the one card the 王 stands "
-                            "for, e.g. K(x9)", code="malformed_meld")
-        stand_for += named
-    cards = parse_indices(_STAND_IN.sub(r" \1 ", cards_text))
+    read = read_stand_ins(cards_text)  # each K(...) is one 王 for one card
+    stand_for = [named for _, named in read if named is not None]
+    cards = [card if named is None else named for card, named in read]
     if not cards:
         raise MeldError(f"meld {text!r} has no cards", code="malformed_meld")
     kind = _USER_KINDS[kind_text]

@@ -4,9 +4,11 @@ At each of a human seat's decisions the table is shown as that seat sees it
 (:meth:`Game.observe`, never the full state): the hand grouped (坎 together, then pairs and
 runs), every seat's melds, discards and hidden-card count, the wall, the card on offer, whose
 turn it is; then the legal actions, numbered, each 吃 with its 比 plan spelled out. The player
-types a number or an action (``discard x5``, ``peng``, ``chi x4 x5 x6``, ``pass``, or the
-variant's Chinese words ``打 五``, ``碰``, ``过``); an action the rules refuse shows the engine's
-reason (:meth:`Game.check`) and the question is asked again. Between two human decisions every
+types a number or an action in the wire notation (docs/actions.md, read by
+:func:`~zipai_rules.engine.notation.parse_action`: ``discard x5``, ``peng``, ``chi x5 x6``,
+``chi x4: x4 x5 x6 / x4 x4 d4``, ``pass``, or the variant's Chinese words ``打 五``, ``碰``,
+``过``); an action the rules refuse shows the engine's reason (:meth:`Game.check`) and the
+question is asked again. Between two human decisions every
 move is printed as the log prints it, redacted as the human seat is shown it
 (:meth:`Game.events_for`). The hand ends with the result and the
 settlement.
@@ -24,12 +26,10 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 
 from ..bots import seat_bot_names
-from ..cards import KING, format_cards, parse_indices
-from ..engine import Action, Game
-from ..engine.actions import ActionKind, Event
+from ..engine import Action, Game, parse_action
+from ..engine.actions import Event
 from ..engine.observation import Observation, spectate
-from ..errors import CardError, MeldError
-from ..melds import Meld, chi_shape
+from ..errors import ZipaiError
 from ..play import Bot
 from ..records import write_record
 from ..settlement import settle
@@ -187,80 +187,24 @@ class Console:
             self.write(choice)
 
     def parse(self, text: str, obs: Observation) -> Action | str:
-        """The action ``text`` names (a number of ``obs.options``, or a kind and cards), or
-        why it names none."""
-        options, w = obs.options, self.words
+        """The action ``text`` names (a number of ``obs.options``, or an action text read by
+        :func:`~zipai_rules.engine.notation.parse_action` against the seat's legal actions),
+        or why it names none."""
+        options = obs.options
         if text.isascii() and text.isdigit():  # ASCII digits only: int() takes others too
             if len(text) <= 6 and 1 <= int(text) <= len(options):
                 return options[int(text) - 1]
             return self._t(f"no option {text:.12}: choose 1-{len(options)}",
                            f"没有第 {text:.12} 项：请选 1-{len(options)}")
-        word, _, rest = text.partition(" ")
-        kind = self._kind(word)
-        if kind is None:
-            known = ", ".join(f"{k.value}/{w.word(k.value)}" for k in ActionKind)
-            return self._t(f"unknown action {word[:24]!r}: type a number or one of {known}",
-                           f"不认识的动作 {word[:24]!r}：请输入数字，或 {known}")
         try:
-            cards = parse_indices(rest) if rest.strip() else []
-        except CardError as exc:
-            return str(exc)
-        of_kind = [a for a in options if a.kind == kind]
-        if kind == ActionKind.CHI:
-            return self._chi(obs, cards, of_kind)
-        if kind == ActionKind.DISCARD:
-            if len(cards) != 1:
-                return self._t("discard which card? e.g. `discard x5`",
-                               "打哪张？例如 `打 五`")
-            return Action(kind, obs.seat, cards[0])
-        if len(cards) > 1:
-            return self._t(f"{word}: name one card at most", f"{word}：最多一张牌")
-        matching = [a for a in of_kind if not cards or a.card == cards[0]]
-        if len(matching) >= 1:
-            return matching[0]
-        card = cards[0] if cards else (obs.pending[0] if obs.pending else None)
-        return Action(kind, obs.seat, card)
+            return parse_action(self.game, text, seat=obs.seat)
+        except ZipaiError as exc:
+            return self._t(str(exc), f"{_ZH_PROBLEM.get(exc.code, '不行')}：{exc}")
 
-    def _kind(self, word: str) -> ActionKind | None:
-        for kind in ActionKind:
-            if word.lower() == kind.value or word == self.words.word(kind.value):
-                return kind
-        return {"出": ActionKind.DISCARD, "出牌": ActionKind.DISCARD,
-                "打牌": ActionKind.DISCARD}.get(word)
 
-    def _chi(self, obs: Observation, cards: list[int], chis: list[Action]) -> Action | str:
-        """A 吃 from typed cards: the 吃 meld's three, then three per 比 meld."""
-        if not cards:
-            if len(chis) == 1:
-                return chis[0]
-            if chis:
-                return self._t("several 吃 plans: type its number, or its cards",
-                               "有几种吃法：请输入序号或牌")
-        if len(cards) % 3:
-            return self._t("吃: give three cards per meld (the 吃 meld, then each 比)",
-                           "吃：每组三张（先吃的一组，再每组比）")
-        plan = [tuple(sorted(cards[k:k + 3])) for k in range(0, len(cards), 3)]
-        same = [a for a in chis if [m.cards for m in a.melds] == plan]
-        if same:
-            return same[0]
-        if plan and len(plan) == 1:
-            started = [a for a in chis if a.melds and a.melds[0].cards == plan[0]]
-            if started:
-                return self._t("this 吃 needs 比: " + "; ".join(
-                    self.words.option(a) for a in started),
-                    "这样吃要比：" + "；".join(self.words.option(a) for a in started))
-        card = obs.pending[0] if obs.pending else None
-        try:
-            melds = []
-            for k, group in enumerate(plan):
-                shape = chi_shape(group)
-                if shape is None or KING in group:
-                    return self._t(f"{format_cards(group)} is no 吃 meld",
-                                   f"{format_cards(group, zh=True)} 不成一组")
-                melds.append(Meld(shape, group, claimed=card if k == 0 else None, bi=k > 0))
-        except MeldError as exc:
-            return str(exc)
-        return Action(ActionKind.CHI, obs.seat, card, melds)
+#: under ``--zh``, what an action text the parser refuses is, before its (English) reason
+_ZH_PROBLEM = {"bad_action_text": "看不懂", "ambiguous_action": "不止一种",
+               "no_such_action": "没有这样的动作"}
 
 
 @contextlib.contextmanager

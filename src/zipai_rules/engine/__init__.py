@@ -2,8 +2,9 @@
 
 from .actions import Action, ActionKind, Event, EventKind
 from .game import Deal, Game, deck, replay, shuffled_deal
+from .notation import parse_action
 from .refusals import Refusal
 from .state import GameState, Pending, Result, SeatState
 
 __all__ = ["Action", "ActionKind", "Deal", "Event", "EventKind", "Game", "GameState", "Pending",
-           "Refusal", "Result", "SeatState", "deck", "replay", "shuffled_deal"]
+           "Refusal", "Result", "SeatState", "deck", "parse_action", "replay", "shuffled_deal"]

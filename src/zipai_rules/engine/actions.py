@@ -9,13 +9,16 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..cards import Card, card_index, format_cards, parse_indices, token
-from ..errors import IllegalActionError, RecordError
-from ..melds import Meld
+from ..errors import IllegalActionError, MeldError, RecordError, ZipaiError, brief, type_phrase
+from ..melds import Meld, MeldKind
+
+if TYPE_CHECKING:
+    from ..variant import Variant
 
 #: the most 王 one 吃 plan lays down: the 吃 plans offer no more (``claims.chi_plans``) and
 #: the action codes hold no more (``encoding``)
@@ -80,21 +83,39 @@ class Action:
             text += " " + " ".join(m.describe(zh) for m in self.melds)
         return text
 
+    def to_text(self, words: Variant | Mapping[str, str] | None = None) -> str:
+        """The action in the wire notation (docs/actions.md), one line without the seat:
+        ``discard x5``, ``pass``, ``hu``, ``hu x4``, ``peng x4``, ``pao x4``, ``chi x4: x4
+        x5 x6`` and, for a 吃 with 比, every meld of the plan after ``/``: ``chi x4: x4 x5
+        x6 / x4 x4 d4``; a 王 standing for a card is ``K(x5)``. With ``words`` (a
+        :class:`~zipai_rules.variant.Variant`, or a terminology mapping of canonical ids to
+        words) the kind is the variant's word (falling back on
+        :data:`~zipai_rules.vocab.ZH_WORDS`) and the cards are Chinese: ``打 五``, ``过``,
+        ``吃 四: 四 五 六 / 四 四 肆``, ``开舵 四`` (桂林's 跑).
+        :func:`~zipai_rules.engine.notation.parse_action` reads either back to this very
+        action. Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for
+        ``words`` of another type."""
+        from .notation import action_text  # the notation reads actions: bound late
+
+        return action_text(self, words)
+
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Action:
+    def from_json(cls, data: Mapping[str, Any], where: str = "action") -> Action:
         """The action of one :meth:`to_json` dict (``kind``, ``seat``, optional ``card`` and
         ``melds`` with ``kind``/``cards``/``claimed``/``bi``/``kings``): the one decoder of
-        actions, which game records use too.
+        actions, which game records and observations use too. ``where`` names the dict in
+        messages.
 
-        Raises :class:`~zipai_rules.errors.ZipaiError` subclasses for unknown kinds, bad card
-        tokens and melds of the wrong shape; :class:`~zipai_rules.errors.RecordError` (code
-        ``bad_action``) for a missing key or a value of the wrong type."""
-        try:
-            return cls(data["kind"], data["seat"], card_from_json(data.get("card")),
-                       melds_from_json(data.get("melds", ())))
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise RecordError(f"malformed action {data!r}: {exc!r}",
-                              code="bad_action") from None
+        Every input is untrusted: anything but such a dict raises
+        :class:`~zipai_rules.errors.RecordError` (code ``bad_action``, ``path`` the field)
+        naming the field and what it holds: ``action.card: 5 (int) is not a card token``,
+        ``action.kind: missing``, ``action.melds[0]: x2 x7 x10 is not a shun meld …``."""
+        record = _object(data, where, "an action object (kind, seat, card, melds)")
+        kind = _choice(record, where, "kind", ActionKind, "an action kind")
+        seat = _seat(record, where)
+        assert seat is not None  # required
+        return cls(kind, seat, card_from_json(record.get("card"), f"{where}.card"),
+                   melds_from_json(record.get("melds", ()), f"{where}.melds"))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind.value, "seat": self.seat}
@@ -113,23 +134,122 @@ def option(kind: ActionKind, seat: int, card: int | None = None, melds: tuple[Me
     return Action(kind, seat, card, melds)
 
 
-def card_from_json(text: str | None) -> int | None:
-    """The card index of one ASCII card token (``None`` for ``None``). Raises
-    :class:`~zipai_rules.errors.RecordError` (``bad_action``) unless ``text`` is one token."""
+def _show(value: object) -> str:
+    """A short, safe quote of an untrusted value: a string or a small number as written,
+    anything else by its type (a huge int by its size), never its ``repr`` (which may be
+    long, deep or refused)."""
+    if isinstance(value, str):
+        return brief(repr(value), 60)
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value) if abs(value) < 10 ** 12 else f"an int of {value.bit_length()} bits"
+    if isinstance(value, float):
+        return f"{value!r} (float)"
+    return type_phrase(value)
+
+
+def _wrong(field: str, value: object, wanted: str) -> RecordError:
+    """The ``bad_action`` error of ``field`` holding ``value`` instead of ``wanted``."""
+    shown = _show(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10 ** 12:
+        shown += " (int)"
+    return RecordError(f"{field}: {shown} is not {wanted}", field, code="bad_action")
+
+
+def _object(data: object, field: str, wanted: str) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        raise _wrong(field, data, wanted)
+    return data
+
+
+def _choice(data: Mapping[str, Any], where: str, key: str, choices: type[enum.Enum],
+            wanted: str) -> Any:
+    """The member of ``choices`` named by ``data[key]`` (required)."""
+    if key not in data:
+        raise RecordError(f"{where}.{key}: missing", f"{where}.{key}", code="bad_action")
+    value = data[key]
+    if isinstance(value, str):
+        for member in choices:
+            if member.value == value:
+                return member
+    known = ", ".join(str(m.value) for m in choices)
+    raise _wrong(f"{where}.{key}", value, f"{wanted} ({known})")
+
+
+def _seat(data: Mapping[str, Any], where: str, required: bool = True) -> int | None:
+    if "seat" not in data or (not required and data["seat"] is None):
+        if required:
+            raise RecordError(f"{where}.seat: missing", f"{where}.seat", code="bad_action")
+        return None
+    seat = data["seat"]
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < MAX_SEAT:
+        raise _wrong(f"{where}.seat", seat, f"a seat (an int in 0..{MAX_SEAT - 1})")
+    return seat
+
+
+#: the seats a decoded action or event may name: the engine's own check (``bad_seat``, or
+#: ``not_your_turn``) says which of them the game has
+MAX_SEAT = 64
+
+
+def card_from_json(text: object, field: str = "card") -> int | None:
+    """The card index of one card token (``"x5"``, ``"d10"``, ``"K"``; a Chinese numeral is
+    read too), ``None`` for ``None``. Raises :class:`~zipai_rules.errors.RecordError`
+    (``bad_action``) naming ``field`` unless ``text`` is one token:
+    ``action.card: 5 (int) is not a card token``."""
     if text is None:
         return None
-    found = parse_indices(text)
-    if len(found) != 1:
-        raise RecordError(f"expected one card token, got {text!r}", code="bad_action")
-    return found[0]
+    if isinstance(text, str) and len(text) <= 8:
+        try:
+            found = parse_indices(text)
+        except ZipaiError:
+            found = []
+        if len(found) == 1:
+            return found[0]
+    raise _wrong(field, text, _A_TOKEN)
 
 
-def melds_from_json(data: Iterable[Mapping[str, Any]]) -> tuple[Meld, ...]:
-    """The melds of a list of :meth:`Meld.to_json` dicts."""
-    return tuple(Meld(m["kind"], tuple(parse_indices(" ".join(m["cards"]))),
-                      claimed=card_from_json(m.get("claimed")), bi=bool(m.get("bi", False)),
-                      kings=tuple(parse_indices(" ".join(m.get("kings", ())))))
-                 for m in data)
+_A_TOKEN = "a card token (x1..x10, d1..d10, K)"
+
+
+def _tokens(value: object, field: str) -> tuple[int, ...]:
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, list | tuple):
+        raise _wrong(field, value, "a list of card tokens")
+    out = []
+    for k, text in enumerate(value):
+        card = None if text is None else card_from_json(text, f"{field}[{k}]")
+        if card is None:
+            raise _wrong(f"{field}[{k}]", text, _A_TOKEN)
+        out.append(card)
+    return tuple(out)
+
+
+def melds_from_json(data: object, field: str = "melds") -> tuple[Meld, ...]:
+    """The melds of a list of :meth:`Meld.to_json` dicts (``kind``, ``cards``, optional
+    ``claimed``, ``bi`` and ``kings``). Raises :class:`~zipai_rules.errors.RecordError`
+    (``bad_action``) naming the field (``melds[1].cards[2]``) for a value of the wrong type
+    and the meld (``melds[0]``) for cards of the wrong shape."""
+    if isinstance(data, (str, bytes, Mapping)) or not isinstance(data, list | tuple):
+        raise _wrong(field, data, "a list of meld objects")
+    out = []
+    for k, item in enumerate(data):
+        where = f"{field}[{k}]"
+        meld = _object(item, where, "a meld object (kind, cards, claimed, bi, kings)")
+        kind = _choice(meld, where, "kind", MeldKind, "a meld kind")
+        if "cards" not in meld:
+            raise RecordError(f"{where}.cards: missing", f"{where}.cards", code="bad_action")
+        cards = _tokens(meld["cards"], f"{where}.cards")
+        bi = meld.get("bi", False)
+        if not isinstance(bi, bool):
+            raise _wrong(f"{where}.bi", bi, "true or false")
+        try:
+            out.append(Meld(kind, cards, claimed=card_from_json(meld.get("claimed"),
+                                                                f"{where}.claimed"),
+                            bi=bi, kings=_tokens(meld.get("kings", []), f"{where}.kings")))
+        except MeldError as exc:
+            raise RecordError(f"{where}: {exc}", where, code="bad_action") from None
+    return tuple(out)
 
 
 class EventKind(str, enum.Enum):  # noqa: UP042 (str() is 'EventKind.DRAW'; StrEnum's is 'draw')
@@ -186,16 +306,19 @@ class Event:
         return " ".join(parts)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Event:
+    def from_json(cls, data: Mapping[str, Any], where: str = "event") -> Event:
         """The event of one :meth:`to_json` dict. Raises
-        :class:`~zipai_rules.errors.RecordError` (``bad_action``) for a malformed one."""
-        try:
-            return cls(EventKind(data["kind"]), data.get("seat"),
-                       card_from_json(data.get("card")), melds_from_json(data.get("melds", ())),
-                       str(data.get("note", "")))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise RecordError(f"malformed event {data!r}: {exc!r}",
-                              code="bad_action") from None
+        :class:`~zipai_rules.errors.RecordError` (``bad_action``) naming the field for a
+        malformed one (``event.note: 3 (int) is not a string``), as
+        :meth:`Action.from_json` does."""
+        record = _object(data, where, "an event object (kind, seat, card, melds, note)")
+        kind = _choice(record, where, "kind", EventKind, "an event kind")
+        note = record.get("note", "")
+        if not isinstance(note, str):
+            raise _wrong(f"{where}.note", note, "a string")
+        return cls(kind, _seat(record, where, required=False),
+                   card_from_json(record.get("card"), f"{where}.card"),
+                   melds_from_json(record.get("melds", ()), f"{where}.melds"), note)
 
     def to_json(self) -> dict[str, Any]:
         """``{kind, seat, card, melds, note}`` with the card as its ASCII token; absent
