@@ -24,7 +24,7 @@ from zipai_rules import find_variant, preset_ids
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT.parent / "shared" / "seeds"
 DIGEST = ROOT.parent / "shared" / "rules" / "digest.md"
-REGIONAL = ("duanly/hzy", "Riversteel6/Aizipai")
+REGIONAL = ("duanly/hzy", "Riversteel6/Aizipai", "billee1011/repository")
 """Sources of docs/regional-sources.md: named, not checked here."""
 
 _SOURCE = re.compile(r"\d{3}_[0-9a-f]{16}\.txt|digest|" + "|".join(map(re.escape, REGIONAL)))
