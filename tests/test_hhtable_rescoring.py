@@ -1,5 +1,5 @@
 """A plain re-scorer for the HHTable presets (宁乡, 河池, 汉寿, 湘乡), written from the Java
-table classes of billee1011/repository (docs/regional-sources.md §4) and independent of the
+table classes of billee1011/repository (docs/regional-sources.md §5) and independent of the
 名堂 machinery: it counts red, big and black cards and the groups of the winning decomposition
 itself, converts with the source's integer arithmetic (Java's ``/`` truncates toward zero),
 adds the 番 and pays. Every win of 300 seeded bot games per preset must settle to the same
@@ -148,9 +148,49 @@ def hechi(result, events):
     return each_pays(3, result.winner, score)
 
 
-SCORERS = {"ningxiang": ningxiang, "hanshou": hanshou, "hechi": hechi}
+def xiangxiang_huxi(result):
+    """XiangXiangHHTable.get_chi_hu_action_rank_phz: the 胡息 raised to 100 (13+ red, no red,
+    天胡, 地胡; a first-round win, CHR_DI_HU_2, with 10–12 red and 30 胡) or doubled (a
+    first-round win; 10–12 red; 30 胡), the first that applies."""
+    gs = groups(result)
+    red = sum(map(is_red, cards_of(gs)))
+    h, labels = result.huxi, result.labels
+    if red >= 13 or red == 0 or "tianhu" in labels or "dihu" in labels:
+        return 100
+    if "jushou" in labels:
+        return 100 if 10 <= red <= 12 and h >= 30 else 2 * h
+    return 2 * h if 10 <= red <= 12 or h >= 30 else h
+
+
+def xiangxiang(result, events):
+    """XiangXiangHHTable.process_chi_hu_player_score_phz: a win on a drawn card credits the
+    winner alone (10 more on one's own draw); on a discard the discarder pays the score, at
+    most 100, and the winner gains 10 more, or at 100 the third seat pays 10 and the winner
+    gains 110."""
+    score = xiangxiang_huxi(result)
+    out = [0, 0, 0]
+    w = result.winner
+    if result.source != "discard":
+        out[w] += score + (10 if "zimo" in result.labels else 0)
+        return out
+    score = min(score, 100)
+    out[result.discarder] -= score
+    if score == 100:
+        for p in range(3):
+            if p not in (w, result.discarder):
+                out[p] -= 10
+                out[w] += score + 10
+    else:
+        out[w] += score + 10
+    return out
+
+
+SCORERS = {"ningxiang": ningxiang, "hanshou": hanshou, "hechi": hechi,
+           "xiangxiang": xiangxiang}
 PENDING = {"ningxiang": "扁胡 and 双飘 need group facts (issue 26 shape 1)",
-           "hechi": "a red 跑's 3 more 胡息 needs card-dependent 胡息 (issue 26 shape 3)"}
+           "hechi": "a red 跑's 3 more 胡息 needs card-dependent 胡息 (issue 26 shape 3)",
+           "xiangxiang": "the 100 胡息 hands and the payments need set_huxi and a payment that "
+                         "is not zero-sum (issue 26 shapes 6 and 7)"}
 
 
 @cache

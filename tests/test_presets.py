@@ -24,7 +24,7 @@ from zipai_rules.presets import preset_ids, raw_preset
 PRESETS = ("chenzhou", "chenzhou_wang", "daye", "guilin", "hanshou", "hechi",
            "hengyang_honghei", "hengyang_liuhu", "hengyang_shihu", "hunan", "hunan_four",
            "hunan_two", "leiyang_tilong", "liuzhou_bayi", "loudi_fangpaofa", "ningxiang",
-           "penghu", "shaoyang", "yongzhou")
+           "penghu", "shaoyang", "xiangxiang", "yongzhou")
 
 ALL = frozenset({"self", "draw", "discard"})
 DRAWN = frozenset({"self", "draw"})
@@ -97,7 +97,7 @@ EXPECTED = {
     "chenzhou_wang": (3, 3, 84, 21, 20, 23, 9, frozenset({"self", "discard"}), frozenset(),
                       frozenset({"discard"}), ("hidden", "one_up", "one_up", "all_up"),
                       "random", 4),
-    # regional-sources §4.1: the HHTable family (billee1011/repository): 3 players, 80 cards,
+    # regional-sources §5.1: the HHTable family (billee1011/repository): 3 players, 80 cards,
     # 20 each and the dealer's first draw, 15 胡息, wins on drawn cards only (a discard is never
     # checked for a win: 宁乡, 汉寿; 河池's 接炮胡 room option not picked); the Hunan display.
     "ningxiang": (3, 3, 80, 21, 20, 19, 15, DRAWN, frozenset(), DRAWN,
@@ -106,6 +106,9 @@ EXPECTED = {
               ("hidden", "one_up", "one_up", "all_up"), "random", 0),
     "hanshou": (3, 3, 80, 21, 20, 19, 15, DRAWN, frozenset(), DRAWN,
                 ("hidden", "one_up", "one_up", "all_up"), "random", 0),
+    # §5.5: 湘乡 wins on any card; a discard is won at once (hasChiHu).
+    "xiangxiang": (3, 3, 80, 21, 20, 19, 15, ALL, frozenset({"discard"}), DRAWN,
+                   ("hidden", "one_up", "one_up", "all_up"), "random", 0),
 }
 
 
