@@ -47,7 +47,7 @@ from zipai_rules.records import (
 )
 from zipai_rules.settlement import settle
 
-#: the longest line read (bytes, newline included); a record upload must fit
+#: the longest line read (bytes before its newline); a record upload must fit
 LINE_LIMIT = 64 * 1024
 #: a connection whose unsent output grows past this many bytes is dropped (it does not read)
 SEND_LIMIT = 1024 * 1024
@@ -132,6 +132,7 @@ class TableServer:
                  game: Game | None = None, meta: dict[str, Any] | None = None) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.folder.chmod(0o700)  # the save holds the seed: nobody else may read it
         self.game = game or Game(variant, seed=seed, commit=True, windows=True)
         assert self.game.commitment is not None and self.game.windows
         self.digest = self.game.commitment.digest  # published to every seat before the deal
@@ -173,7 +174,8 @@ class TableServer:
         return int(self._server.sockets[0].getsockname()[1])
 
     async def serve(self, host: str = "127.0.0.1", port: int = 0) -> None:
-        """Serve until the hand is over and recorded, then until cancelled (uploads)."""
+        """Serve until cancelled: the hand, then uploads (``done`` is set once the record is
+        written)."""
         await self.start(host, port)
         assert self._server is not None
         await self._server.serve_forever()
