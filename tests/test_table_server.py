@@ -162,8 +162,9 @@ async def play(folder, seed, crash_after=None, window_seconds=5.0):
     tasks = await seat_all(bots)
     first = server
     if crash_after is not None:
-        while len(server.game.actions) < crash_after or server.game.state.window is None \
-                or not server.game.state.window.answers:
+        while not server.game.is_over and (len(server.game.actions) < crash_after
+                                           or server.game.state.window is None
+                                           or not server.game.state.window.answers):
             await asyncio.sleep(0.002)
         await server.close()  # the crash: nothing after the last save survives
         server = TableServer.resume(folder, window_seconds=window_seconds)
