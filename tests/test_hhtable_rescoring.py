@@ -53,6 +53,14 @@ def cards_of(gs):
     return [x for _, cs in gs for x in cs]
 
 
+def source_huxi(gs):
+    """HHGameLogic.get_weave_hu_xi summed over the groups: 提/龙 12/9, 跑 9/6, 坎/偎 6/3, 碰 3/1,
+    二七十 and 一二三 6/3 (big/small), every other group 0."""
+    table = {"ti": (9, 12), "pao": (6, 9), "kan": (3, 6), "wei": (3, 6), "chou_wei": (3, 6),
+             "peng": (1, 3), "er_qi_shi": (3, 6), "yi_er_san": (3, 6)}
+    return sum(table[k][is_big(cs[0])] for k, cs in gs if k in table)
+
+
 def each_pays(n, winner, amount):
     out = [0] * n
     for s in range(n):
@@ -91,7 +99,7 @@ def ningxiang(result, events):
         fan += 5
     if "tianhu" in result.labels or "dihu" in result.labels:
         fan += 5
-    score = max(1, fan) * (2 + jdiv(result.huxi - 15, 3))
+    score = max(1, fan) * (2 + jdiv(source_huxi(gs) - 15, 3))
     return each_pays(3, result.winner, score)
 
 
@@ -112,26 +120,13 @@ def hanshou(result, events):
     else:
         fan = ((4 if red >= 13 else 2 if red >= 10 else 0) + (4 if red == 0 else 0)
                + (3 if red == 1 else 0) + (4 if dui else 0))
-    score = max(1, fan) * (1 + jdiv(result.huxi - 15, 3))
+    score = max(1, fan) * (1 + jdiv(source_huxi(gs) - 15, 3))
     return each_pays(3, result.winner, score)
 
 
 def hechi_huxi(gs):
-    """HeChiHHTable.get_weave_hu_xi summed: the usual table, a 跑 of 二七十 3 more."""
-    total = 0
-    for k, cs in gs:
-        big = is_big(cs[0])
-        if k == "ti":
-            total += 12 if big else 9
-        elif k == "pao":
-            total += (9 if big else 6) + (3 if is_red(cs[0]) else 0)
-        elif k in ("kan", "wei", "chou_wei"):
-            total += 6 if big else 3
-        elif k == "peng":
-            total += 3 if big else 1
-        elif k in ("er_qi_shi", "yi_er_san"):
-            total += 6 if big else 3
-    return total
+    """HeChiHHTable.get_weave_hu_xi summed: HHGameLogic's table, a 跑 of 二七十 3 more."""
+    return source_huxi(gs) + sum(3 for k, cs in gs if k == "pao" and is_red(cs[0]))
 
 
 def hechi(result, events):
@@ -154,7 +149,7 @@ def xiangxiang_huxi(result):
     first-round win; 10–12 red; 30 胡), the first that applies."""
     gs = groups(result)
     red = sum(map(is_red, cards_of(gs)))
-    h, labels = result.huxi, result.labels
+    h, labels = source_huxi(gs), result.labels
     if red >= 13 or red == 0 or "tianhu" in labels or "dihu" in labels:
         return 100
     if "jushou" in labels:
