@@ -10,12 +10,16 @@
   (``opposite_dealer``, 000 §碰胡规则) or the dealer's 上家 (``rotate``, an assumption for 大冶).
 * The variant's ``match`` section (:class:`~zipai_rules.variant.MatchRules`): the match ends
   after ``end.hands`` hands or after the hand at whose end a seat's running total reaches
-  ``end.score_at_least``, whichever comes first (湘乡 "满百结算": the public Java game server's
-  ``XiangXiangHHTable.on_room_game_finish`` ends the room once a seat's ``game_score >= 100``,
-  the unrounded total); the final totals are rounded to a multiple of ``round_to``, each on its
-  own and a half away from zero (:func:`round_total`, as ``XiangXiangHHTable.round``); before
-  each hand a seat may 打坨 (:func:`datuo_payments`; ``TuoAction`` of the sy599 湘乡 server,
-  "一家选择打坨一家选择不打坨，结算积分*2 … 两家都选择打坨，结算积分*3" or "*4").
+  ``end.score_at_least``, whichever comes first (湘乡 "满百结算": the public Java game server
+  ``billee1011/repository``, ``xy-games/game-logic/trunk/src/main/java/com/cai/game/hh/handler/
+  xxphz/XiangXiangHHTable.java``, ``on_room_game_finish`` ends the room once a seat's
+  ``game_score >= 100``, the unrounded total); the final totals are rounded to a multiple of
+  ``round_to``, each on its own and a half away from zero (:func:`round_total`, as
+  ``XiangXiangHHTable.round``); before each hand a seat may 打坨 (:func:`datuo_payments`;
+  ``XiangXiangHHTable.getGameScore``: ×2 for one 坨, ×4 or ×3 for both under
+  ``GAME_RULE_TUO_4`` / ``GAME_RULE_TUO_3``; the Java class
+  ``com.sy599.game.qipai.xxpaohuzi.command.action.TuoAction``: "一家选择打坨一家选择不打坨，结算积分
+  *2。情况3：两家都选择打坨，结算积分*3" or "*4").
 """
 
 from __future__ import annotations
@@ -82,8 +86,8 @@ class HandSummary:
 
 def round_total(total: int, multiple: int) -> int:
     """``total`` rounded to a multiple of ``multiple`` (≥ 1), a half away from zero: with 10,
-    44 → 40, 45 → 50, 47 → 50, −45 → −50, −44 → −40 (``match.round_to``; 湘乡: the public Java
-    game server's ``XiangXiangHHTable.round``, which keeps ``total // 10 * 10`` toward zero
+    44 → 40, 45 → 50, 47 → 50, −45 → −50, −44 → −40 (``match.round_to``; 湘乡:
+    ``XiangXiangHHTable.round`` of ``billee1011/repository``, which keeps the tens toward zero
     when the rest is below 5 and goes 10 further from zero otherwise)."""
     q, r = divmod(abs(total), multiple)
     rounded = (q + (2 * r >= multiple)) * multiple
