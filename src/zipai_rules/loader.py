@@ -344,6 +344,7 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     out += _score_bound_problems(doc) or _inverted_win_problems(doc)
     out += _own_draw_problems(doc["win"], doc["claims"])
     out += _count_as_problems(doc)
+    out += _match_problems(doc)
     if "discarder_pays" in doc["scoring"]["payment"] and "discard" not in doc["win"]["sources"]:
         out.append(("scoring.payment.discarder_pays", "no win comes from a discard in this "
                     "variant (win.sources), so the discarder never pays"))
@@ -578,6 +579,30 @@ def _count_as_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
         if to < least:
             out.append((f"{where}[1]", f"counts a win as {to} 胡息, below win.min_huxi "
                         f"({least}): a win would count as less than the threshold"))
+    return out
+
+
+def _match_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``match.datuo``: ``both`` from ``factor`` to ``factor`` × ``factor``; 打坨 scales each
+    payment of a won hand between the winner and another seat, so it needs a settlement whose
+    payments all are (:func:`zipai_rules.match.datuo_payments`): no instant 提 payments, no
+    荒庄 penalty per 王, no seat sitting out that is paid."""
+    datuo = doc.get("match", {}).get("datuo", {})
+    if not datuo.get("allowed", False):
+        return []
+    out: list[tuple[str, str]] = []
+    factor, both = datuo.get("factor", 2), datuo.get("both", 4)
+    if not factor <= both <= factor * factor:
+        out.append(("match.datuo.both", f"{both} is not from factor ({factor}) to factor × "
+                    f"factor ({factor * factor}): two seats that both 打坨 pay at least what "
+                    "one that does pays, and at most each side's doubling multiplied"))
+    sc = doc["scoring"]
+    others = [("scoring.payment.ti", sc["payment"]["ti"]["big"] or sc["payment"]["ti"]["small"]),
+              ("scoring.huangzhuang.king_penalty", sc["huangzhuang"]["king_penalty"]),
+              ("scoring.payment.sitting_out", sc["payment"]["sitting_out"] == "mirror")]
+    out += [("match.datuo.allowed", f"打坨 scales the payments between the winner and each "
+             f"other seat, and {path} pays between other seats: the two cannot be combined")
+            for path, used in others if used]
     return out
 
 

@@ -423,6 +423,49 @@ class WinValue:
     unit_steps: tuple[Step, ...]
 
 
+@attrs.frozen(slots=True)
+class MatchEnd:
+    """``match.end``: the match ends after ``hands`` hands, or after the first hand at whose
+    end a seat's running total (in score units) is at least ``score_at_least``; with both, at
+    whichever comes first; ``None``: not that way (both ``None``: no end of its own)."""
+
+    hands: int | None = None
+    score_at_least: int | None = None
+
+
+@attrs.frozen(slots=True)
+class Datuo:
+    """``match.datuo``: 打坨. Whether a seat may double its stakes before a hand
+    (``allowed``), and ``who`` may (``any``, ``dealer``, ``not_dealer``); a payment between a
+    seat that 打坨 and one that does not is multiplied by ``factor``, between two that both do
+    by ``both`` (湘乡 坨对坨4番 / 坨对坨3番)."""
+
+    allowed: bool = False
+    factor: int = 2
+    both: int = 4
+    who: str = "any"
+
+    def multiplier(self, a: bool, b: bool) -> int:
+        """What a payment between two seats is multiplied by when the first does (``a``) or
+        does not 打坨, and the second likewise (``b``): 1, ``factor`` or ``both``."""
+        return self.both if a and b else self.factor if a or b else 1
+
+    def may(self, seat: int, dealer: int) -> bool:
+        """Whether table seat ``seat`` may 打坨 a hand dealt by table seat ``dealer``."""
+        return self.allowed and (self.who == "any" or (seat == dealer) == (self.who == "dealer"))
+
+
+@attrs.frozen(slots=True)
+class MatchRules:
+    """``match``: how a match ends (``end``), the multiple its final totals are rounded to
+    (``round_to``, a half away from zero; 1: not rounded) and 打坨 (``datuo``). Absent from a
+    variant: no end of its own, no rounding, no 打坨."""
+
+    end: MatchEnd = attrs.field(factory=MatchEnd, metadata=_section(MatchEnd))
+    round_to: int = 1
+    datuo: Datuo = attrs.field(factory=Datuo, metadata=_section(Datuo))
+
+
 #: Keys of the ``huxi`` section that are no meld kind (``won_triple``).
 HUXI_OPTIONS = frozenset({"won_triple"})
 
@@ -435,8 +478,8 @@ def _huxi_table(doc: Mapping[str, Any]) -> Mapping[MeldKind, tuple[int, int]]:
 @attrs.frozen(slots=True, repr=False)
 class Variant:
     """A resolved, validated variant: nested frozen sections mirroring the YAML sections
-    (``variant.win.min_huxi``, ``variant.claims.pao_forced``, ``variant.scoring.xing.per_card``),
-    every default filled in from the schema.
+    (``variant.win.min_huxi``, ``variant.claims.pao_forced``, ``variant.scoring.xing.per_card``,
+    ``variant.match.end.hands``), every default filled in from the schema.
 
     ``huxi_table`` is the ``huxi`` section (meld kind → (small, big) 胡息) and ``won_triple``
     its ``won_triple`` option (``peng`` or ``kan``). ``doc`` keeps the
@@ -471,6 +514,8 @@ class Variant:
     citations: Mapping[str, str] = attrs.field(converter=_proxy)
     doc: Mapping[str, Any] = attrs.field(eq=False, repr=False)
     content_hash: str = attrs.field()
+    #: the ``match`` section (absent: :class:`MatchRules`' defaults, as before it existed)
+    match: MatchRules = attrs.field(factory=MatchRules, metadata=_section(MatchRules))
 
     def __repr__(self) -> str:
         return f"Variant(id={self.id!r}, name={self.name!r}, hash={self.content_hash[:12]!r})"
