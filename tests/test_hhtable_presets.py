@@ -184,3 +184,47 @@ def test_xiangxiang_quan_hei_counts_100_credited_to_the_winner_alone():
     """全黑 → 100; a win on one's own draw credits the winner 100 + 10 and charges nobody."""
     _, s = won(XIANGXIANG, *BLACK_SETS, "self")
     assert s.payments == (110, 0, 0)
+
+
+# --- 湘乡's match: XiangXiangHHTable.on_room_game_finish, round, getGameScore --------------
+
+def java_round(x):
+    """XiangXiangHHTable.round: m = (x / 10) × 10 and n = x % 10 (Java: toward zero); |n| < 5
+    keeps m, else 10 further from zero."""
+    sign = 1 if x > 0 else -1
+    m = abs(x) // 10 * 10 * (1 if x >= 0 else -1)
+    n = abs(x) % 10
+    return m if n < 5 else m + 10 * sign
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_xiangxiang_match_ends_at_100_rounded_to_10_with_datuo(seed):
+    """A match of bots with seat 0 打坨 every hand: it ends after the first hand in which a
+    running total reaches 100 (满百结算); every payment between seat 0 and the winner or a
+    loser is doubled (坨 4 room: × 4 only between two seats that 打坨); the final totals are
+    rounded to 10 as XiangXiangHHTable.round does. The totals are recomputed here from each
+    hand's settlement."""
+    from zipai_rules.bots import make_bots
+    from zipai_rules.match import Match
+
+    m = Match(XIANGXIANG, seed=seed, datuo=lambda match, seat: seat == 0)
+    m.play(make_bots(("greedy", "random", "greedy"), seed, 3), max_hands=500)
+    totals = [0, 0, 0]
+    hands = list(m.hands)
+    for k, h in enumerate(hands):
+        assert max(totals) < 100, k  # no earlier hand ended the match
+        pay = [0, 0, 0]
+        for g, t in enumerate(h.seats):
+            pay[t] += h.settlement.payments[g]
+        w = h.winner
+        if w is not None:
+            scaled = [0, 0, 0]
+            for s in range(3):
+                if s != w:
+                    scaled[s] = pay[s] * (2 if 0 in (s, w) else 1)
+            scaled[w] = -sum(scaled) + sum(pay) * (2 if w == 0 else 1)
+            pay = scaled
+        totals = [a + b for a, b in zip(totals, pay, strict=True)]
+    assert max(totals) >= 100
+    assert m.scores == totals
+    assert m.final_scores() == [java_round(x) for x in totals]
