@@ -23,7 +23,7 @@ import attrs
 from attrs import AttrsInstance
 
 from .arguments import int_arg, refuse, text_arg
-from .cards import deck_size
+from .cards import deck_size, is_big, rank_of
 from .frozen import freeze, thaw
 from .melds import Meld, MeldKind
 from .mingtang import Mingtang, Pattern, ResultLike, Step, evaluate, from_bonus, scored
@@ -292,7 +292,8 @@ class Conversion:
     ``(胡息, units)`` rows, ascending: a 胡息 scores the units of the last row it reaches, and
     beyond the last row one more unit per ``then_per`` 胡息 (``None``: no tail), at least
     ``minimum``. ``count_as``: ``(胡息, counts as)`` pairs applied first, to the 胡息 after
-    the bonus multipliers (衡阳 10 胡 counts as 15: ``(10, 15)``)."""
+    the bonus multipliers (衡阳 10 胡 counts as 15: ``(10, 15)``). ``maximum``: the most units
+    a win scores after its 名堂 (封顶, applied by :meth:`Scoring.value`; ``None``: no cap)."""
 
     offset: int
     step: int
@@ -302,6 +303,7 @@ class Conversion:
     table: tuple[tuple[int, int], ...] = attrs.field(default=(), converter=_pairs)
     then_per: int | None = None
     count_as: tuple[tuple[int, int], ...] = attrs.field(default=(), converter=_pairs)
+    maximum: int | None = None
 
     def counted(self, huxi: int) -> int:
         """The 胡息 the conversion counts for a win worth ``huxi`` (``count_as``)."""
@@ -347,12 +349,22 @@ class Payment:
     """``scoring.payment``: who pays a discard win (``discarder_pays``: how many times the
     units the discarder pays alone; ``None``: once per loser); what the seat sitting out gets;
     ``ti``: units each other player pays at once for each 提 (龙) a seat makes, dealt ones
-    included (0: no such payment)."""
+    included (0: no such payment). Caps (``None``: none): ``max_units``, the most one loser's
+    share comes to; ``discarder_max``, the most a discarder paying for all pays. ``zimo``:
+    ``losers_pay``, or ``winner_only`` (a 自摸 credits the winner and charges nobody: the
+    payments do not sum to zero)."""
 
     discard_win: str
     sitting_out: str
     discarder_pays: int | None = None
     ti: TiPayment = attrs.field(factory=lambda: TiPayment(0, 0), metadata=_section(TiPayment))
+    max_units: int | None = None
+    discarder_max: int | None = None
+    zimo: str = "losers_pay"
+
+    def share(self, units: int) -> int:
+        """The units one loser's share of a win worth ``units`` comes to (``max_units``)."""
+        return units if self.max_units is None else min(units, self.max_units)
 
 
 @attrs.frozen(slots=True)
@@ -404,6 +416,10 @@ class Scoring:
         huxi, huxi_steps = named.huxi(huxi)
         converted = self.units(huxi)
         units, unit_steps = named.units(converted)
+        most = self.conversion.maximum
+        if most is not None and units > most:
+            unit_steps += (Step("cap", named.cap_word, f"{units} capped at {most}", most),)
+            units = most
         return WinValue(huxi, self.conversion.counted(huxi), converted, units, huxi_steps,
                         unit_steps)
 
@@ -423,8 +439,31 @@ class WinValue:
     unit_steps: tuple[Step, ...]
 
 
-#: Keys of the ``huxi`` section that are no meld kind (``won_triple``).
-HUXI_OPTIONS = frozenset({"won_triple"})
+#: Keys of the ``huxi`` section that are no meld kind (``won_triple``, ``extra``).
+HUXI_OPTIONS = frozenset({"won_triple", "extra"})
+
+
+def _kind_set(kinds: Iterable[str]) -> frozenset[MeldKind]:
+    return frozenset(MeldKind(k) for k in kinds)
+
+
+@attrs.frozen(slots=True)
+class HuxiExtra:
+    """One ``huxi.extra`` entry: ``add`` more 胡息 for a meld of one of the ``kind`` s whose
+    cards all have one of the ``ranks`` (empty: any rank) and, with ``cards`` (``small`` or
+    ``big``), are all of that size (河池: a 跑 or 提 of 二/七/十 counts 3 more)."""
+
+    kind: frozenset[MeldKind] = attrs.field(converter=_kind_set)
+    add: int
+    ranks: frozenset[int] = attrs.field(default=frozenset(), converter=frozenset)
+    cards: str | None = None
+
+    def applies(self, meld: Meld) -> bool:
+        """Whether ``meld`` (its cards as they stand, a 王 as the card it stands for) gets
+        the extra."""
+        return meld.kind in self.kind and all(
+            (not self.ranks or rank_of(c) in self.ranks)
+            and (self.cards is None or is_big(c) == (self.cards == "big")) for c in meld.cards)
 
 
 def _huxi_table(doc: Mapping[str, Any]) -> Mapping[MeldKind, tuple[int, int]]:
@@ -471,6 +510,8 @@ class Variant:
     citations: Mapping[str, str] = attrs.field(converter=_proxy)
     doc: Mapping[str, Any] = attrs.field(eq=False, repr=False)
     content_hash: str = attrs.field()
+    #: ``huxi.extra`` (empty: none), read by :meth:`meld_huxi`
+    huxi_extra: tuple[HuxiExtra, ...] = attrs.field(default=(), converter=tuple)
 
     def __repr__(self) -> str:
         return f"Variant(id={self.id!r}, name={self.name!r}, hash={self.content_hash[:12]!r})"
@@ -492,21 +533,28 @@ class Variant:
         full = normalise(doc)
         return _build(cls, {**full, "huxi_table": _huxi_table(full["huxi"]),
                             "won_triple": full["huxi"]["won_triple"], "doc": freeze(doc),
-                            "content_hash": content_hash(full)})
+                            "content_hash": content_hash(full),
+                            "huxi_extra": tuple(HuxiExtra(**dict(e))
+                                                for e in full["huxi"].get("extra", ()))})
 
     def huxi(self, kind: MeldKind, big: bool) -> int:
         """胡息 of a meld kind in its small or big form."""
         return self.huxi_table[kind][1 if big else 0]
 
     def meld_huxi(self, meld: Meld) -> int:
-        """胡息 of one meld under this variant's table (digest §1.3). Raises
+        """胡息 of one meld under this variant's table (digest §1.3) plus its ``huxi.extra``
+        (:class:`HuxiExtra`): the one count of a meld's 胡息 that the analysis (its block
+        tables included), the engine, the bots and settlement read. Raises
         :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a value that is not a
         :class:`~zipai_rules.melds.Meld` (checked only on failure: this is the analysis's hot
         path)."""
         try:
-            return self.huxi_table[meld.kind][meld.big]
+            value = self.huxi_table[meld.kind][meld.big]
         except (AttributeError, KeyError, TypeError):
             raise refuse("meld", meld, "a Meld") from None
+        if self.huxi_extra:
+            value += sum(e.add for e in self.huxi_extra if e.applies(meld))
+        return value
 
     def term(self, canonical: str) -> str:
         """The variant's own word for a canonical term (the term itself when it has none).
