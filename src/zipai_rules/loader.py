@@ -13,9 +13,10 @@ file relative to the file that names it and inside the folder of the top file.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+import jsonschema
 import yaml
 
 from . import hooks, mingtang
@@ -269,7 +270,7 @@ def schema_problems(doc: Mapping[str, Any], limits: Limits = VARIANT_LIMITS
     max_errors = limits.max_errors
     doc = thaw(doc)  # a frozen document (tuples, read-only mappings) as JSON types
     found: list[tuple[str, str]] = []
-    for e in shipped_validator("variant").iter_errors(doc):
+    for e in _branch_errors(shipped_validator("variant").iter_errors(doc)):
         if len(found) >= max_errors:
             break
         if (e.validator == "additionalProperties" and isinstance(e.instance, Mapping)
@@ -286,6 +287,27 @@ def schema_problems(doc: Mapping[str, Any], limits: Limits = VARIANT_LIMITS
                 continue
         found.append((yaml_path(e.absolute_path), schema_message(e)))
     return sorted(found)
+
+
+def _branch_errors(errors: Iterable[jsonschema.ValidationError]
+                   ) -> Iterator[jsonschema.ValidationError]:
+    """``errors`` with each ``oneOf`` / ``anyOf`` error whose value has the type of exactly
+    one branch (a 名堂's ``when``: one condition, or a list of them) replaced by that branch's
+    own errors, so that the author reads ``when.where.color: 'pink' is not one of red, black,
+    mixed`` rather than "not valid under any of the given schemas"."""
+    for e in errors:
+        if e.validator not in ("oneOf", "anyOf") or not e.context:
+            yield e
+            continue
+        branches: dict[Any, list[jsonschema.ValidationError]] = {}
+        for sub in e.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        typed = [b for b in branches.values()
+                 if not any(x.validator == "type" and not x.relative_path for x in b)]
+        if len(typed) == 1:
+            yield from _branch_errors(typed[0])
+        else:
+            yield e
 
 
 def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -351,7 +373,7 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     out += _own_draw_problems(doc["win"], doc["claims"])
     out += _count_as_problems(doc)
     for key in ("discarder_pays", "discarder_max"):
-        if key in doc["scoring"]["payment"] and "discard" not in doc["win"]["sources"]:
+        if doc["scoring"]["payment"].get(key) and "discard" not in doc["win"]["sources"]:
             out.append((f"scoring.payment.{key}", "no win comes from a discard in this "
                         "variant (win.sources), so the discarder never pays"))
     return out
@@ -422,10 +444,10 @@ def _scoring_problems(scoring: Mapping[str, Any]) -> list[tuple[str, str]]:
             out.append((f"scoring.conversion.count_as[{k}]", f"胡息 {at} already counts as "
                         "another value"))
     for key in ("discarder_pays", "discarder_max"):
-        if key in pay and pay["discard_win"] != "discarder_pays_all":
+        if pay.get(key) and pay["discard_win"] != "discarder_pays_all":
             out.append((f"scoring.payment.{key}", "only with discard_win: "
                         f"discarder_pays_all (not {pay['discard_win']})"))
-    if "maximum" in conv:
+    if conv.get("maximum"):
         least = conv.get("fixed", conv["minimum"])
         if conv["maximum"] < least:
             what = "fixed" if "fixed" in conv else "minimum"
@@ -507,7 +529,7 @@ def score_bound(doc: Mapping[str, Any]) -> int:
     huxi = max(most["groups"] * top, WU_HU_HUXI, doc["win"]["min_huxi"], *counted_to,
                *(p.get("set_huxi", 0) for p in patterns))
     stack = sc.get("mingtang", {}).get("stack", "product")
-    cap = sc.get("mingtang", {}).get("max_multiplier")
+    cap = sc.get("mingtang", {}).get("max_multiplier") or None
     added = sum(abs(p.get("add_huxi", 0)) + abs(p.get("per", {}).get("add_huxi", 0))
                 * _per_times(p, most, huxi) for p in patterns)
     after = (huxi + added) * _stacked([p.get("multiply_huxi", 1) for p in patterns], stack,
@@ -526,7 +548,7 @@ def score_bound(doc: Mapping[str, Any]) -> int:
     units = (units * _stacked(factors, stack, cap)
              + sum(abs(p.get("add_units", 0)) + abs(p.get("per", {}).get("add_units", 0))
                    * _per_times(p, most, huxi) for p in patterns))
-    units = min(units, conv.get("maximum", units)) + sc["xing"]["per_card"] * cards
+    units = min(units, conv.get("maximum") or units) + sc["xing"]["per_card"] * cards
     n = doc["players"]
     pay = sc["payment"]
     ti = max(pay["ti"]["big"], pay["ti"]["small"]) * (n - 1) * 20  # one 提 per card kind

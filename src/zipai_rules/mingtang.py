@@ -329,12 +329,12 @@ def from_bonus(label: str, multiply_huxi: int, add_units: int, unless: Iterable[
 class Mingtang:
     """``scoring.mingtang``: how a 王 counts (:data:`KING_POLICIES`), how multipliers stack
     (``product`` or ``sum``), the most a stacked multiplier may reach (``max_multiplier``,
-    封顶; ``None``: no cap) and the ``patterns`` in order."""
+    封顶; 0: no cap) and the ``patterns`` in order."""
 
     kings: str = "as_stood_for"
     stack: str = "product"
     patterns: tuple[Pattern, ...] = attrs.field(default=(), converter=_patterns)
-    max_multiplier: int | None = None
+    max_multiplier: int = 0
 
 
 def filtered_facts(patterns: Iterable[Pattern]) -> tuple[tuple[str, Where], ...]:
@@ -676,14 +676,14 @@ class Step:
 @attrs.frozen(slots=True)
 class Scoring:
     """The patterns that apply to one win (:func:`evaluate`), ready to score it: ``huxi``
-    before the conversion, ``units`` after it. ``cap``: ``max_multiplier`` (``None``: none),
+    before the conversion, ``units`` after it. ``cap``: ``max_multiplier`` (0: none),
     ``cap_word`` the variant's word for it."""
 
     applied: tuple[Pattern, ...]
     facts: Mapping[str, int]
     stack: str
     words: tuple[str, ...]
-    cap: int | None = None
+    cap: int = 0
     cap_word: str = "fengding"
 
     def huxi(self, huxi: int) -> tuple[int, tuple[Step, ...]]:
@@ -748,7 +748,7 @@ class Scoring:
                 value *= m
                 text = f"{w} ×{m}"
             steps.append(Step(item, w, text, value))
-        if self.cap is not None and total > self.cap:
+        if self.cap and total > self.cap:
             value = base * self.cap
             steps.append(Step("cap", self.cap_word, f"×{total} capped at ×{self.cap}", value))
         return value, tuple(steps)

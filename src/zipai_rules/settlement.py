@@ -240,7 +240,7 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
         times = pay.discarder_pays
         gain = share * (len(losers) if times is None else times)
         alone = "for all losers" if times is None else f"alone, {times} × {share}"
-        if pay.discarder_max is not None and gain > pay.discarder_max:
+        if pay.discarder_max and gain > pay.discarder_max:
             lines.append(Line("cap", v.term("fengding"), f"the discarder's {gain} capped at "
                               f"{pay.discarder_max}", pay.discarder_max))
             gain, alone = pay.discarder_max, "at most"

@@ -14,7 +14,7 @@ import copy
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -65,11 +65,32 @@ def _fill(node: Any, schema: Mapping[str, Any]) -> None:
             _fill(item, schema["items"])
 
 
+#: Keys added after game records were first kept, each with its schema default, which leaves
+#: every rule as it was before the key existed: :func:`content_hash` leaves such a key out
+#: while it holds that default, so that a record made before it existed still names the same
+#: rules (and replays).
+HASH_NEUTRAL: dict[tuple[str, ...], Any] = {
+    ("scoring", "conversion", "maximum"): 0,
+    ("scoring", "mingtang", "max_multiplier"): 0,
+    ("scoring", "payment", "max_units"): 0,
+    ("scoring", "payment", "discarder_max"): 0,
+    ("scoring", "payment", "zimo"): "losers_pay",
+}
+
+
 def content_hash(doc: Mapping[str, Any]) -> str:
     """SHA-256 (64 hex digits) of the canonical JSON (sorted keys, UTF-8, no spaces) of the
-    :func:`normalise` d form of a resolved variant mapping: two documents that differ only in
-    writing a default out have the same hash."""
-    canon = json.dumps(normalise(doc), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    :func:`normalise` d form of a resolved variant mapping, less the :data:`HASH_NEUTRAL` keys
+    at their defaults: two documents that differ only in writing a default out have the same
+    hash."""
+    full = normalise(doc)
+    for path, default in HASH_NEUTRAL.items():
+        node: Any = full
+        for key in path[:-1]:
+            node = node.get(key) if isinstance(node, dict) else None
+        if isinstance(node, dict) and path[-1] in node and node[path[-1]] == default:
+            del node[path[-1]]
+    canon = json.dumps(full, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
 
@@ -293,7 +314,7 @@ class Conversion:
     beyond the last row one more unit per ``then_per`` 胡息 (``None``: no tail), at least
     ``minimum``. ``count_as``: ``(胡息, counts as)`` pairs applied first, to the 胡息 after
     the bonus multipliers (衡阳 10 胡 counts as 15: ``(10, 15)``). ``maximum``: the most units
-    a win scores after its 名堂 (封顶, applied by :meth:`Scoring.value`; ``None``: no cap)."""
+    a win scores after its 名堂 (封顶, applied by :meth:`Scoring.value`; 0: no cap)."""
 
     offset: int
     step: int
@@ -303,7 +324,7 @@ class Conversion:
     table: tuple[tuple[int, int], ...] = attrs.field(default=(), converter=_pairs)
     then_per: int | None = None
     count_as: tuple[tuple[int, int], ...] = attrs.field(default=(), converter=_pairs)
-    maximum: int | None = None
+    maximum: int = 0
 
     def counted(self, huxi: int) -> int:
         """The 胡息 the conversion counts for a win worth ``huxi`` (``count_as``)."""
@@ -349,7 +370,7 @@ class Payment:
     """``scoring.payment``: who pays a discard win (``discarder_pays``: how many times the
     units the discarder pays alone; ``None``: once per loser); what the seat sitting out gets;
     ``ti``: units each other player pays at once for each 提 (龙) a seat makes, dealt ones
-    included (0: no such payment). Caps (``None``: none): ``max_units``, the most one loser's
+    included (0: no such payment). Caps (0: none): ``max_units``, the most one loser's
     share comes to; ``discarder_max``, the most a discarder paying for all pays. ``zimo``:
     ``losers_pay``, or ``winner_only`` (a 自摸 credits the winner and charges nobody: the
     payments do not sum to zero)."""
@@ -358,13 +379,13 @@ class Payment:
     sitting_out: str
     discarder_pays: int | None = None
     ti: TiPayment = attrs.field(factory=lambda: TiPayment(0, 0), metadata=_section(TiPayment))
-    max_units: int | None = None
-    discarder_max: int | None = None
+    max_units: int = 0
+    discarder_max: int = 0
     zimo: str = "losers_pay"
 
     def share(self, units: int) -> int:
         """The units one loser's share of a win worth ``units`` comes to (``max_units``)."""
-        return units if self.max_units is None else min(units, self.max_units)
+        return min(units, self.max_units) if self.max_units else units
 
 
 @attrs.frozen(slots=True)
@@ -417,7 +438,7 @@ class Scoring:
         converted = self.units(huxi)
         units, unit_steps = named.units(converted)
         most = self.conversion.maximum
-        if most is not None and units > most:
+        if most and units > most:
             unit_steps += (Step("cap", named.cap_word, f"{units} capped at {most}", most),)
             units = most
         return WinValue(huxi, self.conversion.counted(huxi), converted, units, huxi_steps,
@@ -466,9 +487,35 @@ class HuxiExtra:
             and (self.cards is None or is_big(c) == (self.cards == "big")) for c in meld.cards)
 
 
-def _huxi_table(doc: Mapping[str, Any]) -> Mapping[MeldKind, tuple[int, int]]:
-    return MappingProxyType({MeldKind(k): (int(v[0]), int(v[1])) for k, v in doc.items()
-                             if k not in HUXI_OPTIONS})
+class HuxiTable(Mapping[MeldKind, tuple[int, int]]):
+    """The ``huxi`` section, read-only: meld kind → (small, big) 胡息 (also as ``by_kind``, a
+    read-only dict), and ``extra``, its card-dependent :class:`HuxiExtra` entries (empty:
+    none)."""
+
+    __slots__ = ("by_kind", "extra")
+
+    def __init__(self, values: Mapping[MeldKind, tuple[int, int]],
+                 extra: Iterable[HuxiExtra] = ()) -> None:
+        self.by_kind: Mapping[MeldKind, tuple[int, int]] = MappingProxyType(dict(values))
+        self.extra = tuple(extra)
+
+    def __getitem__(self, kind: MeldKind) -> tuple[int, int]:
+        return self.by_kind[kind]
+
+    def __iter__(self) -> Iterator[MeldKind]:
+        return iter(self.by_kind)
+
+    def __len__(self) -> int:
+        return len(self.by_kind)
+
+    def __repr__(self) -> str:
+        return f"HuxiTable({dict(self.by_kind)!r}, extra={self.extra!r})"
+
+
+def _huxi_table(doc: Mapping[str, Any]) -> HuxiTable:
+    return HuxiTable({MeldKind(k): (int(v[0]), int(v[1])) for k, v in doc.items()
+                      if k not in HUXI_OPTIONS},
+                     (HuxiExtra(**dict(e)) for e in doc.get("extra", ())))
 
 
 @attrs.frozen(slots=True, repr=False)
@@ -477,8 +524,8 @@ class Variant:
     (``variant.win.min_huxi``, ``variant.claims.pao_forced``, ``variant.scoring.xing.per_card``),
     every default filled in from the schema.
 
-    ``huxi_table`` is the ``huxi`` section (meld kind → (small, big) 胡息) and ``won_triple``
-    its ``won_triple`` option (``peng`` or ``kan``). ``doc`` keeps the
+    ``huxi_table`` is the ``huxi`` section (meld kind → (small, big) 胡息, and its card-dependent
+    ``extra`` entries, :class:`HuxiTable`) and ``won_triple`` its ``won_triple`` option (``peng`` or ``kan``). ``doc`` keeps the
     resolved mapping as written (read-only all the way down: mappings are
     ``MappingProxyType``, lists tuples; use :func:`zipai_rules.frozen.thaw` for a plain copy)
     and ``content_hash`` the SHA-256 of its :func:`normalise` d canonical JSON, so a game record
@@ -498,7 +545,7 @@ class Variant:
     deck: Deck = attrs.field(metadata=_section(Deck))
     deal: Deal = attrs.field(metadata=_section(Deal))
     win: Win = attrs.field(metadata=_section(Win))
-    huxi_table: Mapping[MeldKind, tuple[int, int]] = attrs.field()
+    huxi_table: HuxiTable = attrs.field()
     won_triple: str = attrs.field()
     claims: Claims = attrs.field(metadata=_section(Claims))
     chou: Chou = attrs.field(metadata=_section(Chou))
@@ -510,8 +557,6 @@ class Variant:
     citations: Mapping[str, str] = attrs.field(converter=_proxy)
     doc: Mapping[str, Any] = attrs.field(eq=False, repr=False)
     content_hash: str = attrs.field()
-    #: ``huxi.extra`` (empty: none), read by :meth:`meld_huxi`
-    huxi_extra: tuple[HuxiExtra, ...] = attrs.field(default=(), converter=tuple)
 
     def __repr__(self) -> str:
         return f"Variant(id={self.id!r}, name={self.name!r}, hash={self.content_hash[:12]!r})"
@@ -533,9 +578,7 @@ class Variant:
         full = normalise(doc)
         return _build(cls, {**full, "huxi_table": _huxi_table(full["huxi"]),
                             "won_triple": full["huxi"]["won_triple"], "doc": freeze(doc),
-                            "content_hash": content_hash(full),
-                            "huxi_extra": tuple(HuxiExtra(**dict(e))
-                                                for e in full["huxi"].get("extra", ()))})
+                            "content_hash": content_hash(full)})
 
     def huxi(self, kind: MeldKind, big: bool) -> int:
         """胡息 of a meld kind in its small or big form."""
@@ -549,11 +592,13 @@ class Variant:
         :class:`~zipai_rules.melds.Meld` (checked only on failure: this is the analysis's hot
         path)."""
         try:
-            value = self.huxi_table[meld.kind][meld.big]
+            table = self.huxi_table
+            value = table.by_kind[meld.kind][meld.big]
         except (AttributeError, KeyError, TypeError):
             raise refuse("meld", meld, "a Meld") from None
-        if self.huxi_extra:
-            value += sum(e.add for e in self.huxi_extra if e.applies(meld))
+        extra = table.extra
+        if extra:
+            value += sum(e.add for e in extra if e.applies(meld))
         return value
 
     def term(self, canonical: str) -> str:
