@@ -526,9 +526,10 @@ class Variant:
 
     ``huxi_table`` is the ``huxi`` section (meld kind → (small, big) 胡息, and its card-dependent
     ``extra`` entries, :class:`HuxiTable`) and ``won_triple`` its ``won_triple`` option
-    (``peng`` or ``kan``). ``doc`` keeps the resolved mapping as written (read-only all the way down: mappings are
-    ``MappingProxyType``, lists tuples; use :func:`zipai_rules.frozen.thaw` for a plain copy)
-    and ``content_hash`` the SHA-256 of its :func:`normalise` d canonical JSON, so a game record
+    (``peng`` or ``kan``). ``doc`` keeps the resolved mapping as written (read-only all the way
+    down: mappings are ``MappingProxyType``, lists tuples; use :func:`zipai_rules.frozen.thaw`
+    for a plain copy) and ``content_hash`` the SHA-256 of its :func:`normalise` d canonical
+    JSON (:func:`content_hash`), so a game record
     can tell whether the rules changed, and two spellings of the same rules (one writing a
     default out) compare equal. A variant pickles and deep-copies (it is rebuilt from its
     document). A variant is hashable, by ``hash((content_hash, id))``: equal variants have the
