@@ -582,7 +582,8 @@ class Variant:
                             "content_hash": content_hash(full)})
 
     def huxi(self, kind: MeldKind, big: bool) -> int:
-        """胡息 of a meld kind in its small or big form."""
+        """胡息 of a meld kind in its small or big form: the table value, without
+        ``huxi.extra`` (:meth:`meld_huxi` counts a meld with its extras)."""
         return self.huxi_table[kind][1 if big else 0]
 
     def meld_huxi(self, meld: Meld) -> int:
