@@ -52,7 +52,7 @@ import attrs
 
 from .cards import KING, is_big, rank_of
 from .hooks import SPECIAL_WINS
-from .melds import CHI_SHAPES, QUADS, TRIPLES, Meld, MeldKind
+from .melds import CHI_SHAPES, QUADS, TRIPLES, Meld, MeldKind, every_meld
 from .vocab import Label, Source
 
 RED_RANKS = frozenset({2, 7, 10})
@@ -82,12 +82,6 @@ FACTS: dict[str, str] = {
 GROUP_FACTS: dict[str, Callable[[GroupLike], bool]] = {}
 """The facts that count groups, each with the test a group passes to be counted: these
 accept a ``where`` filter (filled in below, once :class:`GroupLike` is defined)."""
-
-COLORS = ("red", "black", "mixed")
-"""``where.color``: every card red (ranks 2, 7, 10), none red, or neither."""
-
-CARD_SIZES = ("small", "big")
-"""``where.cards``: every card small (x), or every card big (d)."""
 
 MEASURED_LABELS = ("haidi", "won_on_ti", "won_on_pao", "won_on_wei")
 """The labels measured here (the others come with the result)."""
@@ -194,7 +188,7 @@ class Where:
 
 
 def _color(cards: Sequence[int], kings: str) -> str:
-    """``red``, ``black`` or ``mixed`` (:data:`COLORS`) of a group's cards."""
+    """``red``, ``black`` or ``mixed`` (``where.color``) of a group's cards."""
     seen = {kings if c == KING and kings in ("red", "black") else "none" if c == KING
             else "red" if rank_of(c) in RED_RANKS else "black" for c in cards}
     return seen.pop() if len(seen) == 1 and "none" not in seen else "mixed"
@@ -574,35 +568,23 @@ def problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 def where_problems(path: str, fact: str, where: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The problems of a ``where`` filter at ``path`` on the condition fact ``fact``: only a
-    group fact (:data:`GROUP_FACTS`) takes one, and some meld kind must pass both the fact and
-    the filter (its ``kind``, its ``size``, and ``cards``: a 绞 is neither small nor big)."""
+    group fact (:data:`GROUP_FACTS`) takes one, and some meld must pass both the fact and the
+    filter's ``kind``, ``size`` and ``cards`` (a 绞 is neither small nor big; ``color`` is not
+    judged here, a 王 may count as either)."""
     if fact not in GROUP_FACTS:
         return [(path, f"only a fact that counts groups takes a filter ({', '.join(GROUP_FACTS)}"
                  f"), not {fact!r}")]
-    kinds = [k for k in MeldKind if GROUP_FACTS[fact](_Probe(Meld(k, _probe_cards(k))))]
-    if "kind" in where:
-        kinds = [k for k in kinds if k.value in where["kind"]]
-    if "size" in where:
-        kinds = [k for k in kinds if len(_probe_cards(k)) == where["size"]]
-    if "cards" in where:
-        kinds = [k for k in kinds if k != MeldKind.JIAO]
-    if not kinds:
+    shape = Where(**{k: v for k, v in where.items() if k != "color"})
+    if not any(GROUP_FACTS[fact](g) and shape.matches(g, "as_stood_for")
+               for g in map(_Probe, every_meld())):
         return [(path, f"no group passes both {fact} and this filter: the count is always 0")]
     return []
 
 
-def _probe_cards(kind: MeldKind) -> tuple[int, ...]:
-    """Cards of one meld of ``kind`` (its size is what the filter checks read)."""
-    size = _MELD_SIZE.get(kind, 3)
-    if kind in CHI_SHAPES:
-        return {MeldKind.SHUN: (2, 3, 4), MeldKind.YI_ER_SAN: (0, 1, 2),
-                MeldKind.ER_QI_SHI: (1, 6, 9), MeldKind.JIAO: (0, 0, 10)}[kind]
-    return (0,) * size
-
-
 @attrs.frozen(slots=True)
 class _Probe:
-    """A group of one meld in the hand, to ask a :data:`GROUP_FACTS` test of a kind."""
+    """A group of one meld in the hand, to ask a :data:`GROUP_FACTS` test and a filter of a
+    meld."""
 
     meld: Meld
     place: str = "hand"
