@@ -95,7 +95,9 @@ def payments_balance(settlement: Settlement) -> str | None:
     """The payments of a settlement (the seat sitting out included) sum to zero, or, for a
     hand that is not zero-sum (``scoring.payment.zimo: winner_only``), to the units it
     ``credited`` the winner without a payer."""
-    if sum(settlement.payments) + settlement.sitting_out != settlement.credited:
+    credited = settlement.credited
+    if sum(settlement.payments) + settlement.sitting_out != credited:
+        want = f"{credited} (the units credited without a payer)" if credited else "zero"
         return (f"payments {settlement.payments} and sitting out {settlement.sitting_out} do "
-                f"not sum to {settlement.credited} (the units credited without a payer)")
+                f"not sum to {want}")
     return None
