@@ -49,7 +49,8 @@ class Line:
 @attrs.frozen(slots=True)
 class Settlement:
     """The score of one hand: the winner (or ``None`` on 荒庄), the winning 胡息 after
-    multipliers, the ``units`` won from each paying loser, the explained ``lines``, and the
+    multipliers, the ``units`` won from each paying loser (before ``payment.max_units`` caps
+    a share), the explained ``lines``, and the
     ``payments`` per player plus ``sitting_out``, the units gained by a seat out of the hand
     (0 when none; a record's header ``sitting_out`` is the flag whether a seat sat out), and
     ``credited``: units credited to the winner that no seat paid (``payment.zimo:
