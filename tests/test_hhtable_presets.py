@@ -250,3 +250,56 @@ def test_xiangxiang_match_ends_at_100_rounded_to_10_with_datuo(seed):
     assert max(totals) >= 100
     assert m.scores == totals
     assert m.final_scores() == [java_round(x) for x in totals]
+
+
+# --- Room options written as a file that extends a preset (docs/regional-sources.md §5.6) ----
+
+def from_file(tmp_path, text):
+    from zipai_rules.variant_file import load_variant_file
+
+    path = tmp_path / "room.yaml"
+    path.write_text(text, "utf-8")
+    return load_variant_file(path)
+
+
+def test_ningxiang_room_with_di_fen_3_and_feng_ding_5(tmp_path):
+    """底分 3 (GAME_RULE_NX_DI_FEN_3) and 封顶 5 番 (GAME_RULE_NX_MAX_FIVE: wFanShu capped at
+    maxFanShu): BLACK_SETS' 乌胡 5 + 碰碰胡 5 = 10 番 counts 5; 3 + (28 − 15) / 3 = 7; 35 each."""
+    room = from_file(tmp_path, "extends: ningxiang\nid: nx_room\nname: 宁乡房\nscoring:\n"
+                     "  conversion: {offset: 15, step: 3, base: 3, minimum: 3}\n"
+                     "  mingtang: {max_multiplier: 5}\n")
+    _, s = won(room, *BLACK_SETS, "self")
+    assert s.units == 35
+    assert s.payments == (70, -35, -35)
+
+
+def test_hanshou_room_with_dao_3_and_feng_ding(tmp_path):
+    """倒 3 (GAME_RULE_DAO_2: baseTun 3) and 封顶 (GAME_RULE_FENG_DING: at most 20 from each
+    loser): BLACK_SETS' 乌对胡 8 × (3 + 13 / 3) = 56, each loser pays 20."""
+    room = from_file(tmp_path, "extends: hanshou\nid: hs_room\nname: 汉寿房\nscoring:\n"
+                     "  conversion: {offset: 15, step: 3, base: 3, minimum: 3}\n"
+                     "  payment: {max_units: 20}\n")
+    _, s = won(room, *BLACK_SETS, "self")
+    assert s.units == 56
+    assert s.payments == (40, -20, -20)
+
+
+def test_hechi_room_with_10_you_5_you_yi_zi_and_zimo_jia_fan(tmp_path):
+    """10 油起胡, 5 油一子 and 自摸加番 (×2 instead of +1): BLACK_SETS' 全黑 28 × 2 = 56;
+    1 + (56 − 10) / 5 = 10, × 2 on one's own draw = 20 each."""
+    room = from_file(tmp_path, """extends: hechi
+id: hc_room
+name: 河池房
+win: {min_huxi: 10}
+scoring:
+  conversion: {offset: 10, step: 5, base: 1, minimum: 1}
+  mingtang:
+    patterns:
+      - {name: shi_san_hong, term: 十三红, when: {fact: red, at_least: 13}, multiply_huxi: 2, group: fan}
+      - {name: shi_ba_da, term: 十八大, when: {fact: big, at_least: 18}, multiply_huxi: 2, group: fan}
+      - {name: quan_hei, term: 全黑, when: {fact: red, equals: 0}, multiply_huxi: 2, group: fan}
+      - {name: zimo, term: 自摸加番, when: {label: zimo}, multiply_units: 2}
+""")
+    _, s = won(room, *BLACK_SETS, "self")
+    assert s.units == 20
+    assert s.payments == (40, -20, -20)
