@@ -7,29 +7,13 @@ seat 0."""
 
 import pytest
 
-from zipai_rules import analyze, load_preset
-from zipai_rules.cards import parse_card
-from zipai_rules.engine import Result
-from zipai_rules.settlement import settle
+from test_regional_presets import won
+from zipai_rules import load_preset
 
 NINGXIANG = load_preset("ningxiang")
 HECHI = load_preset("hechi")
 HANSHOU = load_preset("hanshou")
 XIANGXIANG = load_preset("xiangxiang")
-
-
-def c(token):
-    return parse_card(token).index
-
-
-def won(variant, hand, table, card, source, *, labels=(), discarder=None):
-    """Analyse the hand with ``analyze`` (it must win) and settle the win: (胡息, settlement)."""
-    a = analyze(variant, hand, table, card, source)
-    assert a.win, a.reason
-    if source == "self" and "zimo" not in labels:
-        labels = ("zimo", *labels)
-    r = Result("hu", 0, c(card), source, a.huxi, a.best, tuple(labels), discarder=discarder)
-    return a.huxi, settle(variant, r)
 
 
 # Hands shared below.
@@ -295,9 +279,9 @@ scoring:
   conversion: {offset: 10, step: 5, base: 1, minimum: 1}
   mingtang:
     patterns:
-      - {name: shi_san_hong, term: 十三红, when: {fact: red, at_least: 13}, multiply_huxi: 2, group: fan}
-      - {name: shi_ba_da, term: 十八大, when: {fact: big, at_least: 18}, multiply_huxi: 2, group: fan}
-      - {name: quan_hei, term: 全黑, when: {fact: red, equals: 0}, multiply_huxi: 2, group: fan}
+      - {name: shi_san_hong, when: {fact: red, at_least: 13}, multiply_huxi: 2, group: fan}
+      - {name: shi_ba_da, when: {fact: big, at_least: 18}, multiply_huxi: 2, group: fan}
+      - {name: quan_hei, when: {fact: red, equals: 0}, multiply_huxi: 2, group: fan}
       - {name: zimo, term: 自摸加番, when: {label: zimo}, multiply_units: 2}
 """)
     _, s = won(room, *BLACK_SETS, "self")

@@ -15,6 +15,7 @@ from functools import cache
 
 import pytest
 
+from test_regional_rescoring import pay
 from zipai_rules import load_preset
 from zipai_rules.bots import make_bots
 from zipai_rules.cards import KING, is_big, rank_of
@@ -62,12 +63,8 @@ def source_huxi(gs):
 
 
 def each_pays(n, winner, amount):
-    out = [0] * n
-    for s in range(n):
-        if s != winner:
-            out[s] -= amount
-            out[winner] += amount
-    return out
+    """Each other seat pays ``amount`` (the plain payment of the last round's re-scorer)."""
+    return pay(n, winner, amount, None, None)
 
 
 def ningxiang(result, events):
