@@ -69,7 +69,7 @@ def test_variant_folder_gets_a_hint(capsys, tmp_path):
 
 def test_unknown_name_keeps_the_plain_message(capsys):
     _, _, err = run(capsys, "play", "--variant", "nonesuch")
-    assert err.rstrip().endswith("shaoyang, yongzhou")
+    assert err.rstrip().endswith("shaoyang, xiangxiang, yongzhou")
 
 
 def test_validate_a_preset_name_hints_that_it_takes_files(capsys, tmp_path, monkeypatch):

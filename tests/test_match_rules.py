@@ -57,10 +57,11 @@ def bots_for(variant):
 
 # --- defaults: every shipped preset keeps today's match -----------------------------------
 
-@pytest.mark.parametrize("pid", preset_ids())
+@pytest.mark.parametrize("pid", [p for p in preset_ids() if p != "xiangxiang"])
 def test_every_preset_keeps_the_match_it_had(pid):
-    """No preset writes a match section (the presets developer adds 湘乡's): no end of its own,
-    no rounding, no 打坨; the content hash is untouched (the section has no schema default)."""
+    """No preset but 湘乡 writes a match section (tests/test_hhtable_presets.py plays 湘乡's):
+    no end of its own, no rounding, no 打坨; the content hash is untouched (the section has no
+    schema default)."""
     v = find_variant(pid)
     assert v.match == MatchRules() and "match" not in v.doc
     m = Match(v, seed=1)

@@ -123,9 +123,12 @@ def test_leiyang_ka_hu_pays_more_than_more_huxi():
 
 def test_which_presets_may_prefer_fewer_huxi():
     """Only where the scoring reads the split: 衡阳 10 counts as 15, 耒阳's table and 无胡 (by the
-    胡息); 桂林/柳州's 天胡 名堂 on 提 and sets (on the split, and only for a 天胡)."""
+    胡息); 桂林/柳州's 天胡 名堂 on 提 and sets (on the split, and only for a 天胡); 宁乡 and 汉寿's
+    碰碰胡/对对胡 (no 吃-shaped group) and 宁乡's 扁胡/双飘 (red groups); 湘乡's 30 胡 doubling
+    and 100 胡息 hands (by the 胡息)."""
     marked = {p for p in preset_ids() if by_worth(load_preset(p))}
-    assert marked == {"hengyang_honghei", "leiyang_tilong", "guilin", "liuzhou_bayi"}
+    assert marked == {"hengyang_honghei", "leiyang_tilong", "guilin", "liuzhou_bayi",
+                      "ningxiang", "hanshou", "xiangxiang"}
     guilin = load_preset("guilin")
     assert reading(guilin, Occasion(("tianhu",))) == ON_SPLIT
     assert reading(guilin, Occasion(("zimo",))) == BY_HUXI

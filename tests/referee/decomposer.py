@@ -41,11 +41,20 @@ class Decomposer:
     def __init__(self, huxi: Mapping[str, Sequence[int]], king_pair: bool = True) -> None:
         self.king_pair = king_pair
         self.huxi = {k: (int(v[0]), int(v[1])) for k, v in huxi.items()
-                     if isinstance(v, (list, tuple))}
+                     if k != "extra" and isinstance(v, (list, tuple))}
+        # huxi.extra (河池: a 跑 of 二/七/十 is worth 3 more): (kinds, ranks, cards, add)
+        self.extra = [(frozenset(e["kind"]), frozenset(e.get("ranks", range(1, 11))),
+                       e.get("cards"), int(e["add"])) for e in huxi.get("extra", ())]
         self.memo: dict[tuple[object, ...], int] = {}
 
     def value(self, kind: str, card: int) -> int:
-        return self.huxi[kind][1 if card >= 10 else 0]
+        """胡息 of a meld of ``kind`` made of ``card`` (0..9 small, 10..19 big): the table's
+        [small, big] value, plus every ``huxi.extra`` entry for that kind and rank."""
+        big = card >= 10
+        extra = sum(add for kinds, ranks, cards, add in self.extra
+                    if kind in kinds and card % 10 + 1 in ranks
+                    and (cards is None or (cards == "big") == big))
+        return self.huxi[kind][1 if big else 0] + extra
 
     def best(self, counts: Sequence[int], kings: int, jiang_ok: bool,
              triple_kind: tuple[int, str] | None = None) -> int:

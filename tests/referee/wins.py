@@ -59,7 +59,10 @@ class WinJudge:
         return ""
 
     def value(self, kind: str, card: str) -> int:
-        return self.dec.value(kind, 10 if card.startswith("d") else 0)
+        """胡息 of a meld of ``kind`` made of ``card`` (a record's token such as ``d10``): the
+        rank matters only for ``huxi.extra``."""
+        rank = int(card[1:]) if card[1:].isdigit() else 1
+        return self.dec.value(kind, (10 if card.startswith("d") else 0) + rank - 1)
 
     def table_kind(self, m: Mapping[str, Any]) -> str:
         if m["kind"] in ("peng", "wei", "chou_wei", "ti", "pao"):
