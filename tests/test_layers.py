@@ -36,7 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("analysis",),
     # the variant's input: loading, presets; "" is the package itself, whose
     # __init__ re-exports the presets and the file loader (imported on first use)
-    ("inputs", "loader", "presets", "variant_file", ""),
+    ("inputs", "partial", "loader", "presets", "variant_file", ""),
     ("engine", "play"),
     ("settlement", "invariants", "match"),
     ("records", "svg", "wording"),            # svg: pictures of tables, analyses, settlements;
