@@ -293,8 +293,15 @@ def schema_problems(doc: Mapping[str, Any], limits: Limits = VARIANT_LIMITS
                            f"allowed: {', '.join(sorted(known))}")
                           for k in extra[:max_errors - len(found)]]
                 continue
-        found.append((yaml_path(e.absolute_path), schema_message(e)))
+        path = yaml_path(e.absolute_path)
+        found.append((path, schema_message(e) + (_HINTS.get(path, "") if e.validator == "enum"
+                                                 else "")))
     return sorted(found)
+
+
+#: what an author who gave a value outside an enumeration may have meant
+_HINTS = {"scoring.unit": ": the unit's id; the region's own word (分, 子, 油) goes in "
+          "scoring.unit_word (unit: point, unit_word: 分)"}
 
 
 def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -370,8 +377,14 @@ def _text_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
              *((f"terminology.{k}", w) for k, w in doc["terminology"].items()),
              *((f"scoring.mingtang.patterns[{k}].term", p["term"]) for k, p
                in enumerate(doc["scoring"].get("mingtang", {}).get("patterns", []))
-               if "term" in p)]
+               if "term" in p),
+             *((("scoring.unit_word", doc["scoring"]["unit_word"]),)
+               if "unit_word" in doc["scoring"] else ())]
     out = [(path, bad) for path, text in texts if (bad := text_problem(text)) is not None]
+    unit, word = doc["scoring"]["unit"], doc["scoring"].get("unit_word")
+    if word is not None and doc["terminology"].get(unit, word) != word:
+        out.append(("scoring.unit_word", f"{word!r}, but terminology.{unit} says "
+                    f"{doc['terminology'][unit]!r}: give the unit's word once"))
     words = doc["terminology"]
     said: dict[str, str] = {}  # the name key of a word → the action it names
     for kind in ACTION_KINDS:

@@ -439,8 +439,9 @@ class Variant:
     every default filled in from the schema.
 
     ``huxi_table`` is the ``huxi`` section (meld kind → (small, big) 胡息) and ``won_triple``
-    its ``won_triple`` option (``peng`` or ``kan``). ``doc`` keeps the
-    resolved mapping as written (read-only all the way down: mappings are
+    its ``won_triple`` option (``peng`` or ``kan``); ``terminology`` holds
+    ``scoring.unit_word`` as the word of ``scoring.unit`` (``term(scoring.unit)``). ``doc``
+    keeps the resolved mapping as written (read-only all the way down: mappings are
     ``MappingProxyType``, lists tuples; use :func:`zipai_rules.frozen.thaw` for a plain copy)
     and ``content_hash`` the SHA-256 of its :func:`normalise` d canonical JSON, so a game record
     can tell whether the rules changed, and two spellings of the same rules (one writing a
@@ -490,7 +491,10 @@ class Variant:
         """Build from a resolved mapping that already passed schema and semantic checks;
         defaults are filled in (:func:`normalise`) and the content hash taken here."""
         full = normalise(doc)
-        return _build(cls, {**full, "huxi_table": _huxi_table(full["huxi"]),
+        unit, word = full["scoring"]["unit"], full["scoring"].get("unit_word")
+        terms = {**full["terminology"], **({unit: word} if word is not None else {})}
+        return _build(cls, {**full, "terminology": terms,
+                            "huxi_table": _huxi_table(full["huxi"]),
                             "won_triple": full["huxi"]["won_triple"], "doc": freeze(doc),
                             "content_hash": content_hash(full)})
 
