@@ -38,7 +38,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # __init__ re-exports the presets and the file loader (imported on first use)
     ("inputs", "partial", "loader", "presets", "variant_file", ""),
     ("engine", "play"),
-    ("settlement", "invariants", "match"),
+    ("settlement", "invariants", "match", "scored"),
     ("records", "svg", "wording"),            # svg: pictures of tables, analyses, settlements;
                                               # wording: the words of play --zh and the replay
     ("bots", "simulate", "bench", "reference", "testing", "variant_docs", "rl", "replay_html"),
