@@ -93,3 +93,34 @@ def test_the_shipped_child_presets_cite_their_own_sections():
     cited = load_preset("chenzhou").citations
     assert "deal" in cited and "deal.wall" in load_preset("hunan").citations
     assert not {"deal.wall", "deal.dealer_hand", "deal.other_hand"} & set(cited)
+
+
+def test_validate_warns_of_xiao_hong_listed_before_da_hong(tmp_path, capsys):
+    """The issue's case: 小红 ``red ≥ 10`` listed before 大红 ``red ≥ 13`` in one exclusive
+    group takes every hand 大红 would (13 red cards are at least 10), so 大红 never applies."""
+    from zipai_rules.cli import main
+
+    path = write(tmp_path, "hong.yaml", "id: hong\nname: Hong\nextends: hunan\n"
+                 "scoring:\n  mingtang:\n    patterns:\n"
+                 "      - {name: xiao_hong, when: {fact: red, at_least: 10}, add_units: 1,"
+                 " group: hong}\n"
+                 "      - {name: da_hong, when: {fact: red, at_least: 13}, add_units: 3,"
+                 " group: hong}\n"
+                 "      - {name: pay_back, when: {label: zimo}, add_units: -1}\n"
+                 "citations:\n  scoring.mingtang: my club\n")
+    assert main(["validate", str(path)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"warning: {path}: scoring.mingtang.patterns[1] (da_hong) never applies: patterns[0] "
+        "(xiao_hong), listed before it in the group hong, holds whenever it does, and only the "
+        "first listed pattern of a group applies; list da_hong first if it is to win over "
+        "xiao_hong",
+        # hunan's least win converts to 1 囤; 自摸 −1 leaves 0: the losers pay nothing
+        f"warning: {path}: scoring.mingtang.patterns[2].add_units: a win can score 0 囤 once "
+        "its 名堂 take their units away: the losers pay nothing for it"]
+    # one unit more taken would make the winner pay: refused
+    path.write_text(path.read_text("utf-8").replace("add_units: -1", "add_units: -2"), "utf-8")
+    with pytest.raises(VariantError) as info:
+        load_variant_file(path)
+    assert info.value.problems[0][0] == "scoring.mingtang.patterns[2].add_units"
+    assert "so the winner would pay the losers" in info.value.problems[0][1]

@@ -419,21 +419,32 @@ def problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
+_BOUNDS = frozenset({"label", "at_least", "at_most", "equals"})
+
+
+def _counted(c: Condition) -> str:
+    """What a fact condition counts: its fact and every other field but the bounds (a filter
+    of the groups counted, say), so that two conditions compare bounds only on one count."""
+    return repr(sorted((k, v) for k, v in attrs.asdict(c, recurse=False).items()
+                       if k not in _BOUNDS))
+
+
 def _ranges(conditions: Iterable[Condition]) -> tuple[frozenset[str], dict[str, tuple[int, float]]]:
-    """The labels ``conditions`` require and, per fact, the range they allow (a fact counts
-    from 0)."""
+    """The labels ``conditions`` require and, per count (:func:`_counted`), the range they
+    allow (a count starts at 0)."""
     labels: set[str] = set()
     ranges: dict[str, tuple[int, float]] = {}
     for c in conditions:
         if c.label is not None:
             labels.add(c.label)
             continue
-        lo, hi = ranges.get(c.fact or "", (0, float("inf")))
+        key = _counted(c)
+        lo, hi = ranges.get(key, (0, float("inf")))
         for low in (c.at_least, c.equals):
             lo = max(lo, low) if low is not None else lo
         for high in (c.at_most, c.equals):
             hi = min(hi, high) if high is not None else hi
-        ranges[c.fact or ""] = (lo, hi)
+        ranges[key] = (lo, hi)
     return frozenset(labels), ranges
 
 
