@@ -6,16 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import write
 from zipai_rules.errors import VariantError
 from zipai_rules.loader import build_variant
 from zipai_rules.presets import load_preset, raw_preset
 from zipai_rules.variant_file import load_variant_file, variant_file_warnings
-
-
-def write(folder, name, text):
-    path = folder / name
-    path.write_text(text, "utf-8")
-    return path
 
 
 def test_kept_own_draw_says_what_to_set(tmp_path):

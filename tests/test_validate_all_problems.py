@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import write
 from zipai_rules.cli import main
 from zipai_rules.errors import VariantError
 from zipai_rules.partial import passing_part, unsure
@@ -27,12 +28,6 @@ scoring:
 citations:
   win.nothing: x
 """
-
-
-def write(folder, name, text):
-    path = folder / name
-    path.write_text(text, "utf-8")
-    return path
 
 
 def problems_of(path):
