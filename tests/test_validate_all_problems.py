@@ -101,3 +101,12 @@ def test_a_file_with_only_semantic_errors_is_reported_as_before(tmp_path):
                             "deal: {wall: 30}\n"))
     assert exc.code == "semantic" and str(exc).splitlines()[0].endswith(
         ": 1 semantic error(s)")
+
+
+def test_a_missing_id_comes_with_the_other_problems(tmp_path):
+    exc = problems_of(write(tmp_path, "n.yaml", "name: N\nextends: hunan\ndeal: {wall: 30}\n"
+                            "win: {min_huxi: x}\n"))
+    assert exc.code == "schema"
+    assert [p for p, _ in exc.problems] == ["id", "win.min_huxi", "deal.wall"]
+    assert problems_of(write(tmp_path, "m.yaml", "name: N\nextends: hunan\n")).problems[0][0] \
+        == "id"
