@@ -365,7 +365,8 @@ class Huangzhuang:
 @attrs.frozen(slots=True)
 class Scoring:
     """``scoring``: the unit, the 胡息 → unit conversion, bonuses, 名堂 (``mingtang``, absent:
-    none), 醒, who pays."""
+    none), 醒, who pays; ``unit_word`` the region's word for the unit (``None``: the
+    terminology's, which :meth:`Variant.term` gives either way)."""
 
     unit: str
     conversion: Conversion = attrs.field(metadata=_section(Conversion))
@@ -374,6 +375,7 @@ class Scoring:
     payment: Payment = attrs.field(metadata=_section(Payment))
     huangzhuang: Huangzhuang = attrs.field(metadata=_section(Huangzhuang))
     mingtang: Mingtang = attrs.field(factory=Mingtang, metadata=_section(Mingtang))
+    unit_word: str | None = None
 
     @property
     def patterns(self) -> tuple[Pattern, ...]:
