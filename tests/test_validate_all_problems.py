@@ -110,3 +110,10 @@ def test_a_missing_id_comes_with_the_other_problems(tmp_path):
     assert [p for p, _ in exc.problems] == ["id", "win.min_huxi", "deal.wall"]
     assert problems_of(write(tmp_path, "m.yaml", "name: N\nextends: hunan\n")).problems[0][0] \
         == "id"
+
+
+def test_a_document_of_many_wrong_values_is_given_up_on():
+    from zipai_rules.partial import MAX_CUTS
+
+    doc = {**raw_preset("hunan"), "terminology": {f"t{k}": 1 for k in range(MAX_CUTS + 1)}}
+    assert passing_part(doc, raw_preset("hunan")) is None

@@ -26,6 +26,10 @@ Path = tuple[str | int, ...]
 #: rounds of cutting before the rest is given up on (each round cuts every value refused)
 MAX_ROUNDS = 6
 
+#: values refused in one round beyond which the rest is given up on (a hostile document
+#: holding thousands of wrong values is reported by its schema errors alone)
+MAX_CUTS = 200
+
 _TOKEN = re.compile(r"\[(\d+)\]|\.?([^.\[\]]+)")
 
 
@@ -34,11 +38,14 @@ def _cuts(doc: Mapping[str, Any], standin: Mapping[str, Any]
     """The paths the schema refuses in ``doc`` (unknown keys apart: no check reads them), its
     unknown keys, and the required keys a section lacks with the value of ``standin`` that
     takes their place (all empty: it passes); ``None`` when nothing can take a refused
-    value's place (the document itself, a required key ``standin`` lacks)."""
+    value's place (the document itself, a required key ``standin`` lacks) or more than
+    :data:`MAX_CUTS` values are refused."""
     out: list[Path] = []
     unknown: list[Path] = []
     fill: dict[Path, Any] = {}
     for e in shipped_validator("variant").iter_errors(thaw(doc)):
+        if len(out) + len(unknown) + len(fill) > MAX_CUTS:
+            return None
         at: Path = tuple(e.absolute_path)
         schema = e.schema if isinstance(e.schema, Mapping) else {}
         if e.validator == "additionalProperties" and isinstance(e.instance, Mapping):
