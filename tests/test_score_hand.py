@@ -53,7 +53,7 @@ def test_a_given_label_is_scored():
 def test_a_hand_that_does_not_win_is_refused():
     with pytest.raises(ZipaiError) as info:
         score_hand(HENGYANG, H3_HAND, H3_TABLE, "x3", "discard")
-    assert info.value.code == "not_a_win"
+    assert info.value.code == "no_win"
     with pytest.raises(ZipaiError) as info:
         score_hand(HENGYANG, H3_HAND, H3_TABLE, "d5", "discard", labels=["zimo"])
     assert info.value.code == "bad_argument"

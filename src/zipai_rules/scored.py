@@ -60,7 +60,7 @@ def score_hand(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     (default: one none of whose 上醒/下醒 the hand holds, where the variant has 醒; else the
     first card). ``dealer``: the winner deals.
 
-    Raises :class:`~zipai_rules.errors.ZipaiError` (``not_a_win``) for a hand that does not
+    Raises :class:`~zipai_rules.errors.ZipaiError` (``no_win``) for a hand that does not
     win (the analysis's reason), ``bad_argument`` for a label not in :data:`GIVEN_LABELS`
     or ``flipped`` with ``haidi``; what :func:`~zipai_rules.analysis.analyze` raises for the
     cards."""
@@ -77,7 +77,7 @@ def score_hand(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     analysis = analyze(v, hand, table, card, source, dealer=dealer, dealt=dealt)
     if not analysis.win:
         raise ZipaiError(f"not a win under {v.name}: {analysis.reason} (best "
-                         f"{analysis.huxi} {v.term('huxi')})", code="not_a_win")
+                         f"{analysis.huxi} {v.term('huxi')})", code="no_win")
     c = None if card is None else parse_card(card).index if isinstance(card, str) else card
     turned = None if haidi else (_quiet_card(v, analysis) if flipped is None
                                  else parse_card(flipped).index if isinstance(flipped, str)
