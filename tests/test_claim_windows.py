@@ -276,8 +276,14 @@ def test_windows_play_and_replay_with_bots():
 
 
 def test_a_windows_record_replays_strictly_and_resumes():
-    from zipai_rules.records import game_record, loads_record, replay_record, resume_game
-    from zipai_rules.records import dumps_record, save_game
+    from zipai_rules.records import (
+        dumps_record,
+        game_record,
+        loads_record,
+        replay_record,
+        resume_game,
+        save_game,
+    )
     from zipai_rules.settlement import settle
     v = load_preset("hunan")
     game, _ = play_windows(v, 4, random.Random(4))

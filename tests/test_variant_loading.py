@@ -285,10 +285,12 @@ def test_the_model_mirrors_the_schema_sections():
 def test_every_optional_key_has_its_default_in_the_schema():
     """An optional key either declares a ``default`` or is one of the few whose absence means
     something (``description``, ``extends``, ``seats`` = players, a fixed conversion, a
-    conversion table's tail, the discarder's multiple, no 名堂, the unit's word taken from the
-    terminology)."""
+    conversion table's tail, the discarder's multiple, no 名堂, no match section (so that the
+    content hash of a variant without one stays as it was), no end of a match by hands or by
+    score, the unit's word taken from the terminology)."""
     meaningful_absence = {"description", "extends", "seats", "fixed", "then_per",
-                          "discarder_pays", "mingtang", "unit_word"}
+                          "discarder_pays", "mingtang", "match", "hands", "score_at_least",
+                          "unit_word"}
     for schema, cls, _ in _section_classes():
         for key, sub in schema["properties"].items():
             if key not in schema.get("required", ()) and key not in meaningful_absence:

@@ -234,8 +234,9 @@ def seen_huxi(variant: Variant | None, kind: MeldKind | None, cards: Sequence[in
     real = [c for c in cards if c != KING]
     if hidden == 0 and len(real) == len(cards):
         return variant.meld_huxi(Meld(kind, real))
-    if kind in _SAME_CARD and real:
-        return variant.huxi(kind, is_big(real[0]))
+    if kind in _SAME_CARD and real:  # every card is the one shown (huxi.extra included)
+        size = 4 if kind in (MeldKind.TI, MeldKind.PAO) else 2 if kind == MeldKind.JIANG else 3
+        return variant.meld_huxi(Meld(kind, (real[0],) * size))
     return None
 
 # --- drawing ----------------------------------------------------------------------------------

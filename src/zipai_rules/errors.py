@@ -156,6 +156,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_plan": "a 吃 whose plan (the 吃 meld and its 比 melds) does not fit the hand",
     "unencodable_action": "an action or action code outside the stable integer encoding",
     "hand_not_over": "a hand that is not over, settled or recorded",
+    "match_over": "a hand asked of a match that its variant's match.end has ended",
     # variants
     "yaml_syntax": "a variant file that is not valid YAML",
     "not_a_mapping": "a variant file whose top level is not a mapping",

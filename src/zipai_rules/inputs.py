@@ -339,6 +339,9 @@ def schema_message(error: jsonschema.ValidationError) -> str:
     if error.validator in size and isinstance(error.instance, (list, str, Mapping)):
         return (f"{len(error.instance)} {size[error.validator]}, more than the "
                 f"{error.validator_value} allowed")
+    if error.validator == "enum" and isinstance(error.validator_value, list):
+        return brief(f"{error.instance!r} is not one of "
+                     + ", ".join(str(x) for x in error.validator_value))
     return brief(error.message)
 
 

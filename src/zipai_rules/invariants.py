@@ -92,8 +92,12 @@ def game_problem(game: Game) -> str | None:
 
 
 def payments_balance(settlement: Settlement) -> str | None:
-    """The payments of a settlement (the seat sitting out included) sum to zero."""
-    if sum(settlement.payments) + settlement.sitting_out != 0:
+    """The payments of a settlement (the seat sitting out included) sum to zero, or, for a
+    hand that is not zero-sum (``scoring.payment.zimo: winner_only``), to the units it
+    ``credited`` the winner without a payer."""
+    credited = settlement.credited
+    if sum(settlement.payments) + settlement.sitting_out != credited:
+        want = f"{credited} (the units credited without a payer)" if credited else "zero"
         return (f"payments {settlement.payments} and sitting out {settlement.sitting_out} do "
-                "not sum to zero")
+                f"not sum to {want}")
     return None

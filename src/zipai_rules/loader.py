@@ -13,9 +13,10 @@ file relative to the file that names it and inside the folder of the top file.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+import jsonschema
 import yaml
 
 from . import hooks, mingtang
@@ -37,9 +38,10 @@ from .inputs import (
     text_problem,
 )
 from .inputs import yaml_path as yaml_path
+from .melds import every_meld
 from .partial import passing_part, unsure
 from .special import WU_HU_HUXI
-from .variant import HUXI_OPTIONS, Conversion, Variant, normalise
+from .variant import HUXI_OPTIONS, Conversion, HuxiExtra, Variant, normalise
 from .variant import content_hash as content_hash
 from .variant import variant_schema as variant_schema
 from .vocab import ACTION_KINDS, zh_word
@@ -278,7 +280,7 @@ def schema_problems(doc: Mapping[str, Any], limits: Limits = VARIANT_LIMITS
     max_errors = limits.max_errors
     doc = thaw(doc)  # a frozen document (tuples, read-only mappings) as JSON types
     found: list[tuple[str, str]] = []
-    for e in shipped_validator("variant").iter_errors(doc):
+    for e in _branch_errors(shipped_validator("variant").iter_errors(doc)):
         if len(found) >= max_errors:
             break
         if (e.validator == "additionalProperties" and isinstance(e.instance, Mapping)
@@ -302,6 +304,27 @@ def schema_problems(doc: Mapping[str, Any], limits: Limits = VARIANT_LIMITS
 #: what an author who gave a value outside an enumeration may have meant
 _HINTS = {"scoring.unit": ": the unit's id; the region's own word (分, 子, 油) goes in "
           "scoring.unit_word (unit: point, unit_word: 分)"}
+
+
+def _branch_errors(errors: Iterable[jsonschema.ValidationError]
+                   ) -> Iterator[jsonschema.ValidationError]:
+    """``errors`` with each ``oneOf`` / ``anyOf`` error whose value has the type of exactly
+    one branch (a 名堂's ``when``: one condition, or a list of them) replaced by that branch's
+    own errors, so that the author reads ``when.where.color: 'pink' is not one of red, black,
+    mixed`` rather than "not valid under any of the given schemas"."""
+    for e in errors:
+        if e.validator not in ("oneOf", "anyOf") or not e.context:
+            yield e
+            continue
+        branches: dict[Any, list[jsonschema.ValidationError]] = {}
+        for sub in e.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        typed = [b for b in branches.values()
+                 if not any(x.validator == "type" and not x.relative_path for x in b)]
+        if len(typed) == 1:
+            yield from _branch_errors(typed[0])
+        else:
+            yield e
 
 
 def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -358,12 +381,19 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
             out.append((f"citations.{path}", "cites a parameter that does not exist"))
     out += _text_problems(doc)
     out += _scoring_problems(doc["scoring"])
+    out += _huxi_extra_problems(doc["huxi"])
+    if doc["scoring"]["payment"].get("zimo") == "winner_only" and \
+            "zimo" in mingtang.producible_labels(doc):
+        out.append(("scoring.payment.zimo", "winner_only applies to a 自摸, which this variant "
+                    "never gives: " + mingtang.producible_labels(doc)["zimo"]))
     out += _score_bound_problems(doc) or _inverted_win_problems(doc)
     out += _own_draw_problems(doc["win"], doc["claims"])
     out += _count_as_problems(doc)
-    if "discarder_pays" in doc["scoring"]["payment"] and "discard" not in doc["win"]["sources"]:
-        out.append(("scoring.payment.discarder_pays", "no win comes from a discard in this "
-                    "variant (win.sources), so the discarder never pays"))
+    out += _match_problems(doc)
+    for key in ("discarder_pays", "discarder_max"):
+        if doc["scoring"]["payment"].get(key) and "discard" not in doc["win"]["sources"]:
+            out.append((f"scoring.payment.{key}", "no win comes from a discard in this "
+                        "variant (win.sources), so the discarder never pays"))
     return out
 
 
@@ -453,9 +483,35 @@ def _scoring_problems(scoring: Mapping[str, Any]) -> list[tuple[str, str]]:
         if at in seen[:k]:
             out.append((f"scoring.conversion.count_as[{k}]", f"胡息 {at} already counts as "
                         "another value"))
-    if "discarder_pays" in pay and pay["discard_win"] != "discarder_pays_all":
-        out.append(("scoring.payment.discarder_pays", "only with discard_win: "
-                    f"discarder_pays_all (not {pay['discard_win']})"))
+    for key in ("discarder_pays", "discarder_max"):
+        if pay.get(key) and pay["discard_win"] != "discarder_pays_all":
+            out.append((f"scoring.payment.{key}", "only with discard_win: "
+                        f"discarder_pays_all (not {pay['discard_win']})"))
+    if conv.get("maximum"):
+        least = conv.get("fixed", conv["minimum"])
+        if conv["maximum"] < least:
+            what = "fixed" if "fixed" in conv else "minimum"
+            out.append(("scoring.conversion.maximum", f"{conv['maximum']} is below the "
+                        f"conversion's {what} ({least}): every win would score the cap"))
+    if pay.get("zimo") == "winner_only" and pay["sitting_out"] == "mirror":
+        out.append(("scoring.payment.zimo", "winner_only charges nobody on a 自摸, so the "
+                    "seat sitting out (sitting_out: mirror) would have no payer: set "
+                    "sitting_out: none or zimo: losers_pay"))
+    return out
+
+
+def _huxi_extra_problems(huxi: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Each ``huxi.extra`` entry must fit some meld: of one of its kinds, every card of one
+    of its ranks and of its size (small or big)."""
+    out: list[tuple[str, str]] = []
+    for k, raw in enumerate(huxi.get("extra", [])):
+        entry = HuxiExtra(**raw)
+        if not any(entry.applies(m) for m in every_meld() if m.kind in entry.kind):
+            ranks = ", ".join(map(str, sorted(entry.ranks))) or "any"
+            out.append((f"huxi.extra[{k}]", f"no meld of kind {', '.join(sorted(raw['kind']))}"
+                        f" has only cards of ranks {ranks}"
+                        + (f" and {raw['cards']}" if "cards" in raw else "")
+                        + ": the extra never applies"))
     return out
 
 
@@ -477,15 +533,17 @@ def _per_times(p: Mapping[str, Any], most: Mapping[str, int], huxi: int) -> int:
     return times
 
 
-def _stacked(factors: list[int], stack: str) -> int:
+def _stacked(factors: list[int], stack: str, cap: int | None = None) -> int:
     """The largest multiplier ``factors`` make: their product, or under ``stack: sum`` the sum
-    of those other than 1."""
+    of those other than 1 (a per-count ``add_multiplier`` among them), at most ``cap``
+    (``max_multiplier``; ``None``: no cap)."""
     if stack == "sum":
-        return max(1, sum(m for m in factors if m != 1))
-    out = 1
-    for m in factors:
-        out *= m
-    return out
+        out = max(1, sum(m for m in factors if m != 1))
+    else:
+        out = 1
+        for m in factors:
+            out *= max(m, 1)
+    return out if cap is None else min(out, max(cap, 1))
 
 
 def score_bound(doc: Mapping[str, Any]) -> int:
@@ -503,15 +561,19 @@ def score_bound(doc: Mapping[str, Any]) -> int:
     every card kind."""
     sc, most = doc["scoring"], mingtang.reach(doc)
     cards = 2 * most["groups"] + 1
-    top = max(max(v) for k, v in doc["huxi"].items() if k not in HUXI_OPTIONS)
+    top = max(max(v) for k, v in doc["huxi"].items() if k not in HUXI_OPTIONS) \
+        + sum(e["add"] for e in doc["huxi"].get("extra", []))
     conv = sc["conversion"]
     counted_to = [to for _, to in conv.get("count_as", [])]
-    huxi = max(most["groups"] * top, WU_HU_HUXI, doc["win"]["min_huxi"], *counted_to)
     patterns = [p for _, p in _patterns_of(sc)]
+    huxi = max(most["groups"] * top, WU_HU_HUXI, doc["win"]["min_huxi"], *counted_to,
+               *(p.get("set_huxi", 0) for p in patterns))
     stack = sc.get("mingtang", {}).get("stack", "product")
+    cap = sc.get("mingtang", {}).get("max_multiplier") or None
     added = sum(abs(p.get("add_huxi", 0)) + abs(p.get("per", {}).get("add_huxi", 0))
                 * _per_times(p, most, huxi) for p in patterns)
-    after = (huxi + added) * _stacked([p.get("multiply_huxi", 1) for p in patterns], stack)
+    after = (huxi + added) * _stacked([p.get("multiply_huxi", 1) for p in patterns], stack,
+                                      cap)
     counted = max([after, *counted_to])
     if "fixed" in conv:
         units = conv["fixed"]
@@ -521,10 +583,12 @@ def score_bound(doc: Mapping[str, Any]) -> int:
     else:
         units = (counted + abs(conv["offset"])) // conv["step"] + abs(conv["base"]) \
             + conv["minimum"]
-    units = (units * _stacked([p.get("multiply_units", 1) for p in patterns], stack)
+    factors = [p.get("multiply_units", 1) for p in patterns] + [
+        p.get("per", {}).get("add_multiplier", 0) * _per_times(p, most, huxi) for p in patterns]
+    units = (units * _stacked(factors, stack, cap)
              + sum(abs(p.get("add_units", 0)) + abs(p.get("per", {}).get("add_units", 0))
-                   * _per_times(p, most, huxi) for p in patterns)
-             + sc["xing"]["per_card"] * cards)
+                   * _per_times(p, most, huxi) for p in patterns))
+    units = min(units, conv.get("maximum") or units) + sc["xing"]["per_card"] * cards
     n = doc["players"]
     pay = sc["payment"]
     ti = max(pay["ti"]["big"], pay["ti"]["small"]) * (n - 1) * 20  # one 提 per card kind
@@ -570,10 +634,7 @@ def least_units(doc: Mapping[str, Any]) -> tuple[int, int, str | None]:
                 taken[key] = (away, f"{path}.add_units" if p.get("add_units", 0) < 0
                               else f"{path}.per.add_units")
     conv = Conversion(**sc["conversion"])
-    below = bool(win["special"] or win["tianhu"]["ti"] or win["tianhu"]["kan"]
-                 or any(p.get("add_huxi", 0) < 0 or p.get("per", {}).get("add_huxi", 0) < 0
-                        for _, p in patterns))
-    if below:
+    if scores_below(doc):
         converted = conv.fixed if conv.fixed is not None else conv.minimum
     else:
         start = win["min_huxi"]
@@ -582,6 +643,18 @@ def least_units(doc: Mapping[str, Any]) -> tuple[int, int, str | None]:
         converted = min(conv.units(conv.counted(h)) for h in at)
     where = min(taken.values())[1] if taken else None
     return converted + sum(away for away, _ in taken.values()), converted, where
+
+
+def scores_below(doc: Mapping[str, Any]) -> bool:
+    """Whether a win of the normalised variant mapping ``doc`` may score below
+    ``win.min_huxi``: a special win, a forced 天胡 of dealt 提 or 坎, or a pattern that takes
+    胡息 away (``add_huxi`` or ``per.add_huxi`` below 0) or sets it below the threshold
+    (``set_huxi``)."""
+    win = doc["win"]
+    return bool(win["special"] or win["tianhu"]["ti"] or win["tianhu"]["kan"]
+                or any(p.get("add_huxi", 0) < 0 or p.get("per", {}).get("add_huxi", 0) < 0
+                       or p.get("set_huxi", win["min_huxi"]) < win["min_huxi"]
+                       for _, p in _patterns_of(doc["scoring"])))
 
 
 def _inverted_win_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -603,11 +676,7 @@ def _count_as_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     of dealt 提 or 坎, or a pattern that takes 胡息 away; the dealer's optional 天胡 meets the
     threshold), or it counts a win as less than ``win.min_huxi``."""
     least = doc["win"]["min_huxi"]
-    th = doc["win"]["tianhu"]
-    patterns = doc["scoring"].get("mingtang", {}).get("patterns", [])
-    below = bool(doc["win"]["special"] or th["ti"] or th["kan"]
-                 or any(p.get("add_huxi", 0) < 0 or p.get("per", {}).get("add_huxi", 0) < 0
-                        for p in patterns))
+    below = scores_below(doc)
     out: list[tuple[str, str]] = []
     for k, (at, to) in enumerate(doc["scoring"]["conversion"].get("count_as", [])):
         where = f"scoring.conversion.count_as[{k}]"
@@ -620,12 +689,38 @@ def _count_as_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
+def _match_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``match.datuo``: ``both`` from ``factor`` to ``factor`` × ``factor``; 打坨 scales each
+    payment of a won hand between the winner and another seat, so it needs a settlement whose
+    payments all are (:func:`zipai_rules.match.datuo_payments`): no instant 提 payments, no
+    荒庄 penalty per 王, no seat sitting out that is paid."""
+    datuo = doc.get("match", {}).get("datuo", {})
+    if not datuo.get("allowed", False):
+        return []
+    out: list[tuple[str, str]] = []
+    factor, both = datuo.get("factor", 2), datuo.get("both", 4)
+    if not factor <= both <= factor * factor:
+        out.append(("match.datuo.both", f"{both} is not from factor ({factor}) to factor × "
+                    f"factor ({factor * factor}): two seats that both 打坨 pay at least what "
+                    "one that does pays, and at most each side's doubling multiplied"))
+    sc = doc["scoring"]
+    others = [("scoring.payment.ti", sc["payment"]["ti"]["big"] or sc["payment"]["ti"]["small"]),
+              ("scoring.huangzhuang.king_penalty", sc["huangzhuang"]["king_penalty"]),
+              ("scoring.payment.sitting_out", sc["payment"]["sitting_out"] == "mirror")]
+    out += [("match.datuo.allowed", f"打坨 scales the payments between the winner and each "
+             f"other seat, and {path} pays between other seats: the two cannot be combined")
+            for path, used in others if used]
+    return out
+
+
 def _max_reachable_huxi(doc: Mapping[str, Any]) -> int:
     """An upper bound on 胡息: every 3 cards in the most valuable 3-card meld, every 4 in a 提."""
     table = doc["huxi"]
     per3 = max(max(v) for k, v in table.items()
                if k not in ("ti", "pao", "jiang") and k not in HUXI_OPTIONS)
     per4 = max(max(table["ti"]), max(table["pao"]))
+    extra = sum(e["add"] for e in table.get("extra", []))  # an upper bound: every extra at once
+    per3, per4 = per3 + extra, per4 + extra
     cards = doc["deal"]["dealer_hand"] + 4
     best: int = max(per3 * (cards // 3), per4 * (cards // 4) + per3 * ((cards % 4) // 3))
     return best

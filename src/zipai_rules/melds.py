@@ -244,6 +244,19 @@ class Meld:
         return out
 
 
+_SET_SIZES = {MeldKind.KAN: 3, MeldKind.PENG: 3, MeldKind.WEI: 3, MeldKind.CHOU_WEI: 3,
+              MeldKind.TI: 4, MeldKind.PAO: 4, MeldKind.JIANG: 2}
+
+
+def every_meld() -> list[Meld]:
+    """Every meld of real cards, each once: each kind of set (and the 将) of each of the 20
+    card kinds, and every 吃 shape."""
+    out = [Meld(kind, (c,) * size) for kind, size in _SET_SIZES.items() for c in range(20)]
+    shapes = {t for c in range(20) for t in chi_shapes_with(c)}
+    out += [Meld(kind, t) for t in sorted(shapes) if (kind := chi_shape(t)) is not None]
+    return out
+
+
 def stand_in_text(cards: Sequence[int], kings: Sequence[int], zh: bool = False) -> str:
     """The cards, each 王 shown with the card it stands for after the real copies:
     ``x7 x7 K(x7)``."""

@@ -17,7 +17,12 @@ decomposition, the winning card included):
   ``as_stood_for``, else neither;
 * ``kings``: 王 in the winning hand;
 * ``groups``, ``sequences`` (吃-shaped groups: shun, yi_er_san, er_qi_shi, jiao), ``sets``
-  (kan, peng, wei, chou_wei, ti, pao), and ``melds_<kind>`` for every meld kind;
+  (kan, peng, wei, chou_wei, ti, pao), and ``melds_<kind>`` for every meld kind; each of these
+  (and ``hand_groups``) may count only the groups matching a ``where`` filter (:class:`Where`:
+  meld kinds, colour, size, small or big), e.g. two red 坎/偎/碰 for 双飘;
+* ``hand_cards`` / ``hand_groups``: cards and groups concealed in the winner's hand at the win
+  (not in a table meld; the won card counted where it joined the hand, and a card left over
+  counted too): 耍猴, the hand held only the 将, is ``hand_cards`` equals 2;
 * ``winning_kind``: cards of the winning card's kind (0 when the win had no card);
 * ``huxi``: the 胡息 of the win before any pattern.
 
@@ -27,12 +32,15 @@ last wall card) and ``won_on_ti`` / ``won_on_pao`` / ``won_on_wei`` (the winning
 提 / 跑 of the winning decomposition, on the table or made of a 坎 in the hand, or in a table
 偎 made of one's own draw: 提龙胡, 开跑胡, 偎起胡).
 
-Effects, applied in this order by :func:`zipai_rules.settlement.settle`: ``add_huxi``, then
-``multiply_huxi`` (before conversion), the conversion, ``multiply_units``, then ``add_units``
-and ``per`` (units or 胡息 per count of a fact above a threshold; a ``per`` 胡息 is added with
-``add_huxi``). Multipliers stack by product (``stack: product``, ×2 and ×3 make ×6) or by sum
-(``stack: sum``: ×2 and ×3 make ×5). Of the patterns of one ``group`` that apply, only the
-first listed does.
+Effects, applied in this order by :func:`zipai_rules.settlement.settle`: ``set_huxi`` (the
+win counts that 胡息: 湘乡's 100 胡息 hands; the first applying pattern that sets it decides),
+``add_huxi``, then ``multiply_huxi`` (before conversion), the conversion, ``multiply_units``,
+then ``add_units`` and ``per`` (units or 胡息 per count of a fact above a threshold; a ``per``
+胡息 is added with ``add_huxi``; a ``per.add_multiplier`` adds to the summed unit multiplier,
+宁乡 加红: each red card above 13 adds 1 番). Multipliers stack by product (``stack: product``,
+×2 and ×3 make ×6) or by sum (``stack: sum``: ×2 and ×3 make ×5); ``max_multiplier`` caps
+each stacked multiplier (封顶). Of the patterns of one ``group`` that apply, only the first
+listed does.
 """
 
 from __future__ import annotations
@@ -44,7 +52,7 @@ import attrs
 
 from .cards import KING, is_big, rank_of
 from .hooks import SPECIAL_WINS
-from .melds import CHI_SHAPES, QUADS, TRIPLES, Meld, MeldKind
+from .melds import CHI_SHAPES, QUADS, TRIPLES, Meld, MeldKind, every_meld
 from .vocab import Label, Source
 
 RED_RANKS = frozenset({2, 7, 10})
@@ -63,10 +71,17 @@ FACTS: dict[str, str] = {
     "sequences": "吃-shaped groups (shun, yi_er_san, er_qi_shi, jiao)",
     "sets": "kan, peng, wei, chou_wei, ti and pao groups",
     **{f"melds_{k.value}": f"{k.value} groups" for k in MeldKind},
+    "hand_cards": "cards concealed in the winner's hand at the win (the won card where it "
+                  "joined the hand)",
+    "hand_groups": "groups concealed in the winner's hand at the win",
     "winning_kind": "cards of the winning card's kind (0 when the win had no card)",
     "huxi": "胡息 of the win before any pattern",
 }
 """Every fact a condition may name, with what it counts."""
+
+GROUP_FACTS: dict[str, Callable[[GroupLike], bool]] = {}
+"""The facts that count groups, each with the test a group passes to be counted: these
+accept a ``where`` filter (filled in below, once :class:`GroupLike` is defined)."""
 
 MEASURED_LABELS = ("haidi", "won_on_ti", "won_on_pao", "won_on_wei")
 """The labels measured here (the others come with the result)."""
@@ -98,6 +113,91 @@ class DecompositionLike(Protocol):
     def leftover(self) -> tuple[int, ...]: ...
 
 
+def _of_kind(kind: MeldKind) -> Callable[[GroupLike], bool]:
+    return lambda g: g.meld.kind == kind
+
+
+GROUP_FACTS.update({
+    "groups": lambda g: True,
+    "sequences": lambda g: g.meld.kind in CHI_SHAPES,
+    "sets": lambda g: g.meld.kind in TRIPLES or g.meld.kind in QUADS,
+    **{f"melds_{k.value}": _of_kind(k) for k in MeldKind},
+    "hand_groups": lambda g: g.place != "table",
+})
+
+
+def group_cards(group: GroupLike, kings: str) -> list[int]:
+    """The cards of ``group`` as the card facts count them: a 王 as the card it stands for
+    under ``kings: as_stood_for``, else as :data:`~zipai_rules.cards.KING`."""
+    stand_ins = list(group.kings)
+    out: list[int] = []
+    for c in group.meld.cards:
+        if c in stand_ins and kings != "as_stood_for":
+            stand_ins.remove(c)
+            out.append(KING)
+        else:
+            out.append(c)
+    return out
+
+
+def _kinds(value: Iterable[str] | None) -> frozenset[MeldKind] | None:
+    return None if value is None else frozenset(MeldKind(k) for k in value)
+
+
+@attrs.frozen(slots=True)
+class Where:
+    """A filter on the groups a group fact counts (``when[..].where``): every field
+    optional, all given must hold. ``kind``: the group's meld kind is one of these;
+    ``color``: ``red`` (every card red), ``black`` (no card red) or ``mixed`` (neither: some
+    red and some black, or a 王 counting as no colour); ``size``: cards in the group (2 for a
+    将, 3, or 4 for a 提/跑); ``cards``: ``small`` (every card small) or ``big``. A 王 counts
+    as ``scoring.mingtang.kings`` says, as for the card facts."""
+
+    kind: frozenset[MeldKind] | None = attrs.field(default=None, converter=_kinds)
+    color: str | None = None
+    size: int | None = None
+    cards: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The filter written out, canonical: ``kind=kan,peng;color=red``."""
+        parts = []
+        if self.kind is not None:
+            parts.append("kind=" + ",".join(sorted(k.value for k in self.kind)))
+        for name in ("color", "size", "cards"):
+            value = getattr(self, name)
+            if value is not None:
+                parts.append(f"{name}={value}")
+        return ";".join(parts)
+
+    def matches(self, group: GroupLike, kings: str) -> bool:
+        """Whether ``group`` passes the filter, its 王 counted under the ``kings`` policy."""
+        if self.kind is not None and group.meld.kind not in self.kind:
+            return False
+        if self.size is not None and len(group.meld.cards) != self.size:
+            return False
+        if self.color is None and self.cards is None:
+            return True
+        cards = group_cards(group, kings)
+        if self.color is not None and _color(cards, kings) != self.color:
+            return False
+        if self.cards is not None:
+            want = self.cards == "big"
+            return all(c != KING and is_big(c) == want for c in cards)
+        return True
+
+
+def _color(cards: Sequence[int], kings: str) -> str:
+    """``red``, ``black`` or ``mixed`` (``where.color``) of a group's cards."""
+    seen = {kings if c == KING and kings in ("red", "black") else "none" if c == KING
+            else "red" if rank_of(c) in RED_RANKS else "black" for c in cards}
+    return seen.pop() if len(seen) == 1 and "none" not in seen else "mixed"
+
+
+def _where(value: Any) -> Where | None:
+    return value if value is None or isinstance(value, Where) else Where(**dict(value))
+
+
 class ResultLike(Protocol):
     """What is read of a result (:class:`zipai_rules.engine.state.Result`)."""
 
@@ -118,22 +218,37 @@ class ResultLike(Protocol):
 @attrs.frozen(slots=True)
 class Condition:
     """One condition: the result carries ``label``, or ``fact`` lies within ``at_least`` ..
-    ``at_most`` and equals ``equals`` (each bound optional, all inclusive)."""
+    ``at_most`` and equals ``equals`` (each bound optional, all inclusive). ``where``: a group
+    fact (:data:`GROUP_FACTS`) counts only the groups the :class:`Where` filter passes."""
 
     label: str | None = None
     fact: str | None = None
     at_least: int | None = None
     at_most: int | None = None
     equals: int | None = None
+    where: Where | None = attrs.field(default=None, converter=_where)
+
+    @property
+    def key(self) -> str:
+        """The measured fact the condition reads: ``fact``, or with a filter
+        ``fact[filter]`` (``sets[color=red;kind=kan,peng,wei]``)."""
+        return fact_key(self.fact or "", self.where)
 
     def holds(self, facts: Mapping[str, int], labels: frozenset[str]) -> bool:
-        """Whether the condition holds for measured ``facts`` and ``labels``."""
+        """Whether the condition holds for measured ``facts`` and ``labels`` (a filtered
+        group count not measured is 0, as the group counts of
+        :func:`zipai_rules.worth.card_facts`, which no split-reading 名堂 is scored from)."""
         if self.label is not None:
             return self.label in labels
-        value = facts[self.fact or ""]
+        value = facts[self.fact or ""] if self.where is None else facts.get(self.key, 0)
         return ((self.at_least is None or value >= self.at_least)
                 and (self.at_most is None or value <= self.at_most)
                 and (self.equals is None or value == self.equals))
+
+
+def fact_key(fact: str, where: Where | None) -> str:
+    """The key of a measured fact: ``fact``, or ``fact[<where.key>]`` with a filter."""
+    return fact if where is None else f"{fact}[{where.key}]"
 
 
 def _conditions(value: Any) -> tuple[Condition, ...]:
@@ -144,12 +259,15 @@ def _conditions(value: Any) -> tuple[Condition, ...]:
 @attrs.frozen(slots=True)
 class Per:
     """``per``: ``add_units`` units and ``add_huxi`` 胡息 per count of ``fact`` above
-    ``above`` (``max(fact − above, 0)`` times)."""
+    ``above`` (``max(fact − above, 0)`` times); ``add_multiplier``: added per count to the
+    summed unit multiplier (``stack: sum`` only; 宁乡 加红, each red card above 13 adds 1
+    番)."""
 
     fact: str
     above: int = 0
     add_units: int = 0
     add_huxi: int = 0
+    add_multiplier: int = 0
 
     def times(self, facts: Mapping[str, int]) -> int:
         """How many times the effect applies."""
@@ -172,8 +290,9 @@ def _per(value: Any) -> Per | None:
 class Pattern:
     """One 名堂: ``name`` (canonical id; ``term`` its own word, else the variant's terminology),
     the conditions ``when`` (all must hold) and ``unless`` (labels that exclude it), the
-    effects (胡息 multiplier and addition, unit multiplier and addition, ``per`` count) and the
-    exclusive ``group`` (``None``: none)."""
+    effects (a set 胡息, 胡息 multiplier and addition, unit multiplier and addition, ``per``
+    count) and the exclusive ``group`` (``None``: none). ``set_huxi``: the win counts this
+    胡息 instead of its melds' (``None``: its own; 湘乡 100 胡息)."""
 
     name: str
     when: tuple[Condition, ...] = attrs.field(default=(), converter=_conditions)
@@ -185,6 +304,7 @@ class Pattern:
     per: Per | None = attrs.field(default=None, converter=_per)
     group: str | None = None
     term: str | None = None
+    set_huxi: int | None = None
 
     def holds(self, facts: Mapping[str, int], labels: frozenset[str]) -> bool:
         """Whether the pattern's conditions hold and no ``unless`` label is carried."""
@@ -202,37 +322,55 @@ def from_bonus(label: str, multiply_huxi: int, add_units: int, unless: Iterable[
 @attrs.frozen(slots=True)
 class Mingtang:
     """``scoring.mingtang``: how a 王 counts (:data:`KING_POLICIES`), how multipliers stack
-    (``product`` or ``sum``) and the ``patterns`` in order."""
+    (``product`` or ``sum``), the most a stacked multiplier may reach (``max_multiplier``,
+    封顶; 0: no cap) and the ``patterns`` in order."""
 
     kings: str = "as_stood_for"
     stack: str = "product"
     patterns: tuple[Pattern, ...] = attrs.field(default=(), converter=_patterns)
+    max_multiplier: int = 0
 
 
-def measure(result: ResultLike, kings: str = "as_stood_for") -> dict[str, int]:
+def filtered_facts(patterns: Iterable[Pattern]) -> tuple[tuple[str, Where], ...]:
+    """The filtered group facts (``fact`` and ``where``) the conditions of ``patterns``
+    read, each once."""
+    out: dict[str, tuple[str, Where]] = {}
+    for p in patterns:
+        for c in p.when:
+            if c.fact is not None and c.where is not None:
+                out.setdefault(c.key, (c.fact, c.where))
+    return tuple(out.values())
+
+
+def measure(result: ResultLike, kings: str = "as_stood_for",
+            filters: Iterable[tuple[str, Where]] = ()) -> dict[str, int]:
     """The :data:`FACTS` of a finished win (every fact 0 without a decomposition); ``kings``
-    is the 王 policy."""
+    is the 王 policy; ``filters``: the filtered group facts to count besides
+    (:func:`filtered_facts`), each under its :func:`fact_key`."""
     facts = dict.fromkeys(FACTS, 0)
+    filters = tuple(filters)
+    for fact, where in filters:
+        facts[fact_key(fact, where)] = 0
     facts["huxi"] = result.huxi
     dec = result.decomposition
     if dec is None:
         return facts
     cards: list[int] = []
     for g in dec.groups:
-        stand_ins = list(g.kings)
-        facts["groups"] += 1
-        facts[f"melds_{g.meld.kind.value}"] += 1
         kind = g.meld.kind
+        facts["groups"] += 1
+        facts[f"melds_{kind.value}"] += 1
         facts["sequences"] += kind in CHI_SHAPES
         facts["sets"] += kind in TRIPLES or kind in QUADS
-        for c in g.meld.cards:
-            if c in stand_ins and kings != "as_stood_for":
-                stand_ins.remove(c)
-                cards.append(KING)
-            else:
-                cards.append(c)
+        if g.place != "table":
+            facts["hand_groups"] += 1
+            facts["hand_cards"] += len(g.meld.cards)
+        for fact, where in filters:
+            facts[fact_key(fact, where)] += GROUP_FACTS[fact](g) and where.matches(g, kings)
+        cards += group_cards(g, kings)
         facts["kings"] += len(g.kings)
     cards += dec.leftover
+    facts["hand_cards"] += len(dec.leftover)
     facts["kings"] += dec.leftover.count(KING)
     count_cards(facts, cards, kings)
     if result.card is not None and result.card != KING:
@@ -339,6 +477,7 @@ def reach(doc: Mapping[str, Any]) -> dict[str, int]:
            "small": 10 * copies + kings, "big": 10 * copies + kings, "kings": kings,
            "groups": cards // 2, "sequences": cards // 3, "sets": cards // 3,
            **{f"melds_{k.value}": cards // _MELD_SIZE.get(k, 3) for k in MeldKind},
+           "hand_cards": cards, "hand_groups": cards // 2,
            "winning_kind": copies + kings}
     return {f: min(bound, cards) for f, bound in out.items()}
 
@@ -370,6 +509,7 @@ def problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
             out.append((path, f"unknown fact {name!r}; known: {', '.join(FACTS)}"))
 
     sc = doc["scoring"]
+    stack = sc.get("mingtang", {}).get("stack", "product")
     for k, b in enumerate(sc["bonuses"]):
         label(f"scoring.bonuses[{k}].label", b["label"])
         for j, u in enumerate(b["unless"]):
@@ -391,6 +531,8 @@ def problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
                     out.append((cat, "a label condition has no bounds"))
             else:
                 fact(f"{cat}.fact", c["fact"])
+                if "where" in c:
+                    out += where_problems(f"{cat}.where", c["fact"], c["where"])
                 if not set(c) & {"at_least", "at_most", "equals"}:
                     out.append((cat, "a fact condition needs at_least, at_most or equals"))
                 elif c.get("at_least", 0) > c.get("at_most", c.get("at_least", 0)):
@@ -405,46 +547,65 @@ def problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
             label(f"{at}.unless[{j}]", u)
         if "per" in p:
             fact(f"{at}.per.fact", p["per"]["fact"])
-            if not (p["per"].get("add_units") or p["per"].get("add_huxi")):
-                out.append((f"{at}.per", "a per-count effect needs add_units or add_huxi"))
+            if not (p["per"].get("add_units") or p["per"].get("add_huxi")
+                    or p["per"].get("add_multiplier")):
+                out.append((f"{at}.per", "a per-count effect needs add_units or add_huxi "
+                            "(or add_multiplier)"))
+            if p["per"].get("add_multiplier") and stack != "sum":
+                out.append((f"{at}.per.add_multiplier", "adds to a summed multiplier: it needs "
+                            f"scoring.mingtang.stack: sum (not {stack})"))
             above = p["per"].get("above", 0)
             if p["per"]["fact"] in most and above >= most[p["per"]["fact"]]:
                 out.append((f"{at}.per.above", f"{p['per']['fact']} never exceeds {above} "
                             f"(a winning hand holds at most {most[p['per']['fact']]}): the "
                             "per-count never adds"))
         if not (p.get("add_huxi", 0) or p.get("add_units", 0) or p.get("multiply_huxi", 1) != 1
-                or p.get("multiply_units", 1) != 1 or "per" in p):
-            out.append((at, f"pattern {p['name']!r} has no effect: give multiply_huxi, "
-                            "add_huxi, multiply_units, add_units or per"))
+                or p.get("multiply_units", 1) != 1 or "per" in p or "set_huxi" in p):
+            out.append((at, f"pattern {p['name']!r} has no effect: give set_huxi, "
+                            "multiply_huxi, add_huxi, multiply_units, add_units or per"))
     return out
 
 
-_BOUNDS = frozenset({"label", "at_least", "at_most", "equals"})
+def where_problems(path: str, fact: str, where: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The problems of a ``where`` filter at ``path`` on the condition fact ``fact``: only a
+    group fact (:data:`GROUP_FACTS`) takes one, and some meld must pass both the fact and the
+    filter's ``kind``, ``size`` and ``cards`` (a 绞 is neither small nor big; ``color`` is not
+    judged here, a 王 may count as either)."""
+    if fact not in GROUP_FACTS:
+        return [(path, f"only a fact that counts groups takes a filter ({', '.join(GROUP_FACTS)}"
+                 f"), not {fact!r}")]
+    shape = Where(**{k: v for k, v in where.items() if k != "color"})
+    if not any(GROUP_FACTS[fact](g) and shape.matches(g, "as_stood_for")
+               for g in map(_Probe, every_meld())):
+        return [(path, f"no group passes both {fact} and this filter: the count is always 0")]
+    return []
 
 
-def _counted(c: Condition) -> str:
-    """What a fact condition counts: its fact and every other field but the bounds (a filter
-    of the groups counted, say), so that two conditions compare bounds only on one count."""
-    return repr(sorted((k, v) for k, v in attrs.asdict(c, recurse=False).items()
-                       if k not in _BOUNDS))
+@attrs.frozen(slots=True)
+class _Probe:
+    """A group of one meld in the hand, to ask a :data:`GROUP_FACTS` test and a filter of a
+    meld."""
+
+    meld: Meld
+    place: str = "hand"
+    kings: tuple[int, ...] = ()
 
 
 def _ranges(conditions: Iterable[Condition]) -> tuple[frozenset[str], dict[str, tuple[int, float]]]:
-    """The labels ``conditions`` require and, per count (:func:`_counted`), the range they
-    allow (a count starts at 0)."""
+    """The labels ``conditions`` require and, per fact, the range they allow (a fact counts
+    from 0)."""
     labels: set[str] = set()
     ranges: dict[str, tuple[int, float]] = {}
     for c in conditions:
         if c.label is not None:
             labels.add(c.label)
             continue
-        key = _counted(c)
-        lo, hi = ranges.get(key, (0, float("inf")))
+        lo, hi = ranges.get(c.key, (0, float("inf")))
         for low in (c.at_least, c.equals):
             lo = max(lo, low) if low is not None else lo
         for high in (c.at_most, c.equals):
             hi = min(hi, high) if high is not None else hi
-        ranges[key] = (lo, hi)
+        ranges[c.key] = (lo, hi)
     return frozenset(labels), ranges
 
 
@@ -482,9 +643,11 @@ def never_applying(patterns: Sequence[Pattern]) -> list[tuple[int, int]]:
 
 @attrs.frozen(slots=True)
 class Step:
-    """One explained effect: ``item`` (``multiplier``: 胡息 ×, value the 胡息 after;
-    ``huxi_bonus``: 胡息 added; ``unit_multiplier``: units ×, value the units after;
-    ``bonus``: units added), the pattern's ``term``, the ``text`` and the ``value``."""
+    """One explained effect: ``item`` (``huxi_set``: the 胡息 the win counts, value that 胡息;
+    ``multiplier``: 胡息 ×, value the 胡息 after; ``huxi_bonus``: 胡息 added;
+    ``unit_multiplier``: units ×, value the units after; ``bonus``: units added; ``cap``: a
+    stacked multiplier capped at ``max_multiplier``, value the 胡息 or units after), the
+    pattern's ``term``, the ``text`` and the ``value``."""
 
     item: str
     term: str
@@ -495,23 +658,40 @@ class Step:
 @attrs.frozen(slots=True)
 class Scoring:
     """The patterns that apply to one win (:func:`evaluate`), ready to score it: ``huxi``
-    before the conversion, ``units`` after it."""
+    before the conversion, ``units`` after it. ``cap``: ``max_multiplier`` (0: none),
+    ``cap_word`` the variant's word for it."""
 
     applied: tuple[Pattern, ...]
     facts: Mapping[str, int]
     stack: str
     words: tuple[str, ...]
+    cap: int = 0
+    cap_word: str = "fengding"
 
     def huxi(self, huxi: int) -> tuple[int, tuple[Step, ...]]:
-        """The 胡息 after the additions and multipliers, and the steps that explain it."""
-        huxi, steps = self._add(huxi, "add_huxi", "huxi_bonus", [])
+        """The 胡息 after the set 胡息, the additions and multipliers, and the steps that
+        explain it."""
+        steps: list[Step] = []
+        for p, w in zip(self.applied, self.words, strict=True):
+            if p.set_huxi is not None:
+                huxi = p.set_huxi
+                steps.append(Step("huxi_set", w, f"{w}: counts as {huxi}", huxi))
+                break
+        huxi, steps = self._add(huxi, "add_huxi", "huxi_bonus", steps)
         return self._multiply(huxi, "multiplier", [p.multiply_huxi for p in self.applied],
                               steps)
 
     def units(self, units: int) -> tuple[int, tuple[Step, ...]]:
-        """The units after the multipliers and additions, and the steps that explain it."""
+        """The units after the multipliers (a ``per.add_multiplier`` adding to their sum)
+        and additions, and the steps that explain it."""
+        added: list[tuple[int, str, str]] = []
+        for p, w in zip(self.applied, self.words, strict=True):
+            each = p.per.add_multiplier if p.per is not None else 0
+            n = p.per.times(self.facts) if p.per is not None and each else 0
+            if n and self.stack == "sum":
+                added.append((n * each, w, f"{w} +{each} × {n}"))
         units, done = self._multiply(units, "unit_multiplier",
-                                     [p.multiply_units for p in self.applied], [])
+                                     [p.multiply_units for p in self.applied], [], added)
         units, steps = self._add(units, "add_units", "bonus", list(done))
         return units, tuple(steps)
 
@@ -531,20 +711,28 @@ class Scoring:
                 steps.append(Step(item, w, f"{w} +{each} × {n}", n * each))
         return value, steps
 
-    def _multiply(self, base: int, item: str, factors: list[int], steps: list[Step]
-                  ) -> tuple[int, tuple[Step, ...]]:
-        value, total = base, 0
-        for m, w in zip(factors, self.words, strict=True):
-            if m == 1:
-                continue
+    def _multiply(self, base: int, item: str, factors: list[int], steps: list[Step],
+                  added: Iterable[tuple[int, str, str]] = ()) -> tuple[int, tuple[Step, ...]]:
+        """``base`` times the stacked ``factors`` (one per applied pattern, named by
+        :attr:`words`) and, under ``stack: sum``, the per-count additions ``added`` to the sum
+        (``(amount, word, text)``), capped at :attr:`cap`; a step per factor other than 1 and
+        per addition, and one for the cap where it decides."""
+        value, total = base, 0 if self.stack == "sum" else 1
+        terms = [(m, w, f"{w} +×{m}") for m, w in zip(factors, self.words, strict=True)
+                 if m != 1]
+        for m, w, said in [*terms, *added]:
             if self.stack == "sum":
                 total += m
                 value = base * total
-                text = f"{w} +×{m} (×{total} in all)"
+                text = f"{said} (×{total} in all)"
             else:
+                total *= m
                 value *= m
                 text = f"{w} ×{m}"
             steps.append(Step(item, w, text, value))
+        if self.cap and total > self.cap:
+            value = base * self.cap
+            steps.append(Step("cap", self.cap_word, f"×{total} capped at ×{self.cap}", value))
         return value, tuple(steps)
 
 
@@ -553,7 +741,9 @@ def evaluate(rules: Mingtang, patterns: Iterable[Pattern], result: ResultLike,
     """Measure ``result`` (:func:`measure` with ``rules.kings``, :func:`labels_of`) and keep
     the ``patterns`` that apply (:func:`applying`); ``word`` gives the variant's word for a
     pattern name (a pattern's own ``term`` wins)."""
-    return scored(rules, patterns, measure(result, rules.kings), labels_of(result), word)
+    patterns = tuple(patterns)
+    return scored(rules, patterns, measure(result, rules.kings, filtered_facts(patterns)),
+                  labels_of(result), word)
 
 
 def scored(rules: Mingtang, patterns: Iterable[Pattern], facts: Mapping[str, int],
@@ -561,4 +751,5 @@ def scored(rules: Mingtang, patterns: Iterable[Pattern], facts: Mapping[str, int
     """:func:`evaluate` of facts and labels already measured."""
     applied = applying(patterns, facts, labels)
     return Scoring(applied, facts, rules.stack,
-                   tuple(p.term or word(p.name) for p in applied))
+                   tuple(p.term or word(p.name) for p in applied), rules.max_multiplier,
+                   word("fengding"))

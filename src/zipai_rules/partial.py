@@ -8,8 +8,9 @@ cut takes the value of the library's base preset (``hunan``). The cuts repeat
 (a list item that lost a required key is cut in turn) until the rest passes. A semantic
 problem is kept only where no cut can have caused it (:func:`unsure`): a cut in a section
 leaves out the problems of the sections whose checks read it (a cut in ``deal`` all of them,
-one in ``win`` those of ``win``, ``claims`` and ``scoring``), a cut in one 名堂 pattern only
-those of that pattern and of the whole ``scoring`` section. List indices are the file's.
+one in ``win`` those of ``win``, ``claims``, ``scoring`` and ``match``), a cut in one 名堂
+pattern only those of that pattern and of the whole ``scoring`` section. List indices are the
+file's.
 """
 
 from __future__ import annotations
@@ -153,7 +154,8 @@ def passing_part(doc: Mapping[str, Any], standin: Mapping[str, Any]
 
 
 #: the sections whose semantic checks read a section (a section not named: only its own)
-_READ_BY = {"win": ("win", "claims", "scoring"), "claims": ("claims", "win"),
+_READ_BY = {"win": ("win", "claims", "scoring", "match"), "claims": ("claims", "win"),
+            "scoring": ("scoring", "match"),
             "huxi": ("huxi", "win", "scoring"), "sitting_out": ("seats", "sitting_out"),
             **{k: ("",) for k in ("players", "seats", "deck", "deal", "id", "name")}}
 

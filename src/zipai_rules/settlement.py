@@ -2,7 +2,9 @@
 
 Units: 胡息 for meld values; the variant's score unit (囤, 舵, …) after conversion. Every line
 carries the variant's own word for what it counts. Payments are per player (game seat) and,
-with a seat sitting out (数醒), for that seat too; they always sum to zero.
+with a seat sitting out (数醒), for that seat too; they sum to zero, but for a 自摸 under
+``scoring.payment.zimo: winner_only`` (湘乡), which credits the winner and charges nobody:
+the settlement then says so (``zero_sum`` false, ``credited`` the units no seat paid).
 
 Rules (each cited in the variant files under ``scoring``): the 胡息 → unit conversion
 (Guilin "10－14胡为1舵，15-19胡为2舵", ``004_4a6d8adec4e0ba73.txt`` 第七条二)); bonuses by result
@@ -23,13 +25,15 @@ from .engine.game import Game
 from .engine.state import GameState, Result
 from .errors import ZipaiError
 from .variant import Conversion, Variant, VariantLike, as_variant
-from .vocab import ResultKind, Source
+from .vocab import Label, ResultKind, Source
 
 
 @attrs.frozen(slots=True)
 class Line:
-    """One explained item: ``item`` (canonical: ``meld``, ``huxi``, ``huxi_bonus``,
-    ``multiplier``, ``conversion``, ``unit_multiplier``, ``bonus``, ``xing``, ``payment``),
+    """One explained item: ``item`` (canonical: ``meld``, ``huxi``, ``huxi_set``,
+    ``huxi_bonus``, ``multiplier``, ``conversion``, ``unit_multiplier``, ``bonus``, ``cap``
+    (a cap that decides: ``max_multiplier``, ``conversion.maximum``, ``payment.max_units``,
+    ``payment.discarder_max``; value what remains), ``xing``, ``payment``),
     ``term`` (the variant's word), ``text`` and its ``value`` (胡息 for melds, totals and
     ``huxi_bonus``; units otherwise)."""
 
@@ -45,9 +49,13 @@ class Line:
 @attrs.frozen(slots=True)
 class Settlement:
     """The score of one hand: the winner (or ``None`` on 荒庄), the winning 胡息 after
-    multipliers, the ``units`` won from each paying loser, the explained ``lines``, and the
+    multipliers, the ``units`` won from each paying loser (before ``payment.max_units`` caps
+    a share), the explained ``lines``, and the
     ``payments`` per player plus ``sitting_out``, the units gained by a seat out of the hand
-    (0 when none; a record's header ``sitting_out`` is the flag whether a seat sat out)."""
+    (0 when none; a record's header ``sitting_out`` is the flag whether a seat sat out), and
+    ``credited``: units credited to the winner that no seat paid (``payment.zimo:
+    winner_only``), so that ``sum(payments) + sitting_out == credited``; 0 when the hand is
+    zero-sum."""
 
     variant_id: str
     winner: int | None
@@ -57,11 +65,22 @@ class Settlement:
     lines: tuple[Line, ...]
     payments: tuple[int, ...]
     sitting_out: int = 0
+    credited: int = 0
+
+    @property
+    def zero_sum(self) -> bool:
+        """Whether the payments (the seat sitting out included) sum to zero."""
+        return self.credited == 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"winner": self.winner, "huxi": self.huxi, "units": self.units,
-                "unit": self.unit, "lines": [x.to_json() for x in self.lines],
-                "payments": list(self.payments), "sitting_out": self.sitting_out}
+        """The settlement as JSON; a hand that is not zero-sum adds ``"zero_sum": false`` and
+        ``credited``."""
+        out = {"winner": self.winner, "huxi": self.huxi, "units": self.units,
+               "unit": self.unit, "lines": [x.to_json() for x in self.lines],
+               "payments": list(self.payments), "sitting_out": self.sitting_out}
+        if self.credited:
+            out |= {"zero_sum": False, "credited": self.credited}
+        return out
 
     def _repr_html_(self) -> str:
         """The itemised lines and payments as an HTML table (:mod:`zipai_rules.svg`)."""
@@ -207,22 +226,36 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
     winner = r.winner if r.winner is not None else 0
     losers = [s for s in range(n) if s != winner]
     discarder = r.discarder if r.source == Source.DISCARD else None
-    gain = units * len(losers)
-    if discarder is not None and sc.payment.discard_win == "discarder_pays_all":
-        times = sc.payment.discarder_pays
-        gain = units * (len(losers) if times is None else times)
+    pay = sc.payment
+    share = pay.share(units)
+    if share < units:
+        lines.append(Line("cap", v.term("fengding"), f"each loser's share {units} capped at "
+                          f"{share}", share))
+    gain = share * len(losers)
+    credited = 0
+    if pay.zimo == "winner_only" and Label.ZIMO in r.labels:
+        credited = gain
+        lines.append(Line("payment", v.term("zimo"), f"seat {winner} is credited {gain} "
+                          f"({share} per loser) and nobody is charged: not zero-sum", 0))
+    elif discarder is not None and pay.discard_win == "discarder_pays_all":
+        times = pay.discarder_pays
+        gain = share * (len(losers) if times is None else times)
+        alone = "for all losers" if times is None else f"alone, {times} × {share}"
+        if pay.discarder_max and gain > pay.discarder_max:
+            lines.append(Line("cap", v.term("fengding"), f"the discarder's {gain} capped at "
+                              f"{pay.discarder_max}", pay.discarder_max))
+            gain, alone = pay.discarder_max, "at most"
         payments[discarder] -= gain
-        alone = "for all losers" if times is None else f"alone, {times} × {units}"
         lines.append(Line("payment", v.term("dianpao"), f"seat {discarder} pays {gain} {alone}",
                           -gain))
     else:
         for s in losers:
-            payments[s] -= units
-            lines.append(Line("payment", unit_word, f"seat {s} pays {units}", -units))
+            payments[s] -= share
+            lines.append(Line("payment", unit_word, f"seat {s} pays {share}", -share))
     payments[winner] += gain
     sitting = 0
-    if r.sitting_out and sc.payment.sitting_out == "mirror":
-        extra = units
+    if r.sitting_out and pay.sitting_out == "mirror":
+        extra = share
         for s in losers:
             payments[s] -= extra
         sitting = extra * len(losers)
@@ -230,7 +263,8 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
                           f"each loser paying {extra}", sitting))
     lines.append(Line("payment", unit_word, f"seat {winner} gains {gain}", gain))
     _ti_payments(v, events, payments, lines)
-    return Settlement(v.id, winner, huxi, units, sc.unit, tuple(lines), tuple(payments), sitting)
+    return Settlement(v.id, winner, huxi, units, sc.unit, tuple(lines), tuple(payments), sitting,
+                      credited)
 
 
 def _check_result(v: Variant, r: Result) -> None:

@@ -14,7 +14,7 @@ import copy
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -23,7 +23,7 @@ import attrs
 from attrs import AttrsInstance
 
 from .arguments import int_arg, refuse, text_arg
-from .cards import deck_size
+from .cards import deck_size, is_big, rank_of
 from .frozen import freeze, thaw
 from .melds import Meld, MeldKind
 from .mingtang import Mingtang, Pattern, ResultLike, Step, evaluate, from_bonus, scored
@@ -65,11 +65,32 @@ def _fill(node: Any, schema: Mapping[str, Any]) -> None:
             _fill(item, schema["items"])
 
 
+#: Keys added after game records were first kept, each with its schema default, which leaves
+#: every rule as it was before the key existed: :func:`content_hash` leaves such a key out
+#: while it holds that default, so that a record made before it existed still names the same
+#: rules (and replays).
+HASH_NEUTRAL: dict[tuple[str, ...], Any] = {
+    ("scoring", "conversion", "maximum"): 0,
+    ("scoring", "mingtang", "max_multiplier"): 0,
+    ("scoring", "payment", "max_units"): 0,
+    ("scoring", "payment", "discarder_max"): 0,
+    ("scoring", "payment", "zimo"): "losers_pay",
+}
+
+
 def content_hash(doc: Mapping[str, Any]) -> str:
     """SHA-256 (64 hex digits) of the canonical JSON (sorted keys, UTF-8, no spaces) of the
-    :func:`normalise` d form of a resolved variant mapping: two documents that differ only in
-    writing a default out have the same hash."""
-    canon = json.dumps(normalise(doc), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    :func:`normalise` d form of a resolved variant mapping, less the :data:`HASH_NEUTRAL` keys
+    at their defaults: two documents that differ only in writing a default out have the same
+    hash."""
+    full = normalise(doc)
+    for path, default in HASH_NEUTRAL.items():
+        node: Any = full
+        for key in path[:-1]:
+            node = node.get(key) if isinstance(node, dict) else None
+        if isinstance(node, dict) and path[-1] in node and node[path[-1]] == default:
+            del node[path[-1]]
+    canon = json.dumps(full, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
 
@@ -292,7 +313,8 @@ class Conversion:
     ``(胡息, units)`` rows, ascending: a 胡息 scores the units of the last row it reaches, and
     beyond the last row one more unit per ``then_per`` 胡息 (``None``: no tail), at least
     ``minimum``. ``count_as``: ``(胡息, counts as)`` pairs applied first, to the 胡息 after
-    the bonus multipliers (衡阳 10 胡 counts as 15: ``(10, 15)``)."""
+    the bonus multipliers (衡阳 10 胡 counts as 15: ``(10, 15)``). ``maximum``: the most units
+    a win scores after its 名堂 (封顶, applied by :meth:`Scoring.value`; 0: no cap)."""
 
     offset: int
     step: int
@@ -302,6 +324,7 @@ class Conversion:
     table: tuple[tuple[int, int], ...] = attrs.field(default=(), converter=_pairs)
     then_per: int | None = None
     count_as: tuple[tuple[int, int], ...] = attrs.field(default=(), converter=_pairs)
+    maximum: int = 0
 
     def counted(self, huxi: int) -> int:
         """The 胡息 the conversion counts for a win worth ``huxi`` (``count_as``)."""
@@ -347,12 +370,22 @@ class Payment:
     """``scoring.payment``: who pays a discard win (``discarder_pays``: how many times the
     units the discarder pays alone; ``None``: once per loser); what the seat sitting out gets;
     ``ti``: units each other player pays at once for each 提 (龙) a seat makes, dealt ones
-    included (0: no such payment)."""
+    included (0: no such payment). Caps (0: none): ``max_units``, the most one loser's
+    share comes to; ``discarder_max``, the most a discarder paying for all pays. ``zimo``:
+    ``losers_pay``, or ``winner_only`` (a 自摸 credits the winner and charges nobody: the
+    payments do not sum to zero)."""
 
     discard_win: str
     sitting_out: str
     discarder_pays: int | None = None
     ti: TiPayment = attrs.field(factory=lambda: TiPayment(0, 0), metadata=_section(TiPayment))
+    max_units: int = 0
+    discarder_max: int = 0
+    zimo: str = "losers_pay"
+
+    def share(self, units: int) -> int:
+        """The units one loser's share of a win worth ``units`` comes to (``max_units``)."""
+        return min(units, self.max_units) if self.max_units else units
 
 
 @attrs.frozen(slots=True)
@@ -406,6 +439,10 @@ class Scoring:
         huxi, huxi_steps = named.huxi(huxi)
         converted = self.units(huxi)
         units, unit_steps = named.units(converted)
+        most = self.conversion.maximum
+        if most and units > most:
+            unit_steps += (Step("cap", named.cap_word, f"{units} capped at {most}", most),)
+            units = most
         return WinValue(huxi, self.conversion.counted(huxi), converted, units, huxi_steps,
                         unit_steps)
 
@@ -425,27 +462,120 @@ class WinValue:
     unit_steps: tuple[Step, ...]
 
 
-#: Keys of the ``huxi`` section that are no meld kind (``won_triple``).
-HUXI_OPTIONS = frozenset({"won_triple"})
+@attrs.frozen(slots=True)
+class MatchEnd:
+    """``match.end``: the match ends after ``hands`` hands, or after the first hand at whose
+    end a seat's running total (in score units) is at least ``score_at_least``; with both, at
+    whichever comes first; ``None``: not that way (both ``None``: no end of its own)."""
+
+    hands: int | None = None
+    score_at_least: int | None = None
 
 
-def _huxi_table(doc: Mapping[str, Any]) -> Mapping[MeldKind, tuple[int, int]]:
-    return MappingProxyType({MeldKind(k): (int(v[0]), int(v[1])) for k, v in doc.items()
-                             if k not in HUXI_OPTIONS})
+@attrs.frozen(slots=True)
+class Datuo:
+    """``match.datuo``: 打坨. Whether a seat may double its stakes before a hand
+    (``allowed``), and ``who`` may (``any``, ``dealer``, ``not_dealer``); a payment between a
+    seat that 打坨 and one that does not is multiplied by ``factor``, between two that both do
+    by ``both`` (湘乡 坨对坨4番 / 坨对坨3番)."""
+
+    allowed: bool = False
+    factor: int = 2
+    both: int = 4
+    who: str = "any"
+
+    def multiplier(self, a: bool, b: bool) -> int:
+        """What a payment between two seats is multiplied by when the first does (``a``) or
+        does not 打坨, and the second likewise (``b``): 1, ``factor`` or ``both``."""
+        return self.both if a and b else self.factor if a or b else 1
+
+    def may(self, seat: int, dealer: int) -> bool:
+        """Whether table seat ``seat`` may 打坨 a hand dealt by table seat ``dealer``."""
+        return self.allowed and (self.who == "any" or (seat == dealer) == (self.who == "dealer"))
+
+
+@attrs.frozen(slots=True)
+class MatchRules:
+    """``match``: how a match ends (``end``), the multiple its final totals are rounded to
+    (``round_to``, a half away from zero; 1: not rounded) and 打坨 (``datuo``). Absent from a
+    variant: no end of its own, no rounding, no 打坨."""
+
+    end: MatchEnd = attrs.field(factory=MatchEnd, metadata=_section(MatchEnd))
+    round_to: int = 1
+    datuo: Datuo = attrs.field(factory=Datuo, metadata=_section(Datuo))
+
+
+#: Keys of the ``huxi`` section that are no meld kind (``won_triple``, ``extra``).
+HUXI_OPTIONS = frozenset({"won_triple", "extra"})
+
+
+def _kind_set(kinds: Iterable[str]) -> frozenset[MeldKind]:
+    return frozenset(MeldKind(k) for k in kinds)
+
+
+@attrs.frozen(slots=True)
+class HuxiExtra:
+    """One ``huxi.extra`` entry: ``add`` more 胡息 for a meld of one of the ``kind`` s whose
+    cards all have one of the ``ranks`` (empty: any rank) and, with ``cards`` (``small`` or
+    ``big``), are all of that size (河池: a 跑 or 提 of 二/七/十 counts 3 more)."""
+
+    kind: frozenset[MeldKind] = attrs.field(converter=_kind_set)
+    add: int
+    ranks: frozenset[int] = attrs.field(default=frozenset(), converter=frozenset)
+    cards: str | None = None
+
+    def applies(self, meld: Meld) -> bool:
+        """Whether ``meld`` (its cards as they stand, a 王 as the card it stands for) gets
+        the extra."""
+        return meld.kind in self.kind and all(
+            (not self.ranks or rank_of(c) in self.ranks)
+            and (self.cards is None or is_big(c) == (self.cards == "big")) for c in meld.cards)
+
+
+class HuxiTable(Mapping[MeldKind, tuple[int, int]]):
+    """The ``huxi`` section, read-only: meld kind → (small, big) 胡息 (also as ``by_kind``, a
+    read-only dict), and ``extra``, its card-dependent :class:`HuxiExtra` entries (empty:
+    none)."""
+
+    __slots__ = ("by_kind", "extra")
+
+    def __init__(self, values: Mapping[MeldKind, tuple[int, int]],
+                 extra: Iterable[HuxiExtra] = ()) -> None:
+        self.by_kind: Mapping[MeldKind, tuple[int, int]] = MappingProxyType(dict(values))
+        self.extra = tuple(extra)
+
+    def __getitem__(self, kind: MeldKind) -> tuple[int, int]:
+        return self.by_kind[kind]
+
+    def __iter__(self) -> Iterator[MeldKind]:
+        return iter(self.by_kind)
+
+    def __len__(self) -> int:
+        return len(self.by_kind)
+
+    def __repr__(self) -> str:
+        return f"HuxiTable({dict(self.by_kind)!r}, extra={self.extra!r})"
+
+
+def _huxi_table(doc: Mapping[str, Any]) -> HuxiTable:
+    return HuxiTable({MeldKind(k): (int(v[0]), int(v[1])) for k, v in doc.items()
+                      if k not in HUXI_OPTIONS},
+                     (HuxiExtra(**dict(e)) for e in doc.get("extra", ())))
 
 
 @attrs.frozen(slots=True, repr=False)
 class Variant:
     """A resolved, validated variant: nested frozen sections mirroring the YAML sections
-    (``variant.win.min_huxi``, ``variant.claims.pao_forced``, ``variant.scoring.xing.per_card``),
-    every default filled in from the schema.
+    (``variant.win.min_huxi``, ``variant.claims.pao_forced``, ``variant.scoring.xing.per_card``,
+    ``variant.match.end.hands``), every default filled in from the schema.
 
-    ``huxi_table`` is the ``huxi`` section (meld kind → (small, big) 胡息) and ``won_triple``
-    its ``won_triple`` option (``peng`` or ``kan``); ``terminology`` holds
-    ``scoring.unit_word`` as the word of ``scoring.unit`` (``term(scoring.unit)``). ``doc``
-    keeps the resolved mapping as written (read-only all the way down: mappings are
-    ``MappingProxyType``, lists tuples; use :func:`zipai_rules.frozen.thaw` for a plain copy)
-    and ``content_hash`` the SHA-256 of its :func:`normalise` d canonical JSON, so a game record
+    ``huxi_table`` is the ``huxi`` section (meld kind → (small, big) 胡息, and its card-dependent
+    ``extra`` entries, :class:`HuxiTable`) and ``won_triple`` its ``won_triple`` option
+    (``peng`` or ``kan``); ``terminology`` holds ``scoring.unit_word`` as the word of
+    ``scoring.unit`` (``term(scoring.unit)``). ``doc`` keeps the resolved mapping as written
+    (read-only all the way down: mappings are ``MappingProxyType``, lists tuples; use
+    :func:`zipai_rules.frozen.thaw` for a plain copy) and ``content_hash`` the SHA-256 of its
+    :func:`normalise` d canonical JSON (:func:`content_hash`), so a game record
     can tell whether the rules changed, and two spellings of the same rules (one writing a
     default out) compare equal. A variant pickles and deep-copies (it is rebuilt from its
     document). A variant is hashable, by ``hash((content_hash, id))``: equal variants have the
@@ -462,7 +592,7 @@ class Variant:
     deck: Deck = attrs.field(metadata=_section(Deck))
     deal: Deal = attrs.field(metadata=_section(Deal))
     win: Win = attrs.field(metadata=_section(Win))
-    huxi_table: Mapping[MeldKind, tuple[int, int]] = attrs.field()
+    huxi_table: HuxiTable = attrs.field()
     won_triple: str = attrs.field()
     claims: Claims = attrs.field(metadata=_section(Claims))
     chou: Chou = attrs.field(metadata=_section(Chou))
@@ -474,6 +604,8 @@ class Variant:
     citations: Mapping[str, str] = attrs.field(converter=_proxy)
     doc: Mapping[str, Any] = attrs.field(eq=False, repr=False)
     content_hash: str = attrs.field()
+    #: the ``match`` section (absent: :class:`MatchRules`' defaults, as before it existed)
+    match: MatchRules = attrs.field(factory=MatchRules, metadata=_section(MatchRules))
 
     def __repr__(self) -> str:
         return f"Variant(id={self.id!r}, name={self.name!r}, hash={self.content_hash[:12]!r})"
@@ -501,18 +633,26 @@ class Variant:
                             "content_hash": content_hash(full)})
 
     def huxi(self, kind: MeldKind, big: bool) -> int:
-        """胡息 of a meld kind in its small or big form."""
+        """胡息 of a meld kind in its small or big form: the table value, without
+        ``huxi.extra`` (:meth:`meld_huxi` counts a meld with its extras)."""
         return self.huxi_table[kind][1 if big else 0]
 
     def meld_huxi(self, meld: Meld) -> int:
-        """胡息 of one meld under this variant's table (digest §1.3). Raises
+        """胡息 of one meld under this variant's table (digest §1.3) plus its ``huxi.extra``
+        (:class:`HuxiExtra`): the one count of a meld's 胡息 that the analysis (its block
+        tables included), the engine, the bots and settlement read. Raises
         :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a value that is not a
         :class:`~zipai_rules.melds.Meld` (checked only on failure: this is the analysis's hot
         path)."""
         try:
-            return self.huxi_table[meld.kind][meld.big]
+            table = self.huxi_table
+            value = table.by_kind[meld.kind][meld.big]
         except (AttributeError, KeyError, TypeError):
             raise refuse("meld", meld, "a Meld") from None
+        extra = table.extra
+        if extra:
+            value += sum(e.add for e in extra if e.applies(meld))
+        return value
 
     def term(self, canonical: str) -> str:
         """The variant's own word for a canonical term (the term itself when it has none).

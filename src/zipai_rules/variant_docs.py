@@ -108,6 +108,11 @@ def variant_page(v: Variant, notes: str = "") -> str:
     lines += ["", "## 胡息 table", "", "| meld | small | big |", "|---|---|---|"]
     for kind, (small, big) in v.huxi_table.items():
         lines.append(f"| {kind.value} ({v.term(kind.value)}) | {small} | {big} |")
+    for e in v.huxi_table.extra:  # huxi.extra: 胡息 that depends on the cards
+        ranks = ", ".join(map(str, sorted(e.ranks))) or "any"
+        size = f" {e.cards} cards" if e.cards else ""
+        kinds = ", ".join(sorted(k.value for k in e.kind))
+        lines.append(f"| +{e.add} for {kinds} of ranks {ranks}{size} | | |")
     lines += ["", "## Terminology", "", "| canonical | this variant |", "|---|---|"]
     lines += [f"| `{k}` | {w} |" for k, w in sorted(v.terminology.items())]
     if notes.strip():

@@ -173,8 +173,12 @@ class Words:
         if not self.zh:
             pays = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(settlement.payments))
             extra = f", sitting out {settlement.sitting_out:+d}" if settlement.sitting_out else ""
+            if settlement.credited:
+                extra += f", {settlement.credited} credited unpaid (not zero-sum)"
             return f"  payments ({v.term(settlement.unit)}): {pays}{extra}"
         pays = "，".join(f"{s}号位 {p:+d}" for s, p in enumerate(settlement.payments))
         extra = (f"，{self.word('sit_out')} {settlement.sitting_out:+d}"
                  if settlement.sitting_out else "")
+        if settlement.credited:
+            extra += f"，无人付的 {settlement.credited}（非零和）"
         return f"  输赢（{self.word(settlement.unit)}）：{pays}{extra}"

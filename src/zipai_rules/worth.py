@@ -16,7 +16,8 @@ Most variants need no more than the split of the most 胡息: a split's worth th
 needed: a 名堂 on the win's 胡息 (衡阳 "10 胡按 15 算"), a conversion that counts some 胡息 as
 more (``count_as``) or pays fewer units for more 胡息 (耒阳's 卡胡 table: 10 胡 2 敦, 11 胡 1), a
 fixed-value shape (无胡 scores 21), a 名堂 on the split's groups (``groups``, ``sets``,
-``melds_ti`` …) or on 提龙胡/开跑胡/偎起胡, and with 王 in the deck a 名堂 on the cards a 王 stands
+``melds_ti`` …, filtered by ``where`` or not, ``hand_cards``, ``hand_groups``) or on
+提龙胡/开跑胡/偎起胡, and with 王 in the deck a 名堂 on the cards a 王 stands
 for (``red`` … under ``kings: as_stood_for``, ``winning_kind``). 醒 (``scoring.xing``) counts
 the winner's cards, the same in every split without 王, and is not part of the worth.
 """
@@ -42,7 +43,8 @@ the worth depends on the split through its 胡息 only (``ON_HUXI``); or on the 
 or the cards its 王 stand for (``ON_SPLIT``)."""
 
 #: facts that differ between splits of the same cards (every group count)
-SPLIT_FACTS = frozenset({"groups", "sequences", "sets", *(f"melds_{k.value}" for k in MeldKind)})
+SPLIT_FACTS = frozenset({"groups", "sequences", "sets", *(f"melds_{k.value}" for k in MeldKind),
+                         "hand_cards", "hand_groups"})
 #: facts of the cards that a 王 standing for one card or another changes
 STAND_IN_FACTS = frozenset({"red", "black", "small", "big"})
 #: the measured labels that the split decides (the winning card in a 提, 跑 or 偎 of it)

@@ -16,7 +16,7 @@ from ..engine.observation import check_seat
 from ..engine.seeds import fresh_seed
 from ..errors import ZipaiError
 from ..inputs import brief
-from ..match import Match, sitting_out_seat
+from ..match import MAX_MATCH_HANDS, Match, sitting_out_seat
 from ..play import play_out
 from ..records import check_writable, write_record
 from ..settlement import Settlement, settle
@@ -55,8 +55,16 @@ def add_parser(sub: Any) -> None:
                            "leaves with status 3, Ctrl-C with status 130 (no record is "
                            "written then). Several seats take turns at one screen: each "
                            "seat's hand is printed in the same scrollback")
-    play.add_argument("--hands", type=count(1), default=1,
-                      help="play a match of N hands (dealer rotation, running scores)")
+    play.add_argument("--hands", type=count(1), default=None,
+                      help="play a match of N hands (dealer rotation, running scores), fewer "
+                           "where the variant's match ends sooner (match.end)")
+    play.add_argument("--match", action="store_true",
+                      help="play a match to the variant's own end (match.end: a number of "
+                           "hands or a seat's total), at most --hands N when given; the final "
+                           "scores rounded as the variant says (match.round_to)")
+    play.add_argument("--datuo", type=seat_list, default=None, metavar="SEATS",
+                      help="in a match, these table seats (comma-separated) 打坨 every hand "
+                           "they may (match.datuo: their payments that hand are multiplied)")
     play.add_argument("--json", action="store_true",
                       help="print the log as JSON: the deal, every step with its actor, action "
                            "and events, the result and the settlement")
@@ -78,24 +86,34 @@ def seat_list(text: str) -> tuple[int, ...]:
 
 def run(args: argparse.Namespace) -> int:
     variant = variant_arg(args.variant, args)
+    in_match = args.match or (args.hands or 1) > 1
+    if args.match and args.hands is None:
+        end = variant.match.end
+        if end.hands is None and end.score_at_least is None:
+            raise ZipaiError(f"--match plays {variant.id}'s match to its end, and it has none "
+                             "(match.end): give --hands N", code="bad_option")
+    if args.datuo is not None:
+        _check_datuo(variant, args.datuo, in_match)
+    args.hands = args.hands or 1
     drawn = args.seed is None
     if drawn:  # unseeded: no seat can guess or search the shuffle (engine.seeds)
         args.seed = fresh_seed()
     if args.human is not None:
         for flag, used in (("--json", args.json), ("--seat", args.seat is not None),
-                           ("--hands", args.hands > 1)):
+                           ("--hands", args.hands > 1), ("--match", args.match)):
             if used:
                 raise ZipaiError(f"--human plays one hand at the terminal; it cannot be "
                                  f"combined with {flag}", code="bad_option")
         for seat in args.human:
             check_seat(variant, seat)
-    if args.hands > 1:
+    if in_match:
+        flag = "--match" if args.match else "--hands"
         if args.record:
             raise ZipaiError("--record writes the record of one hand; it cannot be combined "
-                             "with --hands", code="bad_option")
+                             f"with {flag}", code="bad_option")
         if args.seat is not None:
             raise ZipaiError("--seat prints one hand as a seat sees it; it cannot be combined "
-                             "with --hands", code="bad_option")
+                             f"with {flag}", code="bad_option")
         return _play_match(args, variant)
     if args.seat is not None:
         check_seat(variant, args.seat)
@@ -215,40 +233,88 @@ def _result_json(game: Game) -> dict[str, Any]:
             "groups": [g.to_json() for g in r.decomposition.groups] if r.decomposition else []}
 
 
+def _check_datuo(variant: Variant, seats: Sequence[int], in_match: bool) -> None:
+    """``--datuo``: only in a match, of a variant that allows 打坨, naming table seats."""
+    if not in_match:
+        raise ZipaiError("--datuo is chosen before each hand of a match: give --hands N or "
+                         "--match", code="bad_option")
+    if not variant.match.datuo.allowed:
+        raise ZipaiError(f"{variant.id} has no 打坨 (match.datuo.allowed is false)",
+                         code="bad_option")
+    for seat in seats:
+        if seat >= variant.seats:
+            raise ZipaiError(f"--datuo {seat} is not a table seat: {variant.id} has seats "
+                             f"0..{variant.seats - 1}", code="bad_option")
+
+
 def _play_match(args: argparse.Namespace, variant: Variant) -> int:
-    match = Match(variant, seed=args.seed, keep_hands=0)  # rows keep what the output needs
+    doubling = frozenset(args.datuo or ())
+    match = Match(variant, seed=args.seed, keep_hands=0,  # rows keep what the output needs
+                  datuo=(lambda m, seat: seat in doubling) if doubling else None)
     bots = make_bots(bot_names(args, variant.seats), args.seed, variant.seats)
     rows = []
     zh, say = args.zh, (lambda *a: None) if args.json else print
     word = Words(variant, True).word if zh else variant.term
     unit = word(variant.scoring.unit)
-    say(f"{variant.name} ({variant.id})，{args.hands} 手比赛，种子 {args.seed}；计分单位 {unit}"
-        if zh else f"{variant.name} ({variant.id}), match of {args.hands} hands, seed "
-        f"{args.seed}; scores in {unit}")
-    for _ in range(args.hands):
+    limit = args.hands if args.hands > 1 or not args.match else MAX_MATCH_HANDS
+    ends = _end_words(variant, zh)
+    if zh:
+        size = f"{args.hands} 手比赛" if not args.match else "比赛" + (
+            f"（至多 {args.hands} 手）" if args.hands > 1 else "")
+        say(f"{variant.name} ({variant.id})，{size}{ends}，种子 {args.seed}；计分单位 {unit}")
+    else:
+        size = f"match of {args.hands} hands" if not args.match else "match" + (
+            f" of at most {args.hands} hands" if args.hands > 1 else "")
+        say(f"{variant.name} ({variant.id}), {size}{ends}, seed {args.seed}; scores in {unit}")
+    for _ in range(limit):
+        if match.over:
+            break
         h = match.play_hand(bots)
         r = h.game.state.final_result
         pays = h.table_payments(variant.seats)
         rows.append({"hand": h.number, "dealer": h.dealer, "sitting_out": h.sitting_out,
-                     "result": r.kind, "winner": None if r.winner is None else h.seats[r.winner],
+                     "datuo": list(h.datuo), "result": r.kind, "winner": h.winner,
                      "huxi": r.huxi, "payments": pays, "scores": list(match.scores)})
         if zh:
             who = (word("huangzhuang") if r.winner is None
                    else f"{h.seats[r.winner]}号位 胡 {r.huxi} {word('huxi')}")
             out = "" if h.sitting_out is None else f"，{h.sitting_out}号位轮空"
+            out += "".join(f"，{t}号位打坨" for t in h.datuo)
             say(f"  第 {h.number:3} 手：庄家 {h.dealer}号位{out}：{pad(who, 22)}"
                 f"输赢 {pays}  累计 {match.scores}")
         else:
             who = (variant.term("huangzhuang") if r.winner is None
                    else f"seat {h.seats[r.winner]} wins {r.huxi} {variant.term('huxi')}")
             out = "" if h.sitting_out is None else f", seat {h.sitting_out} out"
+            out += "".join(f", seat {t} 打坨" for t in h.datuo)
             say(f"  hand {h.number:3}: dealer seat {h.dealer}{out}: {pad(who, 22)}"
                 f"payments {pays}  scores {match.scores}")
+    final, step = match.final_scores(), variant.match.round_to
     if args.json:
         print(json.dumps({"variant": variant.id, "seed": args.seed, "hands": rows,
-                          "scores": match.scores}, ensure_ascii=False, indent=2))
-    elif zh:
-        print("最终得分：" + "，".join(f"{t}号位 {p:+d}" for t, p in enumerate(match.scores)))
+                          "scores": match.scores, "over": match.over, "final": final},
+                         ensure_ascii=False, indent=2))
+        return 0
+    if match.over:
+        print(f"比赛结束：{match.played} 手" if zh else f"match over after {match.played} hands")
+    if zh:
+        rounded = f"（取整到 {step}，原为 {match.scores}）" if step > 1 else ""
+        print("最终得分：" + "，".join(f"{t}号位 {p:+d}" for t, p in enumerate(final)) + rounded)
     else:
-        print("final scores: " + ", ".join(f"seat {t} {p:+d}" for t, p in enumerate(match.scores)))
+        rounded = f" (rounded to {step} from {match.scores})" if step > 1 else ""
+        print("final scores: " + ", ".join(f"seat {t} {p:+d}" for t, p in enumerate(final))
+              + rounded)
     return 0
+
+
+def _end_words(variant: Variant, zh: bool) -> str:
+    """How the variant's match ends (``match.end``), for the header line: "" when it has no
+    end of its own."""
+    end = variant.match.end
+    parts = ([] if end.hands is None else [f"{end.hands} 手" if zh else f"{end.hands} hands"]) + (
+        [] if end.score_at_least is None else
+        [f"一家累计达 {end.score_at_least}" if zh else f"a seat at {end.score_at_least}"])
+    if not parts:
+        return ""
+    return (f"（{'或'.join(parts)}即结束）" if zh
+            else f" (the variant's match ends at {' or '.join(parts)}, whichever comes first)")
