@@ -196,3 +196,10 @@ def record_states(record_file):
         again.apply(action)
         states.append(again.state)
     return game, states
+
+
+def write(folder, name: str, text: str):
+    """Write ``text`` (UTF-8) to the file ``name`` in ``folder`` (a pathlib.Path); its path."""
+    path = folder / name
+    path.write_text(text, "utf-8")
+    return path

@@ -36,9 +36,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("analysis",),
     # the variant's input: loading, presets; "" is the package itself, whose
     # __init__ re-exports the presets and the file loader (imported on first use)
-    ("inputs", "loader", "presets", "variant_file", ""),
+    ("inputs", "partial", "loader", "presets", "variant_file", ""),
     ("engine", "play"),
-    ("settlement", "invariants", "match"),
+    ("settlement", "invariants", "match", "scored"),
     ("records", "svg", "wording"),            # svg: pictures of tables, analyses, settlements;
                                               # wording: the words of play --zh and the replay
     ("bots", "simulate", "bench", "reference", "testing", "variant_docs", "rl", "replay_html"),

@@ -467,3 +467,35 @@ def test_play_record_needs_one_hand(capsys, tmp_path):
     assert err == "error: --record writes the record of one hand; it cannot be combined " \
                   "with --hands\n"
     assert not (tmp_path / "m.json").exists()
+
+
+def test_a_record_with_a_null_result_or_settlement_is_refused_cleanly():
+    from zipai_rules.bots import make_bots, play_out
+    from zipai_rules.records import ReplayError, game_record, replay_record
+    from zipai_rules.settlement import settle
+    game = play_out(Game("hunan", seed=7), make_bots(["greedy"], 7, 3))
+    record = game_record(game, settle(game))
+    for name in ("result", "settlement"):
+        bad = dict(record, **{name: None})
+        with pytest.raises(ReplayError) as err:
+            replay_record(bad)
+        assert err.value.code == "result_differs"
+        assert str(err.value).endswith(f"result differs: {name} recorded null (a hand still "
+                                       "being played), replayed a finished hand")
+
+
+def test_settle_game_keeps_the_seat_that_sat_out():
+    """penghu seats four for three players: the seat out of the hand is paid 数醒, and
+    ``settle(game)`` settles as the record says (``sitting_out: true``)."""
+    from zipai_rules.bots import make_bots, play_out
+    from zipai_rules.records import game_record, replay_record
+    from zipai_rules.settlement import settle
+    for seed in range(40):
+        game = play_out(Game("penghu", seed=seed), make_bots(["greedy"], seed, 3))
+        if game.result.winner is not None:
+            break
+    settled = settle(game)
+    assert settled == settle(game, True) and settled.sitting_out != 0
+    assert settle(game, False).sitting_out == 0
+    again, replayed = replay_record(game_record(game, settled))
+    assert replayed == settled

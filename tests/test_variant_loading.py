@@ -287,9 +287,10 @@ def test_every_optional_key_has_its_default_in_the_schema():
     something (``description``, ``extends``, ``seats`` = players, a fixed conversion, a
     conversion table's tail, the discarder's multiple, no 名堂, no match section (so that the
     content hash of a variant without one stays as it was), no end of a match by hands or by
-    score)."""
+    score, the unit's word taken from the terminology)."""
     meaningful_absence = {"description", "extends", "seats", "fixed", "then_per",
-                          "discarder_pays", "mingtang", "match", "hands", "score_at_least"}
+                          "discarder_pays", "mingtang", "match", "hands", "score_at_least",
+                          "unit_word"}
     for schema, cls, _ in _section_classes():
         for key, sub in schema["properties"].items():
             if key not in schema.get("required", ()) and key not in meaningful_absence:

@@ -39,6 +39,7 @@ from .inputs import (
 )
 from .inputs import yaml_path as yaml_path
 from .melds import every_meld
+from .partial import passing_part, unsure
 from .special import WU_HU_HUXI
 from .variant import HUXI_OPTIONS, Conversion, HuxiExtra, Variant, normalise
 from .variant import content_hash as content_hash
@@ -46,6 +47,10 @@ from .variant import variant_schema as variant_schema
 from .vocab import ACTION_KINDS, zh_word
 
 Resolver = Callable[[str], Mapping[str, Any]]
+
+#: the preset whose values stand in for the required keys a file gives wrongly, so that the
+#: rest of the file is checked (:func:`semantic_problems_of_part`): it extends no other
+STANDIN = "hunan"
 
 #: an ``extends`` chain may be at most this many parents long
 MAX_EXTENDS = 8
@@ -196,7 +201,9 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
     """Apply ``extends`` chains (at most :data:`MAX_EXTENDS` long); ``resolver`` maps a parent
     name to its raw mapping. A resolver with a ``child(name)`` method gives the resolver for
     that parent's own ``extends`` (file parents resolve relative to the file naming them).
-    Returns a new plain tree."""
+    The parent's citations of ``aliases`` and ``description`` are not inherited, nor those of
+    a parameter inside a path the child cites: a child citing ``scoring`` replaces every
+    ``scoring.…`` citation of its parent. Returns a new plain tree."""
     parent = doc.get("extends")
     if parent is None:
         plain: dict[str, Any] = thaw(doc)
@@ -231,9 +238,12 @@ def resolve(doc: Mapping[str, Any], resolver: Resolver, origin: str,
     base.pop("aliases", None)
     base.pop("description", None)
     citations = base.get("citations")
-    if isinstance(citations, Mapping):  # the parent's words about itself are not inherited
-        base["citations"] = {k: v for k, v in citations.items()
-                             if k not in ("aliases", "description")}
+    own = child.get("citations")
+    cited = [str(k) for k in own] if isinstance(own, Mapping) else []
+    if isinstance(citations, Mapping):  # the parent's words about itself are not inherited,
+        base["citations"] = {k: v for k, v in citations.items()  # nor those inside a path
+                             if k not in ("aliases", "description")  # the child cites
+                             and not any(str(k).startswith(c + ".") for c in cited)}
     return merge(base, child)
 
 
@@ -285,8 +295,15 @@ def schema_problems(doc: Mapping[str, Any], limits: Limits = VARIANT_LIMITS
                            f"allowed: {', '.join(sorted(known))}")
                           for k in extra[:max_errors - len(found)]]
                 continue
-        found.append((yaml_path(e.absolute_path), schema_message(e)))
+        path = yaml_path(e.absolute_path)
+        found.append((path, schema_message(e) + (_HINTS.get(path, "") if e.validator == "enum"
+                                                 else "")))
     return sorted(found)
+
+
+#: what an author who gave a value outside an enumeration may have meant
+_HINTS = {"scoring.unit": ": the unit's id; the region's own word (分, 子, 油) goes in "
+          "scoring.unit_word (unit: point, unit_word: 分)"}
 
 
 def _branch_errors(errors: Iterable[jsonschema.ValidationError]
@@ -390,8 +407,14 @@ def _text_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
              *((f"terminology.{k}", w) for k, w in doc["terminology"].items()),
              *((f"scoring.mingtang.patterns[{k}].term", p["term"]) for k, p
                in enumerate(doc["scoring"].get("mingtang", {}).get("patterns", []))
-               if "term" in p)]
+               if "term" in p),
+             *((("scoring.unit_word", doc["scoring"]["unit_word"]),)
+               if "unit_word" in doc["scoring"] else ())]
     out = [(path, bad) for path, text in texts if (bad := text_problem(text)) is not None]
+    unit, word = doc["scoring"]["unit"], doc["scoring"].get("unit_word")
+    if word is not None and doc["terminology"].get(unit, word) != word:
+        out.append(("scoring.unit_word", f"{word!r}, but terminology.{unit} says "
+                    f"{doc['terminology'][unit]!r}: give the unit's word once"))
     words = doc["terminology"]
     said: dict[str, str] = {}  # the name key of a word → the action it names
     for kind in ACTION_KINDS:
@@ -407,21 +430,37 @@ def _own_draw_problems(win: Mapping[str, Any], claims: Mapping[str, Any]
                        ) -> list[tuple[str, str]]:
     """``claims.own_draw: kept`` shows no draw and offers none, so a draw win, a claim of a
     shown draw or of one's own draw would never happen: refused, as is a kept draw that its
-    drawer may not win on (no ``self`` in ``win.sources``)."""
+    drawer may not win on (no ``self`` in ``win.sources``). One problem per key, each saying
+    the value to set (the key's list without what never applies)."""
     if claims["own_draw"] != "kept":
         return []
+
+    def flow(values: list[str]) -> str:
+        return f"[{', '.join(values)}]"
+
     out = []
-    if "self" not in win["sources"]:
-        out.append(("win.sources", "claims.own_draw kept needs self: a drawer wins on the "
-                    "draw it keeps"))
-    if "draw" in win["sources"]:
-        out.append(("win.sources", "claims.own_draw kept shows no draw: draw is never a win "
-                    "source"))
-    for key, dead in (("peng_on", "draw"), ("pao_on_kan", "draw"), ("pao_on_wei", "draw"),
-                      ("pao_on_peng", "draw"), ("pao_on_peng", "self"), ("chi_by", "self")):
-        if dead in claims[key]:
-            out.append((f"claims.{key}", f"claims.own_draw kept offers no draw: {dead} never "
-                        "applies (one's own draw onto one's own 碰 is a forced 跑)"))
+    sources = list(win["sources"])
+    if "self" not in sources or "draw" in sources:
+        why = ("a drawer wins on the draw it keeps (self) and no one sees a draw to win on "
+               "(draw)" if "self" not in sources and "draw" in sources else
+               "a drawer wins on the draw it keeps" if "self" not in sources else
+               "no one sees a draw to win on")
+        fixed = [x for x in sources if x != "draw"]
+        fixed = fixed if "self" in fixed else ["self", *fixed]
+        out.append(("win.sources", f"claims.own_draw kept: {why}: set win.sources: "
+                    f"{flow(fixed)} (now {flow(sources)})"))
+    for key, dead, why in (
+            ("peng_on", ("draw",), "no draw is shown to 碰"),
+            ("pao_on_kan", ("draw",), "no draw is shown to 跑 on"),
+            ("pao_on_wei", ("draw",), "no draw is shown to 跑 on"),
+            ("pao_on_peng", ("draw", "self"), "no draw is shown to 跑 on, and one's own draw "
+             "onto one's own 碰 is a forced 跑"),
+            ("chi_by", ("self",), "the drawer keeps its draw in the hand, so it has no drawn "
+             "card to 吃")):
+        have = sorted(claims[key])
+        if set(have) & set(dead):
+            out.append((f"claims.{key}", f"claims.own_draw kept: {why}: set claims.{key}: "
+                        f"{flow([x for x in have if x not in dead])} (now {flow(have)})"))
     return out
 
 
@@ -711,17 +750,38 @@ def build_variant(raw: Mapping[str, Any], resolver: Resolver, origin: str, *,
     doc = resolve(raw, resolver, origin)
     problems = schema_problems(doc, limits)
     if problems:
-        raise VariantError(_message(origin, "schema", problems, limits.max_errors), problems,
-                           code="schema")
+        from .presets import raw_preset  # bound late: the presets are loaded by this module
+
+        also = semantic_problems_of_part(doc, raw_preset(STANDIN))
+        also = also[:max(limits.max_errors - len(problems), 0)]
+        raise VariantError(_message(origin, problems, also, limits.max_errors),
+                           problems + also, code="schema")
     problems = semantic_problems(doc)
     if problems:
-        raise VariantError(_message(origin, "semantic", problems), problems, code="semantic")
+        raise VariantError(_message(origin, [], problems), problems, code="semantic")
     return Variant.from_doc(doc)
 
 
-def _message(origin: str, what: str, problems: list[tuple[str, str]],
+def semantic_problems_of_part(doc: Mapping[str, Any], standin: Mapping[str, Any]
+                              ) -> list[tuple[str, str]]:
+    """The :func:`semantic_problems` of a resolved mapping that fails the schema, found on
+    the part of it that passes (:func:`~zipai_rules.partial.passing_part`: each refused value
+    cut, its default or the value of the resolved variant ``standin`` taking its place), at
+    the file's paths; a problem a cut value may cause (:func:`~zipai_rules.partial.unsure`)
+    is left out. ``[]`` when no part passes."""
+    found = passing_part(doc, standin)
+    if found is None:
+        return []
+    part, cut, back = found
+    return [(where, msg) for path, msg in semantic_problems(part)
+            if not unsure(where := back(path), cut)]
+
+
+def _message(origin: str, schema: list[tuple[str, str]], semantic: list[tuple[str, str]],
              max_errors: int | None = None) -> str:
-    stop = " (stopped there)" if len(problems) == max_errors else ""
-    lines = [f"{origin}: {len(problems)} {what} error(s){stop}"]
-    lines += [f"  {path}: {msg}" for path, msg in problems]
+    stop = " (stopped there)" if len(schema) + len(semantic) == max_errors else ""
+    counts = [f"{len(found)} {what} error(s)" for what, found
+              in (("schema", schema), ("semantic", semantic)) if found]
+    lines = [f"{origin}: {' and '.join(counts)}{stop}"]
+    lines += [f"  {path}: {msg}" for path, msg in (*schema, *semantic)]
     return "\n".join(lines)

@@ -90,16 +90,28 @@ def check_not_impersonating(variant: Variant, origin: str) -> None:
     default-ignorable characters and white space, so ``湖南\u200b跑胡子`` (a zero-width space),
     ``湖南 跑胡子`` and a fullwidth ``ｈｕｎａｎ`` are the names they show as.
 
-    Raises :class:`VariantError` (code ``reserved_name``) naming the name and the preset."""
+    Raises :class:`VariantError` (code ``reserved_name``) listing each name that clashes
+    (its field: ``id``, ``name`` or ``aliases[k]``), the preset it belongs to, and what to
+    change: only the fields that clash."""
+    problems: list[tuple[str, str]] = []
     for field, name in (("id", variant.id), ("name", variant.name),
-                        *(("aliases", a) for a in variant.aliases)):
+                        *((f"aliases[{k}]", a) for k, a in enumerate(variant.aliases))):
         pid = _alias_index().get(name_key(name))
-        if pid is not None and load_preset(pid).content_hash != variant.content_hash:
-            msg = (f"{name!r} is reserved for the shipped preset {pid!r}, and these rules "
-                   f"differ from it (content hash {variant.content_hash[:16]}, the preset's "
-                   f"{load_preset(pid).content_hash[:16]}); give the variant its own id and "
-                   "name")
-            raise VariantError(f"{origin}: {field}: {msg}", [(field, msg)], code="reserved_name")
+        if pid is None or load_preset(pid).content_hash == variant.content_hash:
+            continue
+        what = ("give the variant an alias of its own or remove this one"
+                if field.startswith("aliases") else f"give the variant its own {field}")
+        problems.append((field, f"{name!r} is reserved for the shipped preset {pid!r}, and "
+                         f"these rules differ from it (content hash "
+                         f"{variant.content_hash[:16]}, the preset's "
+                         f"{load_preset(pid).content_hash[:16]}); {what}"))
+    if len(problems) == 1:
+        (field, msg), = problems
+        raise VariantError(f"{origin}: {field}: {msg}", problems, code="reserved_name")
+    if problems:
+        lines = [f"{origin}: {len(problems)} names reserved for shipped presets",
+                 *(f"  {field}: {msg}" for field, msg in problems)]
+        raise VariantError("\n".join(lines), problems, code="reserved_name")
 
 
 def find_variant(name: str) -> Variant:

@@ -398,7 +398,8 @@ class Huangzhuang:
 @attrs.frozen(slots=True)
 class Scoring:
     """``scoring``: the unit, the 胡息 → unit conversion, bonuses, 名堂 (``mingtang``, absent:
-    none), 醒, who pays."""
+    none), 醒, who pays; ``unit_word`` the region's word for the unit (``None``: the
+    terminology's, which :meth:`Variant.term` gives either way)."""
 
     unit: str
     conversion: Conversion = attrs.field(metadata=_section(Conversion))
@@ -407,6 +408,7 @@ class Scoring:
     payment: Payment = attrs.field(metadata=_section(Payment))
     huangzhuang: Huangzhuang = attrs.field(metadata=_section(Huangzhuang))
     mingtang: Mingtang = attrs.field(factory=Mingtang, metadata=_section(Mingtang))
+    unit_word: str | None = None
 
     @property
     def patterns(self) -> tuple[Pattern, ...]:
@@ -569,10 +571,11 @@ class Variant:
 
     ``huxi_table`` is the ``huxi`` section (meld kind → (small, big) 胡息, and its card-dependent
     ``extra`` entries, :class:`HuxiTable`) and ``won_triple`` its ``won_triple`` option
-    (``peng`` or ``kan``). ``doc`` keeps the resolved mapping as written (read-only all the way
-    down: mappings are ``MappingProxyType``, lists tuples; use :func:`zipai_rules.frozen.thaw`
-    for a plain copy) and ``content_hash`` the SHA-256 of its :func:`normalise` d canonical
-    JSON (:func:`content_hash`), so a game record
+    (``peng`` or ``kan``); ``terminology`` holds ``scoring.unit_word`` as the word of
+    ``scoring.unit`` (``term(scoring.unit)``). ``doc`` keeps the resolved mapping as written
+    (read-only all the way down: mappings are ``MappingProxyType``, lists tuples; use
+    :func:`zipai_rules.frozen.thaw` for a plain copy) and ``content_hash`` the SHA-256 of its
+    :func:`normalise` d canonical JSON (:func:`content_hash`), so a game record
     can tell whether the rules changed, and two spellings of the same rules (one writing a
     default out) compare equal. A variant pickles and deep-copies (it is rebuilt from its
     document). A variant is hashable, by ``hash((content_hash, id))``: equal variants have the
@@ -622,7 +625,10 @@ class Variant:
         """Build from a resolved mapping that already passed schema and semantic checks;
         defaults are filled in (:func:`normalise`) and the content hash taken here."""
         full = normalise(doc)
-        return _build(cls, {**full, "huxi_table": _huxi_table(full["huxi"]),
+        unit, word = full["scoring"]["unit"], full["scoring"].get("unit_word")
+        terms = {**full["terminology"], **({unit: word} if word is not None else {})}
+        return _build(cls, {**full, "terminology": terms,
+                            "huxi_table": _huxi_table(full["huxi"]),
                             "won_triple": full["huxi"]["won_triple"], "doc": freeze(doc),
                             "content_hash": content_hash(full)})
 

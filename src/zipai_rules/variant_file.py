@@ -36,7 +36,8 @@ def load_variant_file(path: str | Path, resolver: Resolver | None = None, *,
     links) are refused without being read. ``limits`` bound each file read
     (:class:`~zipai_rules.inputs.Limits`). A file may not take a shipped preset's id, name
     or alias unless it is that preset (same content hash), and must give its own ``id``
-    (code ``schema``), not take its parent's.
+    (code ``schema``, with the file's other schema and semantic problems), not take its
+    parent's.
 
     Raises :class:`VariantError`: codes ``unreadable``, ``too_large``, ``too_deep``,
     ``yaml_syntax``, ``unknown_parent``, ``parent_outside``, ``schema``,
@@ -51,6 +52,13 @@ def load_variant_file(path: str | Path, resolver: Resolver | None = None, *,
     if isinstance(doc, Mapping) and "id" not in doc:
         msg = ("missing: a variant file gives its own id (and name), not the one of its "
                f"parent {str(doc.get('extends', ''))!r}")
+        try:  # the file's other problems are reported with it
+            build_variant(doc, resolver or top, str(path), limits=limits)
+        except VariantError as exc:
+            if exc.code not in ("schema", "semantic"):
+                raise
+            raise VariantError(f"{path}: id: {msg}\n{exc}", [("id", msg), *exc.problems],
+                               code="schema") from None
         raise VariantError(f"{path}: id: {msg}", [("id", msg)], code="schema")
     variant = build_variant(doc, resolver or top, str(path), limits=limits)
     check_not_impersonating(variant, str(path))

@@ -10,8 +10,11 @@ from ..analysis import analyze, at_rest, waits
 from ..cards import format_cards, parse_card, parse_indices
 from ..errors import ZipaiError
 from ..melds import parse_meld
+from ..scored import GIVEN_LABELS, ScoredHand, score_hand
 from ..terminal import columns
+from ..wording import Words
 from .common import VARIANT_HELP, variant_arg
+from .log import print_settlement
 
 
 def add_parser(sub: Any) -> None:
@@ -34,6 +37,18 @@ def add_parser(sub: Any) -> None:
     an.add_argument("--dealt", action="store_true",
                     help="judge the freshly dealt hand (dealt 提 as --meld): 天胡 and special "
                          "wins included")
+    an.add_argument("--score", action="store_true",
+                    help="settle the win (with --card and --from, or --dealt): the 名堂, "
+                    "multipliers and units it gets, as a game's settlement gives them; the "
+                    "player is seat 0, a discard comes from seat 1")
+    an.add_argument("--label", action="append", default=[], choices=list(GIVEN_LABELS),
+                    help="with --score: the win also counts as this (repeatable; 自摸 is "
+                    "--from self)")
+    an.add_argument("--haidi", action="store_true",
+                    help="with --score: won on the last wall card (海底; no card turned for 醒)")
+    an.add_argument("--flipped", metavar="CARD",
+                    help="with --score: the wall card turned for 醒 (default: one that gives "
+                    "none)")
     an.add_argument("--json", action="store_true", help="print JSON")
     an.add_argument("--zh", action="store_true", help="print Chinese card names")
     an.set_defaults(func=run)
@@ -53,8 +68,16 @@ def run(args: argparse.Namespace) -> int:
         raise ZipaiError("--card needs --from self|draw|discard", code="bad_source")
     if card is None and args.source is not None:
         raise ZipaiError("--from needs --card", code="bad_source")
+    if not args.score and (args.label or args.haidi or args.flipped):
+        raise ZipaiError("--label, --haidi and --flipped go with --score", code="bad_argument")
+    if args.score and card is None and not args.dealt:
+        raise ZipaiError("--score needs the winning card (--card and --from) or --dealt",
+                         code="bad_argument")
     result = analyze(variant, hand, table, card, args.source, all_decompositions=args.all,
                      dealer=args.dealer, dealt=args.dealt)
+    scored = score_hand(variant, hand, table, card, args.source, labels=args.label,
+                        haidi=args.haidi, flipped=args.flipped, dealer=args.dealer,
+                        dealt=args.dealt) if args.score else None
     out = result.to_json()
     resting = card is None and not args.dealt and at_rest(variant, hand, table)
     if card is None:
@@ -64,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
                         for w in waits(variant, hand, table, src)] if resting else None
     if args.all:
         out["decompositions"] = [d.to_json() for d in result.decompositions]
+    if scored is not None:
+        out["score"] = scored.to_json()
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=2))
         return 0
@@ -92,4 +117,22 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  {w['card']:4} from {w['source']:7} → {w['huxi']} {variant.term('huxi')}")
         else:
             print("waits (听牌): none")
+    if scored is not None:
+        _print_score(scored, Words(variant, zh))
     return 0
+
+
+def _print_score(scored: ScoredHand, words: Words) -> None:
+    """The split the win is taken with (when not the best 胡息's), its labels and the
+    settlement's lines."""
+    r, best = scored.result, scored.analysis.best
+    if r.decomposition is not None and r.decomposition != best:
+        print(f"taken with ({r.huxi}): " + " ".join(g.meld.describe(words.zh)
+                                                     for g in r.decomposition.groups))
+    labels = ", ".join(str(x) for x in r.labels) or "none"
+    who = "; seat 1 discarded" if r.discarder is not None else ""
+    print(f"score: seat 0 wins{who}; labels: {labels}")
+    print_settlement(scored.settlement, words)
+    s, v = scored.settlement, words.variant
+    unit = words.word(v.scoring.unit) if words.zh else v.term(v.scoring.unit)
+    print(f"units: {s.units} {unit} from each loser (before a discarder's share)")
