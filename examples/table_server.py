@@ -85,6 +85,8 @@ async def read_line(reader: asyncio.StreamReader) -> bytes | None:
                 break
             except asyncio.LimitOverrunError as more:
                 overrun = more
+            except asyncio.IncompleteReadError:
+                break  # the stream ended within the line: refused too, then the end
         raise problem("too_large", f"a line longer than {LINE_LIMIT} bytes") from None
 
 

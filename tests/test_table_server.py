@@ -273,19 +273,28 @@ def test_an_over_long_first_line_is_refused_and_the_next_line_read(tmp_path):
         def line(n):
             return pad + b"y" * (n - len(pad) - 2) + b'"}'
         assert len(line(LINE_LIMIT)) == LINE_LIMIT == 65536
-        conns = [await raw_join(port, "mega", b"z" * (1 << 20)),   # 1 MiB, then a join
-                 await raw_join(port, "over", line(LINE_LIMIT + 1))]  # 65,537 bytes
+        conns = [await raw_join(port, "mega", b"z" * (1 << 20))]   # 1 MiB, then a join
+        early = await ask(*conns[0][:2], {"decision": 1, "text": "x2"})  # one seat of three
+        conns.append(await raw_join(port, "over", line(LINE_LIMIT + 1)))  # 65,537 bytes
         reader, writer = await asyncio.open_connection(HOST, port)
         writer.write(line(LINE_LIMIT) + b"\n")  # the longest line taken: a join
         await writer.drain()
         fits = json.loads(await reader.readline())
+        cut_reader, cut = await asyncio.open_connection(HOST, port)
+        cut.write(b"z" * (3 * LINE_LIMIT))  # the stream ends within an over-long line
+        cut.write_eof()
+        cut_off = [json.loads(line) async for line in cut_reader]
         for _, w, _ in conns:
             w.close()
         writer.close()
+        cut.close()
         await server.close()
-        return server, [replies for _, _, replies in conns], fits
+        return server, [replies for _, _, replies in conns], fits, cut_off, early
 
-    server, (mega, over), fits = run(table())
+    server, (mega, over), fits, cut_off, early = run(table())
+    assert (early["error"], early["message"]) == (
+        "not_started", "the hand starts when every seat has come")
+    assert [m["error"] for m in cut_off] == ["too_large"]  # then the end of the stream
     assert [(m["type"], m.get("error"), m.get("seat")) for m in mega] == [
         ("error", "too_large", None), ("welcome", None, 0)]
     assert mega[0]["message"] == "a line longer than 65536 bytes"
@@ -370,7 +379,11 @@ def test_an_action_with_a_key_it_does_not_know_is_refused(tmp_path):
 def bots_hand(variant, seed):
     """The hand the three ``BotClient`` of seeds 1, 2, 3 play at a table of ``seed``, played
     on the engine alone (their answers depend on their views only, never on timing)."""
-    game = Game(variant, seed=seed, commit=True, windows=True)
+    return bots_play(Game(variant, seed=seed, commit=True, windows=True))
+
+
+def bots_play(game):
+    """``game`` played to its end by ``BotClient`` of seeds 1, 2, 3 at game seats 0, 1, 2."""
     while not game.is_over:
         seat = game.awaiting()[0]
         view = game.observe(seat)
@@ -559,3 +572,44 @@ def test_a_penghu_hand_ends_with_a_record_that_replays_strictly(tmp_path):
     assert record["settlement"]["payments"] == [-2, 2, -2]
     assert record["settlement"]["sitting_out"] == 2
     assert replay_report(record, expect_digest=server.digest).settlement.sitting_out == 2
+
+
+# --- a match of window hands (docs/hosting.md, A match of hands) -----------------------------
+
+def hosting_block(heading):
+    """The ```python block under ``heading`` of docs/hosting.md, run: its namespace."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "hosting.md").read_text("utf-8")
+    section = text[text.index(f"\n## {heading}\n"):]
+    block = section[section.index("```python\n") + 10:section.index("\n```\n")]
+    namespace = {"__name__": "hosting_block"}
+    exec(compile(block, "docs/hosting.md", "exec"), namespace)  # noqa: S102 - our own docs
+    return namespace
+
+
+def test_a_match_of_window_hands_as_hosting_md_plays_it():
+    recipe = hosting_block("A match of hands")
+    match = recipe["Match"](PENGHU, seed=8)
+    hands = []
+    for _ in range(3):
+        dealer, out = match.dealer, match.sitting_out()
+        game, seats = recipe["next_table_hand"](match)
+        assert game.windows and game.commitment is not None
+        # 碰胡: four seats, the seat opposite the dealer sits out, the dealer plays first
+        assert out == (dealer + 2) % 4
+        assert seats == tuple(t % 4 for t in range(dealer, dealer + 4) if t % 4 != out)
+        bots_play(game)
+        hand = recipe["count_table_hand"](match, game, seats)
+        hands.append(hand)
+        record = game_record(game, hand.settlement)
+        report = replay_report(record, expect_digest=game.commitment.digest)
+        assert report.provenance == "committed" and report.settlement == hand.settlement
+        # the winner deals next, a 荒庄 leaves the deal where it was
+        assert match.dealer == (dealer if hand.winner is None else hand.winner)
+    # match seed 8: table seat 3 wins, a 荒庄 (seat 3 deals again), table seat 2 wins
+    assert [(h.number, h.dealer, h.sitting_out, h.seats, h.winner) for h in hands] == [
+        (1, 0, 2, (0, 1, 3), 3), (2, 3, 1, (3, 0, 2), None), (3, 3, 1, (3, 0, 2), 2)]
+    assert [h.settlement.payments for h in hands] == [(-2, -2, 2), (0, 0, 0), (-2, -2, 2)]
+    assert [h.settlement.sitting_out for h in hands] == [2, 0, 2]  # 数醒: as the winner
+    # per table seat, by hand: its payment at its game seat, or its 数醒 share sitting out
+    assert match.scores == [-2 + 0 - 2, -2 + 0 + 2, 2 + 0 + 2, 2 + 0 - 2] == [-4, 0, 4, 0]
+    assert match.played == 3 and match.dealer == 2
