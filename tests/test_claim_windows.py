@@ -323,3 +323,26 @@ def test_every_window_option_reads_back_from_its_text():
         s = rng.choice(game.awaiting())
         game.apply(rng.choice(game.options(s)), by=s)
     assert read > 100
+
+
+def test_a_forced_pao_hides_nothing_of_a_seats_own_claims():
+    """Hunan seed 1 (random answers): seat 1 draws d10 while seat 0 holds a 坎 of it, so
+    seat 0's 跑 is forced once the window closes. Seat 1 is still offered the three 吃 its
+    own hand makes (leaving them out would tell it that another seat holds three d10); it
+    takes one, and the forced 跑 outranks it."""
+    game = Game("hunan", seed=1, windows=True)
+    rng = random.Random(1)
+    while not (game.state.window is not None and game.state.window.forced == 0
+               and 1 in game.awaiting()):
+        s = game.awaiting()[0]
+        game.apply(rng.choice(game.options(s)), by=s, decision=game.decision(s))
+    assert game.state.pending.card == 19 and game.state.seats[0].hand[19] == 3
+    assert [o.to_text() for o in game.options(1)] == [
+        "chi d10: x10 x10 d10", "chi d10: d2 d7 d10", "chi d10: d8 d9 d10", "pass"]
+    events = []
+    for s in game.awaiting():
+        answer = game.options(s)[0]
+        events += game.apply(answer, by=s)
+    pao = next(e for e in events if e.kind.value == "pao")
+    assert pao.seat == 0 and pao.note.startswith("forced")
+    assert not any(e.kind.value == "chi" for e in events)

@@ -386,3 +386,23 @@ def test_any_json_value_as_an_action(value):
             decode(value)
         except ZipaiError as exc:
             assert exc.code == "bad_action"
+
+
+def test_unknown_fields_of_an_action_event_or_meld_are_refused():
+    from zipai_rules.engine import Event
+    from zipai_rules.errors import RecordError
+    cases = [
+        (Action.from_json, {"kind": "discard", "seat": 0, "card": "x2", "evil": 1},
+         "action: unknown field 'evil'; the fields are card, kind, melds, seat"),
+        (Action.from_json, {"kind": "chi", "seat": 0, "card": "x2",
+                            "melds": [{"kind": "shun", "cards": ["x1", "x2", "x3"], "x": 1}]},
+         "action.melds[0]: unknown field 'x'; the fields are bi, cards, claimed, kind, kings"),
+        (Event.from_json, {"kind": "draw", "seat": 0, "secret": "d7"},
+         "event: unknown field 'secret'; the fields are card, kind, melds, note, seat"),
+        (Action.from_json, {10 ** 5000: 1, "kind": "pass", "seat": 0},
+         "action: unknown field (a key of type int); the fields are card, kind, melds, seat"),
+    ]
+    for read, data, message in cases:
+        with pytest.raises(RecordError) as err:
+            read(data)
+        assert err.value.code == "bad_action" and str(err.value) == message

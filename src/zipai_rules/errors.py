@@ -147,6 +147,8 @@ ERROR_CODES: dict[str, str] = {
     "card_locked": "a discard of a 坎 card or a 王 the variant keeps in the hand",
     "claim_not_allowed": "a claim kind the variant does not allow from this source or seat",
     "cannot_claim": "a 碰 or 跑 without the cards it needs",
+    "nothing_to_discard": ("a 吃 or 碰 after which the seat would owe a discard and hold none "
+                           "it may discard"),
     "chou": "a claim of a card that is 臭 for the seat",
     "not_beaten": "a win not worth more than one the seat declined "
                   "(win.declined_must_be_beaten)",

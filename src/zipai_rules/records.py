@@ -728,6 +728,11 @@ def _replay(record: dict[str, Any]) -> tuple[Game, Settlement]:
     if "sitting_out" in record:
         result = attrs.evolve(result, sitting_out=bool(record["sitting_out"]))
     settlement = settle(game.variant, result, events=game.events)
+    for name in ("result", "settlement"):
+        if record[name] is None:  # a saved hand's header: the hand it records is over
+            raise ReplayError(f"result differs: {name} recorded null (a hand still being "
+                              f"played), replayed a finished hand", len(actions),
+                              code="result_differs")
     got_result = result_json(played)
     if "decomposition" not in record["result"]:  # written before records carried it
         del got_result["decomposition"]

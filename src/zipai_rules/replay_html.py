@@ -92,7 +92,7 @@ def replay_snapshots(game: Game) -> list[dict[str, Any]]:
     (:func:`open_snapshot`) and ``seats``: each seat's ``observe(state, seat).to_json()``
     (without ``history``) with ``events``, the events of the step the seat is shown."""
     variant = game.variant
-    again = Game(variant, deal=game.deal)
+    again = Game(variant, deal=game.deal, windows=game.windows)
     redactors = [Redactor(variant, s) for s in range(variant.players)]
     zh = Words(variant, zh=True)
     steps: list[dict[str, Any]] = []

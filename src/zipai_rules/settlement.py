@@ -151,6 +151,14 @@ def xing_cards(flipped: int) -> tuple[int, int] | None:
     return up, down
 
 
+def _sits(played: Result, given: object, has_sitting_out: bool | None) -> bool:
+    """Whether a seat sat out the hand settled: as given (``has_sitting_out``, or the older
+    positional ``settle(state, True)``), else as the engine's result ``played`` says."""
+    if has_sitting_out is not None:
+        return has_sitting_out
+    return played.sitting_out if given is None else bool(given)
+
+
 def settle(variant: VariantLike | GameState | Game, result: Result | bool | None = None,
            has_sitting_out: bool | None = None, *, events: Sequence[Event] = ()
            ) -> Settlement:
@@ -161,7 +169,9 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
 
     ``settle(game)`` and ``settle(state)`` settle the result of a finished
     :class:`~zipai_rules.engine.game.Game` or :class:`~zipai_rules.engine.state.GameState`,
-    with ``sitting_out`` as given (``settle(state, True)``; default no seat sits out).
+    with ``sitting_out`` as given (``settle(state, True)``); by default as the hand had it
+    (the engine's result says whether a seat sat out: where the variant seats more than play,
+    数醒), so that ``game_record(game, settle(game))`` replays.
 
     ``events``: the hand's events (:attr:`Game.events <zipai_rules.engine.game.Game.events>`,
     passed by ``settle(game)`` itself), read only for a variant with instant 提 payments
@@ -175,14 +185,14 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
         game = variant
         if game.state.result is None:
             raise ZipaiError("the hand is not over", code="hand_not_over")
-        sits = bool(result) if has_sitting_out is None else has_sitting_out
+        sits = _sits(game.state.result, result, has_sitting_out)
         return settle(game.variant, attrs.evolve(game.state.result, sitting_out=sits),
                       events=game.events)
     if isinstance(variant, GameState):  # the older form: settle(state, has_sitting_out)
         state = variant
-        sits = bool(result) if has_sitting_out is None else has_sitting_out
         if state.result is None:
             raise ZipaiError("the hand is not over", code="hand_not_over")
+        sits = _sits(state.result, result, has_sitting_out)
         ti = state.variant.scoring.payment.ti
         if ti.big or ti.small:
             raise ZipaiError(f"settle: {state.variant.name} pays each 提 at once "

@@ -110,7 +110,8 @@ class Action:
         :class:`~zipai_rules.errors.RecordError` (code ``bad_action``, ``path`` the field)
         naming the field and what it holds: ``action.card: 5 (int) is not a card token``,
         ``action.kind: missing``, ``action.melds[0]: x2 x7 x10 is not a shun meld …``."""
-        record = _object(data, where, "an action object (kind, seat, card, melds)")
+        record = _object(data, where, "an action object (kind, seat, card, melds)",
+                         _ACTION_KEYS)
         kind = _choice(record, where, "kind", ActionKind, "an action kind")
         seat = _seat(record, where)
         assert seat is not None  # required
@@ -157,10 +158,23 @@ def _wrong(field: str, value: object, wanted: str) -> RecordError:
     return RecordError(f"{field}: {shown} is not {wanted}", field, code="bad_action")
 
 
-def _object(data: object, field: str, wanted: str) -> Mapping[str, Any]:
+def _object(data: object, field: str, wanted: str, keys: frozenset[str]) -> Mapping[str, Any]:
+    """``data`` if it is a mapping of only the ``keys`` it may hold; else a
+    :class:`RecordError` (``bad_action``) naming ``field`` (or the unknown key)."""
     if not isinstance(data, Mapping):
         raise _wrong(field, data, wanted)
+    for key in data:
+        if key not in keys:
+            shown = brief(repr(key), 40) if isinstance(key, str) else \
+                f"(a key of type {type(key).__name__})"
+            raise RecordError(f"{field}: unknown field {shown}; the fields are "
+                              f"{', '.join(sorted(keys))}", field, code="bad_action")
     return data
+
+
+_ACTION_KEYS = frozenset({"kind", "seat", "card", "melds"})
+_EVENT_KEYS = frozenset({"kind", "seat", "card", "melds", "note"})
+_MELD_KEYS = frozenset({"kind", "cards", "claimed", "bi", "kings"})
 
 
 def _choice(data: Mapping[str, Any], where: str, key: str, choices: type[enum.Enum],
@@ -235,7 +249,8 @@ def melds_from_json(data: object, field: str = "melds") -> tuple[Meld, ...]:
     out = []
     for k, item in enumerate(data):
         where = f"{field}[{k}]"
-        meld = _object(item, where, "a meld object (kind, cards, claimed, bi, kings)")
+        meld = _object(item, where, "a meld object (kind, cards, claimed, bi, kings)",
+                       _MELD_KEYS)
         kind = _choice(meld, where, "kind", MeldKind, "a meld kind")
         if "cards" not in meld:
             raise RecordError(f"{where}.cards: missing", f"{where}.cards", code="bad_action")
@@ -311,7 +326,8 @@ class Event:
         :class:`~zipai_rules.errors.RecordError` (``bad_action``) naming the field for a
         malformed one (``event.note: 3 (int) is not a string``), as
         :meth:`Action.from_json` does."""
-        record = _object(data, where, "an event object (kind, seat, card, melds, note)")
+        record = _object(data, where, "an event object (kind, seat, card, melds, note)",
+                         _EVENT_KEYS)
         kind = _choice(record, where, "kind", EventKind, "an event kind")
         note = record.get("note", "")
         if not isinstance(note, str):

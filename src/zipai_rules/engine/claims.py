@@ -267,6 +267,15 @@ def owes_discard(variant: Variant, seat: SeatState, extra_cards: int = 0, extra_
     return held > variant.deal.other_hand
 
 
+def discard_left(variant: Variant, seat: SeatState, after: list[int] | tuple[int, ...]
+                 ) -> bool:
+    """Whether a 吃 or 碰 leaving the seat's concealed hand as ``after`` (21 counts) is
+    allowed by the discard it then owes: it owes none (:func:`owes_discard`, the take
+    counted), or ``after`` holds a card it may discard (:func:`can_discard`): a take that
+    would leave only locked cards (坎, 王) is not offered."""
+    return not owes_discard(variant, seat, 1) or can_discard(variant, after)
+
+
 def ready_skip(variant: Variant, seat: SeatState) -> bool:
     """Whether the seat, dealt two or more 提 under ``discard.dealt_double_quad:
     skip_when_ready`` and not yet past the discard it skips, holds the resting size after a
@@ -505,7 +514,7 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
                     after = list(seat.hand)
                     after[card] -= 2 - kings
                     after[KING] -= kings
-                    if not owes_discard(variant, seat, 1) or can_discard(variant, after):
+                    if discard_left(variant, seat, after):
                         found.setdefault(s, []).append(option(ActionKind.PENG, s, card))
     # the seats that may 吃: the exposer on its own draw, the next seat
     if chi_own or chi_next_on:

@@ -188,7 +188,7 @@ class Game:
             self.deal = of_type(deal, Deal, "deal", "a Deal")
         self.seed = seed
         self.commitment: ShuffleCommitment | None = None
-        if commit:
+        if of_type(commit, bool, "commit", "a bool"):
             if seed is None:
                 raise HandError("a shuffle commitment needs a seed, not only a deal",
                                 code="bad_commitment")

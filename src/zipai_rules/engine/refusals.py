@@ -19,7 +19,7 @@ from ..cards import KING, token
 from ..vocab import REASON_MEANINGS, Phase, Reason, Source
 from .actions import Action, ActionKind
 from .chou import OWN, chou_reason
-from .claims import chi_plans, pao_source, peng_kings, seat_worth
+from .claims import chi_plans, discard_left, hand_after, pao_source, peng_kings, seat_worth
 from .state import ClaimWindow, GameState, Pending
 
 _ZH = {ActionKind.CHI: "吃", ActionKind.PENG: "碰", ActionKind.PAO: "跑", ActionKind.HU: "胡",
@@ -238,7 +238,14 @@ def _claim(state: GameState, action: Action, p: Pending) -> Refusal | None:
                     if c != KING and seat.hand[c] == 1 and seat.hand[KING] else "")
             return Refusal(code="cannot_claim", message=f"a 碰 needs a pair of {token(c)}; seat "
                            f"{s} holds {seat.hand[c]}{king}")
-        return _chou(state, s, c, kind, p.source)
+        refused = _chou(state, s, c, kind, p.source)
+        if refused is not None:
+            return refused
+        kings = peng_kings(v, seat.hand, c) or 0
+        after = list(seat.hand)
+        after[c] -= 2 - kings
+        after[KING] -= kings
+        return _nothing_to_discard(state, s, kind, after)
     if kind == ActionKind.CHI:
         n = len(state.seats)
         if not ((own and Source.SELF in v.claims.chi_by)
@@ -264,7 +271,18 @@ def _claim(state: GameState, action: Action, p: Pending) -> Refusal | None:
                      "and every 比 meld)")
             return Refusal(code="bad_plan", message=f"{given}; the plans that fit: {shown}"
                            f"{king if any(m.kings for m in action.melds) else ''}")
+        return _nothing_to_discard(state, s, kind, hand_after(seat.hand, action.melds, c))
     return None
+
+
+def _nothing_to_discard(state: GameState, s: int, kind: str, after: list[int]
+                        ) -> Refusal | None:
+    """The refusal of a 吃 or 碰 after which seat ``s`` would owe a discard and hold only
+    cards it may not discard (:func:`~zipai_rules.engine.claims.discard_left`)."""
+    if discard_left(state.variant, state.seats[s], after):
+        return None
+    return Refusal(code="nothing_to_discard", message=f"after this {_ZH[ActionKind(kind)]} seat "
+                   f"{s} would owe a discard and hold only cards it may not discard (坎, 王)")
 
 
 def _no_win(seat: int, what: str, reason: Reason) -> Refusal:

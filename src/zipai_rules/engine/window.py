@@ -49,18 +49,25 @@ def open_window(variant: Variant, seats: Sequence[SeatState], p: Pending, tiers:
     forced 跑 (:func:`~zipai_rules.engine.claims.forced_pao`), each seat's options, and what
     each offered 胡 and 跑 decided."""
     asks: list[tuple[int, tuple[Action, ...]]] = []
+    offered: list[tuple[int, tuple[Action, ...]]] = []  # every seat's claims, all tiers
     plans: dict[Action, Plan] = {}
     forced = None
     for kinds in tiers:
         cands, found = tier_plans(variant, tuple(seats), kinds, p.card, p.source, p.by, ctx)
         plans.update(found)
-        pao = forced_pao(variant, cands, found)
-        if pao is not None:
-            forced = pao[0]
-            break
-        asks.extend(cands)
+        if forced is None:
+            pao = forced_pao(variant, cands, found)
+            if pao is None:
+                asks.extend(cands)
+            else:  # the asks end here; the 跑 is no choice of its seat's
+                forced = pao[0]
+                cands = [(s, opts) for s, opts in cands if s != forced]
+        # a seat is offered its claims of the tiers past a forced 跑 too: what it may
+        # claim is its own to see, and leaving them out would tell it that another seat
+        # holds three of the card (the 跑 taken once the window closes outranks them)
+        offered.extend(cands)
     members = window_seats(len(seats), p)
-    offers = tuple((s, _offer(s, asks)) for s in members)
+    offers = tuple((s, _offer(s, offered)) for s in members)
     return ClaimWindow(members, offers, tuple(asks), forced), plans
 
 
