@@ -208,19 +208,23 @@ class SilentClient(BotClient):
             await super().decide(reader, writer, view)
 
 
-def test_deadlines_close_the_windows_of_a_silent_seat(tmp_path):
-    async def table():
-        server = TableServer(HUNAN, tmp_path, seed=14, window_seconds=0.05)
-        port = await server.start()
-        def where():
-            return HOST, port
-        bots = [BotClient("east", 1, where), SilentClient("south", 2, where),
-                BotClient("west", 3, where)]
-        await asyncio.gather(*await seat_all(bots))
-        await server.close()
-        return server, bots
+async def bots_table(variant, folder, seed, window_seconds, clients):
+    """One hand at a new table of three bots, ``clients[k](name, seed, where)`` at seat k
+    (``BotClient`` seeds 1, 2, 3); returns the closed server and the bots."""
+    server = TableServer(variant, folder, seed=seed, window_seconds=window_seconds)
+    port = await server.start()
+    def where():
+        return HOST, port
+    names = ("east", "south", "west")
+    bots = [client(names[k], k + 1, where) for k, client in enumerate(clients)]
+    await asyncio.gather(*await seat_all(bots))
+    await server.close()
+    return server, bots
 
-    server, bots = run(table())
+
+def test_deadlines_close_the_windows_of_a_silent_seat(tmp_path):
+    server, bots = run(bots_table(HUNAN, tmp_path, 14, 0.05,
+                                  (BotClient, SilentClient, BotClient)))
     check_hand(server, bots, tmp_path)
     windows = [v for v in bots[1].views.values() if v["phase"] == "respond"]
     assert windows and server.deadlines > 0
@@ -544,19 +548,12 @@ def test_a_new_table_refuses_a_folder_that_holds_a_saved_table(tmp_path):
 PENGHU = load_preset("penghu")
 
 
-def test_a_penghu_hand_ends_with_a_record_that_replays_strictly(tmp_path):
-    async def table():
-        server = TableServer(PENGHU, tmp_path, seed=10, window_seconds=10)
-        port = await server.start()
-        def where():
-            return HOST, port
-        bots = [BotClient("east", 1, where), BotClient("south", 2, where, text=True),
-                BotClient("west", 3, where)]
-        await asyncio.gather(*await seat_all(bots))
-        await server.close()
-        return server, bots
+def text_bot(name, seed, where):
+    return BotClient(name, seed, where, text=True)
 
-    server, bots = run(table())
+
+def test_a_penghu_hand_ends_with_a_record_that_replays_strictly(tmp_path):
+    server, bots = run(bots_table(PENGHU, tmp_path, 10, 10, (BotClient, text_bot, BotClient)))
     record = check_hand(server, bots, tmp_path)
     # penghu seed 10: seat 1 wins on the 9th answer; the seat sitting out (数醒) mirrors it
     assert (server.game.result.winner, len(server.game.actions)) == (1, 9)
