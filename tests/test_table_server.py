@@ -586,7 +586,7 @@ def test_a_match_of_window_hands_as_hosting_md_plays_it():
         assert out == (dealer + 2) % 4
         assert seats == tuple(t % 4 for t in range(dealer, dealer + 4) if t % 4 != out)
         bots_play(game)
-        hand = recipe["count_table_hand"](match, game, seats)
+        hand = recipe["count_table_hand"](match, game)
         hands.append(hand)
         record = game_record(game, hand.settlement)
         report = replay_report(record, expect_digest=game.commitment.digest)
