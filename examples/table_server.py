@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import stat
 import sys
 import traceback
 from datetime import UTC, datetime
@@ -56,6 +57,10 @@ HELLO_SECONDS = 10.0
 #: the longest player name taken
 NAME_LIMIT = 32
 
+#: the JSON name of what a message field holds, for refusals (never the value itself)
+JSON_TYPES = {type(None): "null", bool: "a boolean", str: "a string", list: "an array",
+              dict: "an object", float: "a number with a fraction"}
+
 
 def problem(code: str, message: str) -> ZipaiError:
     """An error of the wire (the engine's own errors pass through with their codes)."""
@@ -80,6 +85,8 @@ async def read_line(reader: asyncio.StreamReader) -> bytes | None:
                 break
             except asyncio.LimitOverrunError as more:
                 overrun = more
+            except asyncio.IncompleteReadError:
+                break  # the stream ended within the line: refused too, then the end
         raise problem("too_large", f"a line longer than {LINE_LIMIT} bytes") from None
 
 
@@ -117,6 +124,25 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def private_folder(folder: Path) -> Path:
+    """``folder``, created with mode 0700 when it does not exist; an existing one must already
+    be closed to group and others (``folder_not_private``, its mode left as it is): the saves
+    it will hold carry the seed."""
+    try:
+        folder.mkdir(mode=0o700, parents=True)
+        folder.chmod(0o700)  # ours: mkdir's mode is narrowed by the umask, never widened
+    except FileExistsError:
+        mode = folder.stat().st_mode
+        if not stat.S_ISDIR(mode):
+            raise problem("folder_not_private", f"{folder} is not a folder") from None
+        if mode & 0o077:
+            raise problem("folder_not_private",
+                          f"{folder} is open to others (mode {stat.S_IMODE(mode):o}); the "
+                          "table's saves hold its seed: give a new folder (it is created "
+                          "with mode 0700) or one of mode 0700") from None
+    return folder
+
+
 # --- the table -------------------------------------------------------------------------------
 
 class TableServer:
@@ -124,15 +150,23 @@ class TableServer:
 
     ``variant``: a preset id or a Variant; ``seed``: for tests only (default: a secret 128-bit
     seed); ``window_seconds``: the one deadline of every claim window. ``folder`` holds
-    ``table.json`` (the save: it holds the seed and the nonce, so the folder is made private)
-    and, once the hand is over, ``record.json``."""
+    ``table.json`` (the save: it holds the seed and the nonce) and, once the hand is over,
+    ``record.json``.
+
+    The folder must be private: a folder that does not exist is created with mode 0700; one
+    that exists is used only when nobody but its owner may enter it (``folder_not_private``
+    otherwise: its mode is never changed, so ``Path(".")`` is refused, not made private). A
+    new table refuses a folder that already holds a saved table (``table_exists``): its
+    first save would overwrite that hand; :meth:`resume` goes on with it."""
 
     def __init__(self, variant: Any, folder: Path, *, seed: int | None = None,
                  window_seconds: float = 10.0, table: str | None = None,
                  game: Game | None = None, meta: dict[str, Any] | None = None) -> None:
-        self.folder = Path(folder)
-        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        self.folder.chmod(0o700)  # the save holds the seed: nobody else may read it
+        self.folder = private_folder(Path(folder))
+        if game is None and (self.folder / "table.json").exists():
+            raise problem("table_exists", f"{self.folder} holds a saved table: "
+                          "TableServer.resume(folder) goes on with it; a new table needs a "
+                          "folder of its own")
         self.game = game or Game(variant, seed=seed, commit=True, windows=True)
         assert self.game.commitment is not None and self.game.windows
         self.digest = self.game.commitment.digest  # published to every seat before the deal
@@ -226,10 +260,10 @@ class TableServer:
         """Seat a connection: a join takes the next free seat and a new token, a resume
         with a token its seat back (the older connection of that seat is closed)."""
         while True:
-            line = await read_line(reader)
-            if line is None or self.closed:
-                return None
             try:
+                line = await read_line(reader)  # too_large for an over-long line, as later
+                if line is None or self.closed:
+                    return None
                 seat, token = self._seat(parse_message(line))
                 break
             except ZipaiError as exc:
@@ -295,6 +329,11 @@ class TableServer:
         if "decision" not in message or ("action" in message) == ("text" in message):
             raise problem("bad_message", 'an answer is {"decision": ID, "action": {...}} or '
                           '{"decision": ID, "text": "..."}')
+        decision = message["decision"]
+        if isinstance(decision, bool) or not isinstance(decision, int):
+            # the engine checks the id only when one is given: null must not skip it
+            raise problem("bad_argument", f"decision: a decision id is an int, not "
+                          f"{JSON_TYPES.get(type(decision), 'a number')}")
         if "action" in message:
             action = Action.from_json(message["action"])
         else:
@@ -303,7 +342,7 @@ class TableServer:
                 raise problem("bad_message", "text: a string, as Action.to_text writes it")
             action = parse_action(self.game, text, seat=seat)
         # bound to this connection's seat and to the decision it answers
-        self.game.apply(action, by=seat, decision=message["decision"])
+        self.game.apply(action, by=seat, decision=decision)
         return True
 
     def _changed(self) -> None:

@@ -76,3 +76,32 @@ def test_match_scores_sum_to_zero_and_follow_the_hands(pid):
         assert sum(h.table_payments(v.seats)) == 0
         assert len(h.seats) == v.players and h.seats[0] == h.dealer
     assert m.scores == totals and sum(m.scores) == 0
+
+
+def test_a_hand_played_elsewhere_is_counted_by_add_hand():
+    from zipai_rules.bots import make_bots
+    from zipai_rules.engine import Game
+    from zipai_rules.errors import ZipaiError
+    from zipai_rules.match import Match
+    from zipai_rules.play import play_out
+    bots, same = make_bots(["greedy"], 3, 3), make_bots(["greedy"], 3, 3)  # seeded alike
+    here, there = Match("hunan", seed=3), Match("hunan", seed=3)
+    for _ in range(3):
+        expected = here.play_hand(same)
+        game = there.next_game()
+        with pytest.raises(ZipaiError) as err:
+            there.add_hand(game)
+        assert err.value.code == "hand_not_over"
+        got = there.add_hand(play_out(game, [bots[t] for t in there.seating()]))
+        assert (got.number, got.dealer, got.seats, got.winner, got.settlement) == \
+            (expected.number, expected.dealer, expected.seats, expected.winner,
+             expected.settlement)
+    assert there.scores == here.scores and there.dealer == here.dealer
+    table = there.next_game(windows=True, commit=True)
+    assert table.windows and table.commitment is not None
+    with pytest.raises(ZipaiError) as err:
+        there.add_hand(Game("hunan", seed=3))
+    assert err.value.code == "bad_argument"
+    with pytest.raises(ZipaiError) as err:
+        there.add_hand(play_out(there.next_game(), bots), datuo=(7,))
+    assert err.value.code == "bad_argument"

@@ -30,7 +30,7 @@ from collections.abc import Callable, Collection, Sequence
 
 import attrs
 
-from .arguments import int_arg, refuse
+from .arguments import int_arg, items_of, of_type, refuse
 from .cards import is_big, rank_of
 from .engine.game import Game, deck
 from .engine.seeds import check_seed, fresh_seed, hand_seed
@@ -233,27 +233,63 @@ class Match:
     def play_hand(self, bots: Sequence[Bot]) -> HandSummary:
         """Play the next hand with one bot per table seat (``variant.seats`` of them, two for
         a 2-player variant), after asking the ``datuo`` policy (:meth:`datuo_seats`); update
-        scores and the dealer. Raises :class:`~zipai_rules.errors.ZipaiError`
-        (``match_over``) once the match is :attr:`over`, ``unknown_bot`` for another number of
-        bots, ``bad_argument`` for a value that is not a list of bots (:func:`check_bots`)."""
-        if self.over:
-            raise ZipaiError(f"the match is over after {self.played} hands (match.end of "
-                             f"{self.variant.id})", code="match_over")
+        scores and the dealer (:meth:`next_game`, then :meth:`add_hand`). Raises
+        :class:`~zipai_rules.errors.ZipaiError` (``match_over``) once the match is
+        :attr:`over`, ``unknown_bot`` for another number of bots, ``bad_argument`` for a value
+        that is not a list of bots (:func:`check_bots`)."""
+        self._not_over()
         bots = check_bots(bots, self.variant.seats, "table seat", "a match ")
-        seats = self.seating()
         doubled = self.datuo_seats()
-        number = self.played + 1
-        seed = hand_seed(self.seed, number)
-        game = play_out(Game(self.variant, seed=seed, dealer=0), [bots[t] for t in seats])
-        settlement = settle(game.variant, game.result, events=game.events)
-        summary = HandSummary(number, self.dealer, self.sitting_out(), seats, seed, game,
-                              settlement, doubled)
+        game = play_out(self.next_game(), [bots[t] for t in self.seating()])
+        return self.add_hand(game, doubled)
+
+    def next_game(self, *, windows: bool = False, commit: bool = False) -> Game:
+        """The next hand of the match, to be played here or at a table: shuffled with
+        ``hand_seed(seed, played + 1)``, dealt by game seat 0, game seat ``g`` being table
+        seat ``seating()[g]``; with claim windows and a shuffle commitment as asked
+        (``Game(..., windows=, commit=)``: a table of people wants both). Hand it back with
+        :meth:`add_hand` once it is over. Raises :class:`~zipai_rules.errors.ZipaiError`
+        (``match_over``) once the match is :attr:`over`."""
+        self._not_over()
+        return Game(self.variant, seed=hand_seed(self.seed, self.played + 1), dealer=0,
+                    windows=windows, commit=commit)
+
+    def add_hand(self, game: Game, datuo: Sequence[int] = ()) -> HandSummary:
+        """Count the finished ``game`` of :meth:`next_game` as the match's next hand: its
+        settlement (the seat sitting out included) summed into the scores per table seat,
+        with the table seats that 打坨'd (``datuo``, as :meth:`datuo_seats` gives them or the
+        players chose), then the deal moved on (:meth:`advance`). Raises
+        :class:`~zipai_rules.errors.ZipaiError`: ``match_over`` once the match is over,
+        ``hand_not_over`` for a game still being played, ``bad_argument`` for a game that is
+        not the match's next hand (another variant or seed) or ``datuo`` seats that are not
+        table seats playing it."""
+        self._not_over()
+        game = of_type(game, Game, "game", "a Game")
+        seed = hand_seed(self.seed, self.played + 1)
+        if game.variant != self.variant or game.seed != seed or game.deal.dealer != 0:
+            raise ZipaiError("game: not the next hand of this match (Match.next_game deals "
+                             "it)", code="bad_argument")
+        if game.result is None:
+            raise ZipaiError("game: the hand is still being played", code="hand_not_over")
+        seats = self.seating()
+        doubled = tuple(items_of(datuo, int, "datuo", "a table seat"))
+        if any(t not in seats or type(t) is not int for t in doubled):
+            raise ZipaiError(f"datuo: {doubled} are not all table seats playing this hand "
+                             f"{seats}", code="bad_argument")
+        settlement = settle(game.variant, game.result, events=game.events)  # 数醒 as played
+        summary = HandSummary(self.played + 1, self.dealer, self.sitting_out(), seats, seed,
+                              game, settlement, tuple(sorted(set(doubled))))
         for t, amount in enumerate(summary.table_payments(self.variant.seats)):
             self.scores[t] += amount
         self.hands.append(summary)
-        self.played = number
+        self.played = summary.number
         self.advance(summary.winner)
         return summary
+
+    def _not_over(self) -> None:
+        if self.over:
+            raise ZipaiError(f"the match is over after {self.played} hands (match.end of "
+                             f"{self.variant.id})", code="match_over")
 
     def play(self, bots: Sequence[Bot], *, max_hands: int | None = None) -> list[int]:
         """Play hands (:meth:`play_hand`) until the match is :attr:`over`, or ``max_hands``
