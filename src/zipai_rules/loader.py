@@ -390,10 +390,16 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     out += _own_draw_problems(doc["win"], doc["claims"])
     out += _count_as_problems(doc)
     out += _match_problems(doc)
-    for key in ("discarder_pays", "discarder_max"):
-        if doc["scoring"]["payment"].get(key) and "discard" not in doc["win"]["sources"]:
+    pay = doc["scoring"]["payment"]
+    for key in ("discarder_pays", "discarder_max", "discard_bonus.units"):
+        head, _, sub = key.partition(".")
+        if (pay.get(head, {}).get(sub) if sub else pay.get(key)) \
+                and "discard" not in doc["win"]["sources"]:
             out.append((f"scoring.payment.{key}", "no win comes from a discard in this "
                         "variant (win.sources), so the discarder never pays"))
+    if pay.get("draw") == "winner_only" and "draw" not in doc["win"]["sources"]:
+        out.append(("scoring.payment.draw", "winner_only applies to a win on another seat's "
+                    "draw, which this variant never gives (win.sources has no draw)"))
     return out
 
 
@@ -493,10 +499,23 @@ def _scoring_problems(scoring: Mapping[str, Any]) -> list[tuple[str, str]]:
             what = "fixed" if "fixed" in conv else "minimum"
             out.append(("scoring.conversion.maximum", f"{conv['maximum']} is below the "
                         f"conversion's {what} ({least}): every win would score the cap"))
-    if pay.get("zimo") == "winner_only" and pay["sitting_out"] == "mirror":
-        out.append(("scoring.payment.zimo", "winner_only charges nobody on a 自摸, so the "
-                    "seat sitting out (sitting_out: mirror) would have no payer: set "
-                    "sitting_out: none or zimo: losers_pay"))
+    for key, win in (("zimo", "a 自摸"), ("draw", "a win on another seat's draw")):
+        if pay.get(key) == "winner_only" and pay["sitting_out"] == "mirror":
+            out.append((f"scoring.payment.{key}", f"winner_only charges nobody on {win}, so "
+                        "the seat sitting out (sitting_out: mirror) would have no payer: set "
+                        f"sitting_out: none or {key}: losers_pay"))
+    if pay.get("credit", "per_loser") != "per_loser" and "winner_only" not in (
+            pay.get("zimo"), pay.get("draw")):
+        out.append(("scoring.payment.credit", "credit says what a win nobody pays credits, "
+                    "and no win is unpaid here: set zimo or draw to winner_only"))
+    bonus = pay.get("discard_bonus", {})
+    if bonus.get("at_cap", "credited") == "others_pay":
+        if not bonus.get("units"):
+            out.append(("scoring.payment.discard_bonus.at_cap", "others_pay pays a bonus of "
+                        "0 units: set discard_bonus.units"))
+        if not pay.get("discarder_max"):
+            out.append(("scoring.payment.discard_bonus.at_cap", "others_pay applies when the "
+                        "discarder pays discarder_max, which is not set (0: no cap)"))
     return out
 
 
@@ -593,8 +612,10 @@ def score_bound(doc: Mapping[str, Any]) -> int:
     pay = sc["payment"]
     ti = max(pay["ti"]["big"], pay["ti"]["small"]) * (n - 1) * 20  # one 提 per card kind
     shares = max(n - 1, pay.get("discarder_pays", 0)) + 1  # + 1: a seat sitting out
-    kings = sc["huangzhuang"]["king_penalty"] * doc["deck"]["kings"] * n
-    bound: int = max(after, units * shares + ti, kings + ti)
+    bonus = pay.get("discard_bonus", {}).get("units", 0) * n  # credited, or each other pays
+    kings = (sc["huangzhuang"]["king_penalty"] * doc["deck"]["kings"] * n
+             + sc["huangzhuang"].get("dealer_pays", 0))
+    bound: int = max(after, units * shares + bonus + ti, kings + ti)
     return bound
 
 

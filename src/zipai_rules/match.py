@@ -107,14 +107,18 @@ def datuo_payments(rules: Datuo, payments: Sequence[int], winner: int | None,
     Example (``factor`` 2, ``both`` 4), seat 0 wins 3 from each of seats 1 and 2,
     ``[6, -3, -3]``: seat 1 打坨 → ``[9, -6, -3]``; seats 0 and 1 → ``[18, -12, -6]``.
 
-    A 荒庄 (``winner`` ``None``) pays nothing to scale; one with payments (a 王 penalty, an
-    instant 提 payment, which the loader refuses with 打坨) raises
-    :class:`~zipai_rules.errors.ZipaiError` (``bad_option``)."""
+    A 荒庄 (``winner`` ``None``) pays nothing to scale, but for one seat's charge that no
+    seat receives (``scoring.huangzhuang.dealer_pays``), multiplied by that seat's own
+    ``factor`` when it 打坨s; one paying between seats (a 王 penalty, an instant 提 payment,
+    which the loader refuses with 打坨) raises :class:`~zipai_rules.errors.ZipaiError`
+    (``bad_option``)."""
     if winner is None:
-        if any(payments):
+        charged = [seat for seat, paid in enumerate(payments) if paid]
+        if len(charged) > 1:
             raise ZipaiError("打坨 scales the payments between a hand's winner and the others; "
                              "this 荒庄 pays between other seats", code="bad_option")
-        return list(payments)
+        return [paid * (rules.factor if seat in doubled else 1)
+                for seat, paid in enumerate(payments)]
     out = [0] * len(payments)
     for seat, paid in enumerate(payments):
         if seat != winner:

@@ -2,9 +2,13 @@
 
 Units: 胡息 for meld values; the variant's score unit (囤, 舵, …) after conversion. Every line
 carries the variant's own word for what it counts. Payments are per player (game seat) and,
-with a seat sitting out (数醒), for that seat too; they sum to zero, but for a 自摸 under
-``scoring.payment.zimo: winner_only`` (湘乡), which credits the winner and charges nobody:
-the settlement then says so (``zero_sum`` false, ``credited`` the units no seat paid).
+with a seat sitting out (数醒), for that seat too; they sum to zero, but for the payments of
+湘乡 (billee1011/repository XiangXiangHHTable.process_chi_hu_player_score_phz): a win nobody
+pays (``scoring.payment.zimo`` / ``draw: winner_only``, credited ``per_loser`` or ``once``), a
+discard win's ``discard_bonus`` credited without a payer, and the 荒庄 charge of the dealer
+(``scoring.huangzhuang.dealer_pays``, PHZHandlerDispatchCard_XiangXiang.exe): the settlement
+then says so (``zero_sum`` false, ``credited`` the units no seat paid less those no seat
+received).
 
 Rules (each cited in the variant files under ``scoring``): the 胡息 → unit conversion
 (Guilin "10－14胡为1舵，15-19胡为2舵", ``004_4a6d8adec4e0ba73.txt`` 第七条二)); bonuses by result
@@ -53,9 +57,10 @@ class Settlement:
     a share), the explained ``lines``, and the
     ``payments`` per player plus ``sitting_out``, the units gained by a seat out of the hand
     (0 when none; a record's header ``sitting_out`` is the flag whether a seat sat out), and
-    ``credited``: units credited to the winner that no seat paid (``payment.zimo:
-    winner_only``), so that ``sum(payments) + sitting_out == credited``; 0 when the hand is
-    zero-sum."""
+    ``credited``: units credited to the winner that no seat paid (``payment.zimo`` /
+    ``draw: winner_only``, ``payment.discard_bonus``) less units charged that no seat
+    received (``huangzhuang.dealer_pays``: negative on such a 荒庄), so that
+    ``sum(payments) + sitting_out == credited``; 0 when the hand is zero-sum."""
 
     variant_id: str
     winner: int | None
@@ -243,10 +248,15 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
                           f"{share}", share))
     gain = share * len(losers)
     credited = 0
-    if pay.zimo == "winner_only" and Label.ZIMO in r.labels:
+    paid = 0  # what a discarder paying alone pays
+    if pay.uncharged(r.labels, r.source):
+        once = pay.credit == "once"
+        gain = share if once else gain
         credited = gain
-        lines.append(Line("payment", v.term("zimo"), f"seat {winner} is credited {gain} "
-                          f"({share} per loser) and nobody is charged: not zero-sum", 0))
+        term = v.term("zimo") if Label.ZIMO in r.labels else unit_word
+        how = "once" if once else f"{share} per loser"
+        lines.append(Line("payment", term, f"seat {winner} is credited {gain} ({how}) and "
+                          "nobody is charged: not zero-sum", 0))
     elif discarder is not None and pay.discard_win == "discarder_pays_all":
         times = pay.discarder_pays
         gain = share * (len(losers) if times is None else times)
@@ -255,6 +265,7 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
             lines.append(Line("cap", v.term("fengding"), f"the discarder's {gain} capped at "
                               f"{pay.discarder_max}", pay.discarder_max))
             gain, alone = pay.discarder_max, "at most"
+        paid = gain
         payments[discarder] -= gain
         lines.append(Line("payment", v.term("dianpao"), f"seat {discarder} pays {gain} {alone}",
                           -gain))
@@ -262,6 +273,9 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
         for s in losers:
             payments[s] -= share
             lines.append(Line("payment", unit_word, f"seat {s} pays {share}", -share))
+    if discarder is not None and pay.discard_bonus.units:
+        gain, unpaid = _discard_bonus(v, (winner, discarder), gain, paid, payments, lines)
+        credited += unpaid
     payments[winner] += gain
     sitting = 0
     if r.sitting_out and pay.sitting_out == "mirror":
@@ -277,6 +291,31 @@ def settle(variant: VariantLike | GameState | Game, result: Result | bool | None
                       credited)
 
 
+def _discard_bonus(v: Variant, seats: tuple[int, int], gain: int, paid: int,
+                   payments: list[int], lines: list[Line]) -> tuple[int, int]:
+    """``scoring.payment.discard_bonus`` on a discard win (``seats``: the winner and the
+    discarder) whose winner is to ``gain`` what the losers paid: the winner's gain with the
+    bonus, and the units of it no seat paid. With
+    ``at_cap: others_pay`` and the discarder paying ``discarder_max`` (``paid``), each loser
+    other than the discarder pays the bonus (湘乡: 100 + 10 from the third seat); else the
+    bonus is credited without a payer (湘乡: the winner gains 10 more than the discarder
+    pays)."""
+    pay = v.scoring.payment
+    bonus = pay.discard_bonus.units
+    winner, discarder = seats
+    others = [s for s in range(v.players) if s not in (winner, discarder)]
+    if pay.discard_bonus.at_cap == "others_pay" and others and pay.discarder_max \
+            and paid == pay.discarder_max:
+        for s in others:
+            payments[s] -= bonus
+            lines.append(Line("payment", v.term("fengding"), f"seat {s} pays {bonus} more: the "
+                              f"discarder pays the cap {paid}", -bonus))
+        return gain + bonus * len(others), 0
+    lines.append(Line("payment", v.term("dianpao"), f"seat {winner} gains {bonus} more than is "
+                      "paid, from nobody: not zero-sum", bonus))
+    return gain + bonus, bonus
+
+
 def _check_result(v: Variant, r: Result) -> None:
     """Refuse (``bad_argument``) a :class:`Result` whose fields no hand of ``v`` can end with:
     a result built by hand rather than by the engine."""
@@ -288,6 +327,8 @@ def _check_result(v: Variant, r: Result) -> None:
 
     if not isinstance(r.kind, str) or r.kind not in set(ResultKind):
         bad(f"kind {r.kind!r} is not one of {', '.join(k.value for k in ResultKind)}")
+    if r.dealer is not None and not seat(r.dealer):
+        bad(f"dealer {r.dealer!r} is not a seat 0..{v.players - 1} (or None)")
     if r.kind == ResultKind.HUANGZHUANG:
         return
     if not seat(r.winner):
@@ -362,5 +403,15 @@ def _huangzhuang(v: Variant, r: Result, events: Sequence[Event] = ()) -> Settlem
                 lines.append(Line("payment", v.term("king"), f"seat {s} holds {kings[s]} "
                                   f"{format_cards([KING] * kings[s])}: pays seat {t} {amount}",
                                   amount))
+    due = v.scoring.huangzhuang.dealer_pays
+    if due:
+        if r.dealer is None:
+            raise ZipaiError(f"settle: {v.name} charges the dealer on a 荒庄 "
+                             "(scoring.huangzhuang.dealer_pays) and the result names no dealer",
+                             code="bad_argument")
+        payments[r.dealer] -= due
+        lines.append(Line("payment", v.term("huangzhuang"), f"seat {r.dealer} (the dealer) "
+                          f"pays {due} to nobody: not zero-sum", -due))
     _ti_payments(v, events, payments, lines)
-    return Settlement(v.id, None, 0, 0, v.scoring.unit, tuple(lines), tuple(payments))
+    return Settlement(v.id, None, 0, 0, v.scoring.unit, tuple(lines), tuple(payments),
+                      credited=-due)

@@ -14,7 +14,7 @@ import copy
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from functools import cache
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -75,6 +75,10 @@ HASH_NEUTRAL: dict[tuple[str, ...], Any] = {
     ("scoring", "payment", "max_units"): 0,
     ("scoring", "payment", "discarder_max"): 0,
     ("scoring", "payment", "zimo"): "losers_pay",
+    ("scoring", "payment", "draw"): "losers_pay",
+    ("scoring", "payment", "credit"): "per_loser",
+    ("scoring", "payment", "discard_bonus"): {"units": 0, "at_cap": "credited"},
+    ("scoring", "huangzhuang", "dealer_pays"): 0,
 }
 
 
@@ -366,6 +370,17 @@ class TiPayment:
 
 
 @attrs.frozen(slots=True)
+class DiscardBonus:
+    """``scoring.payment.discard_bonus``: on a win on a discard the winner gains ``units``
+    more than the discarder (or the losers) pay, credited without a payer; ``at_cap``:
+    ``credited`` (the same when the discarder pays ``discarder_max``) or ``others_pay``
+    (then each loser other than the discarder pays ``units``: 湘乡 10)."""
+
+    units: int = 0
+    at_cap: str = "credited"
+
+
+@attrs.frozen(slots=True)
 class Payment:
     """``scoring.payment``: who pays a discard win (``discarder_pays``: how many times the
     units the discarder pays alone; ``None``: once per loser); what the seat sitting out gets;
@@ -373,7 +388,10 @@ class Payment:
     included (0: no such payment). Caps (0: none): ``max_units``, the most one loser's
     share comes to; ``discarder_max``, the most a discarder paying for all pays. ``zimo``:
     ``losers_pay``, or ``winner_only`` (a 自摸 credits the winner and charges nobody: the
-    payments do not sum to zero)."""
+    payments do not sum to zero); ``draw``: the same choice for a win on a card another seat
+    drew (source ``draw``); ``credit``: what such a win nobody pays credits the winner,
+    ``per_loser`` (each loser's share, as if they paid) or ``once`` (the units once, 湘乡);
+    ``discard_bonus`` (:class:`DiscardBonus`)."""
 
     discard_win: str
     sitting_out: str
@@ -382,6 +400,17 @@ class Payment:
     max_units: int = 0
     discarder_max: int = 0
     zimo: str = "losers_pay"
+    draw: str = "losers_pay"
+    credit: str = "per_loser"
+    discard_bonus: DiscardBonus = attrs.field(factory=DiscardBonus,
+                                              metadata=_section(DiscardBonus))
+
+    def uncharged(self, labels: Collection[str], source: str | None) -> bool:
+        """Whether a win with these result ``labels`` and ``source`` charges nobody: a 自摸
+        (label ``zimo``) under ``zimo: winner_only``, a win on another seat's draw under
+        ``draw: winner_only``."""
+        return ((self.zimo == "winner_only" and "zimo" in labels)
+                or (self.draw == "winner_only" and source == "draw"))
 
     def share(self, units: int) -> int:
         """The units one loser's share of a win worth ``units`` comes to (``max_units``)."""
@@ -390,9 +419,11 @@ class Payment:
 
 @attrs.frozen(slots=True)
 class Huangzhuang:
-    """``scoring.huangzhuang``: units each 王 holder pays per 王 on a drawn hand."""
+    """``scoring.huangzhuang``: units each 王 holder pays per 王 on a drawn hand;
+    ``dealer_pays``: units the dealer is charged on a drawn hand, paid to nobody (湘乡 10)."""
 
     king_penalty: int
+    dealer_pays: int = 0
 
 
 @attrs.frozen(slots=True)

@@ -53,11 +53,16 @@ def check_settlement(ref: Referee) -> None:
     st = rec.get("settlement") or {}
     i = len(rec["events"])
     pays = st.get("payments") or []
-    if sum(pays) + int(st.get("sitting_out") or 0) != 0:
-        ref.flag("settlement", i, f"payments {pays} + sitting out {st.get('sitting_out')} "
-                 "do not sum to zero")
     result = rec.get("result") or {}
     scoring = r.scoring
+    pay = scoring["payment"]
+    # 湘乡 (docs/settlement.md): wins nobody pays, a discard bonus, the dealer's 荒庄 charge
+    unpaid = ("winner_only" in (pay.get("zimo"), pay.get("draw"))
+              or pay.get("discard_bonus", {}).get("units")
+              or scoring["huangzhuang"].get("dealer_pays"))
+    if not unpaid and sum(pays) + int(st.get("sitting_out") or 0) != 0:
+        ref.flag("settlement", i, f"payments {pays} + sitting out {st.get('sitting_out')} "
+                 "do not sum to zero")
     if scoring["payment"]["ti"].get("big") or scoring["payment"]["ti"].get("small"):
         ref.skipped["settlement_ti_payments"] = ref.skipped.get("settlement_ti_payments", 0) + 1
         return
@@ -70,6 +75,7 @@ def check_settlement(ref: Referee) -> None:
                 if kings[s] and not kings[u]:
                     want[s] -= pen * kings[s]
                     want[u] += pen * kings[s]
+        want[ref.dealer] -= scoring["huangzhuang"].get("dealer_pays", 0)
         if pays != want:
             ref.flag("settlement", i, f"荒庄 payments {pays}, the referee's {want}")
         return
@@ -107,16 +113,31 @@ def check_settlement(ref: Referee) -> None:
         return
     losers = [s for s in range(ref.n) if s != w]
     want = [0] * ref.n
-    pay = scoring["payment"]
-    if ref.win_source == "discard" and pay["discard_win"] == "discarder_pays_all":
+    bonus = pay.get("discard_bonus", {})
+    if ("zimo" in labels and pay.get("zimo") == "winner_only") or (
+            ref.win_source == "draw" and pay.get("draw") == "winner_only"):
+        want[w] += units * (1 if pay.get("credit") == "once" else len(losers))
+    elif ref.win_source == "discard" and pay["discard_win"] == "discarder_pays_all":
         d = ref.win_exposer
         amount = units * (pay.get("discarder_pays") or len(losers))
+        if pay.get("discarder_max"):
+            amount = min(amount, pay["discarder_max"])
         want[d] -= amount
         want[w] += amount
+        others = [s for s in losers if s != d]
+        if bonus.get("at_cap") == "others_pay" and amount == pay.get("discarder_max") \
+                and others:
+            for s in others:  # the bonus paid by the seats that did not discard
+                want[s] -= bonus["units"]
+                want[w] += bonus["units"]
+        else:
+            want[w] += bonus.get("units", 0)
     else:
         for s in losers:
             want[s] -= units
             want[w] += units
+        if ref.win_source == "discard":
+            want[w] += bonus.get("units", 0)
     mirror = int(st.get("sitting_out") or 0)
     if pay.get("sitting_out") == "mirror" and rec.get("sitting_out"):
         # the seat out gains what the winner gains, the losers paying it too (docs/settlement.md)

@@ -193,8 +193,10 @@ class Result:
 
     What settlement needs besides: the ``discarder`` (the seat whose discard was won on, 点炮;
     else ``None``), the ``flipped`` card (the wall's top card at the end, turned for 醒;
-    ``None`` when the wall is empty), ``kings`` (王 held in hand per seat at the end) and
-    ``sitting_out`` (whether a seat of the table sat this hand out, 数醒).
+    ``None`` when the wall is empty), ``kings`` (王 held in hand per seat at the end),
+    ``sitting_out`` (whether a seat of the table sat this hand out, 数醒) and the ``dealer``
+    seat (``None`` in a result built without one; ``scoring.huangzhuang.dealer_pays`` needs
+    it).
     """
 
     kind: ResultKind
@@ -208,6 +210,7 @@ class Result:
     flipped: int | None = None
     kings: tuple[int, ...] = ()
     sitting_out: bool = False
+    dealer: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """``{kind, winner, card, source, huxi, labels}``; the card as its ASCII token."""

@@ -140,10 +140,12 @@ class _Builder:
 
     def finish(self, result: Result) -> None:
         """End the hand with ``result``, completed with what settlement reads of the table:
-        the flipped card (the wall's top card), 王 held per seat, and whether a seat sits out."""
+        the flipped card (the wall's top card), 王 held per seat, whether a seat sits out, and
+        the dealer."""
         result = attrs.evolve(result, flipped=self.wall[0] if self.wall else None,
                               kings=tuple(seat.hand[KING] for seat in self.seats),
-                              sitting_out=self.v.seats > self.v.players)
+                              sitting_out=self.v.seats > self.v.players,
+                              dealer=self.dealer)
         self.phase, self.actor, self.options, self.result = Phase.OVER, None, (), result
         self.plans = {}
 
