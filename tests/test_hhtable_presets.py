@@ -152,44 +152,56 @@ def test_hechi_red_pao_counts_three_more():
 # --- 湘乡 XiangXiangHHTable.get_chi_hu_action_rank_phz, process_chi_hu_player_score_phz ------
 
 def test_xiangxiang_hong_hu_doubles_on_a_discard():
-    """TEN_RED: 16 胡 with 10 red (红胡) → × 2 = 32; on a discard the discarder pays 32, as in
-    the source (the source's winner gains 10 more, which the preset leaves out)."""
+    """TEN_RED: 16 胡 with 10 red (红胡) → × 2 = 32; on a discard the discarder pays 32 and
+    the winner gains 32 + 10 = 42 (process_chi_hu_player_score_phz, else branch: lChiHuScore
+    + 10), the 10 paid by nobody."""
     huxi, s = won(XIANGXIANG, *TEN_RED, "discard", discarder=1)
     assert huxi == 16
     assert s.units == 32
-    assert s.payments == (32, -32, 0)
+    assert s.payments == (42, -32, 0)
+    assert (s.credited, s.zero_sum) == (10, False)
 
 
 def test_xiangxiang_plain_win_on_a_discard():
-    """PLAIN: 18 胡, 5 red, no 名堂: the score is the 胡息, 18 from the discarder."""
+    """PLAIN: 18 胡, 5 red, no 名堂: the score is the 胡息, 18 from the discarder; the winner
+    gains 18 + 10 = 28."""
     huxi, s = won(XIANGXIANG, *PLAIN, "discard", discarder=2)
     assert huxi == 18
-    assert s.payments == (18, 0, -18)
+    assert s.payments == (28, 0, -18)
+
+
+def test_xiangxiang_win_on_another_seats_draw_credits_the_score_once():
+    """PLAIN won on a card another seat drew: the zimo branch (zimo true, provide_index the
+    drawer): the winner gains the score, 18, once, with no 10 more (seat_index is not
+    provide_index), and nobody pays."""
+    _, s = won(XIANGXIANG, *PLAIN, "draw")
+    assert s.payments == (18, 0, 0)
+    assert (s.credited, s.zero_sum) == (18, False)
 
 
 def test_xiangxiang_quan_hei_counts_100_and_a_zimo_charges_nobody():
     """BLACK_SETS on one's own draw: 全黑 (黑胡) sets 100 胡息; a 自摸 charges nobody and the
-    winner is credited what the two losers would pay, 200 (the source: 100 + 10); the hand is
-    not zero-sum."""
+    winner is credited the score once and 10 more (seat_index == provide_index): 110; the
+    hand is not zero-sum."""
     _, s = won(XIANGXIANG, *BLACK_SETS, "self")
     assert s.huxi == 100
-    assert s.units == 100
-    assert s.payments == (200, 0, 0)
+    assert s.units == 110
+    assert s.payments == (110, 0, 0)
     assert not s.zero_sum
-    assert s.credited == 200
+    assert s.credited == 110
 
 
 def test_xiangxiang_discarder_pays_at_most_100():
     """提 d1 (12) · 提 d4 (12) · 跑 d9 (9) · 坎 d3 (6) · 坎 d5 (6) · d2 d7 d10 (6) · 将 x4 x4 = 51
     胡, 3 red: 30 胡 or more → × 2 = 102; won on a discard, the discarder pays at most 100
-    (discarder_max; the source's third seat pays 10 more and its winner gains 110, which the
-    preset leaves out)."""
+    (discarder_max); at 100 the third seat pays 10 and the winner gains 100 + 10: zero-sum."""
     huxi, s = won(XIANGXIANG, "d3 d3 d3 d5 d5 d5 d2 d7 d10 x4",
                   ["ti=d1 d1 d1 d1", "ti=d4 d4 d4 d4", "pao=d9 d9 d9 d9"], "x4", "discard",
                   discarder=1)
     assert huxi == 51
     assert s.units == 102
-    assert s.payments == (100, -100, 0)
+    assert s.payments == (110, -100, -10)
+    assert s.zero_sum
 
 
 # --- 湘乡's match: XiangXiangHHTable.on_room_game_finish, round, getGameScore --------------
@@ -230,6 +242,8 @@ def test_xiangxiang_match_ends_at_100_rounded_to_10_with_datuo(seed):
                     scaled[s] = pay[s] * (2 if 0 in (s, w) else 1)
             scaled[w] = -sum(scaled) + sum(pay) * (2 if w == 0 else 1)
             pay = scaled
+        else:  # the dealer's 10 on a 荒庄, paid to nobody: its own 打坨 doubles it
+            pay = [p * (2 if t == 0 else 1) for t, p in enumerate(pay)]
         totals = [a + b for a, b in zip(totals, pay, strict=True)]
     assert max(totals) >= 100
     assert m.scores == totals
