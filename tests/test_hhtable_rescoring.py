@@ -209,7 +209,7 @@ def test_xiangxiang_is_not_zero_sum_where_the_source_is_not():
     wins = games("xiangxiang")
     assert {r.source for _, r, _, _ in wins} >= {"self", "draw", "discard"}
     v = load_preset("xiangxiang")
-    for seed, r, events, got in wins:
+    for seed, r, events, _ in wins:
         s = settle(v, r, events=events)
         source = xiangxiang(r, events)
         assert s.units == xiangxiang_huxi(r) + (10 if "zimo" in r.labels else 0), seed

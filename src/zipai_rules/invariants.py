@@ -93,11 +93,12 @@ def game_problem(game: Game) -> str | None:
 
 def payments_balance(settlement: Settlement) -> str | None:
     """The payments of a settlement (the seat sitting out included) sum to zero, or, for a
-    hand that is not zero-sum (``scoring.payment.zimo: winner_only``), to the units it
-    ``credited`` the winner without a payer."""
+    hand that is not zero-sum (湘乡's payments: a win nobody pays, a discard bonus, the
+    dealer's 荒庄 charge), to what it ``credited`` without a payer (less what it charged
+    without a payee)."""
     credited = settlement.credited
     if sum(settlement.payments) + settlement.sitting_out != credited:
-        want = f"{credited} (the units credited without a payer)" if credited else "zero"
+        want = f"{credited} (the units credited without a payer or payee)" if credited else "zero"
         return (f"payments {settlement.payments} and sitting out {settlement.sitting_out} do "
                 f"not sum to {want}")
     return None

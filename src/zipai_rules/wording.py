@@ -173,12 +173,16 @@ class Words:
         if not self.zh:
             pays = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(settlement.payments))
             extra = f", sitting out {settlement.sitting_out:+d}" if settlement.sitting_out else ""
-            if settlement.credited:
+            if settlement.credited > 0:
                 extra += f", {settlement.credited} credited unpaid (not zero-sum)"
+            elif settlement.credited:
+                extra += f", {-settlement.credited} charged to nobody (not zero-sum)"
             return f"  payments ({v.term(settlement.unit)}): {pays}{extra}"
         pays = "，".join(f"{s}号位 {p:+d}" for s, p in enumerate(settlement.payments))
         extra = (f"，{self.word('sit_out')} {settlement.sitting_out:+d}"
                  if settlement.sitting_out else "")
-        if settlement.credited:
+        if settlement.credited > 0:
             extra += f"，无人付的 {settlement.credited}（非零和）"
+        elif settlement.credited:
+            extra += f"，无人收的 {-settlement.credited}（非零和）"
         return f"  输赢（{self.word(settlement.unit)}）：{pays}{extra}"
