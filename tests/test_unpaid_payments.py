@@ -129,15 +129,18 @@ def test_the_new_keys_at_their_defaults_keep_the_content_hash():
      "scoring.payment.draw", "never gives"),
 ])
 def test_hostile_payment_shapes_are_refused_at_their_path(doc, path, needle):
-    raw = {"id": "bad", "name": "bad", "extends": "hunan", **doc}
-    with pytest.raises(VariantError) as info:
-        build_variant(raw, raw_preset, "<bad>")
-    assert any(p == path and needle in m for p, m in info.value.problems), info.value.problems
+    assert any(p == path and needle in m for p, m in refused(doc)), refused(doc)
 
 
 def test_a_win_nobody_pays_refuses_a_mirrored_seat_out():
-    raw = {"id": "bad", "name": "bad", "extends": "penghu",
-           "scoring": {"payment": {"draw": "winner_only"}}}
+    doc = {"scoring": {"payment": {"draw": "winner_only"}}}
+    assert "scoring.payment.draw" in [p for p, _ in refused(doc, "penghu")]
+
+
+def refused(doc, parent="hunan"):
+    """The (path, message) problems of a variant file extending ``parent`` with ``doc``,
+    which the loader must refuse."""
     with pytest.raises(VariantError) as info:
-        build_variant(raw, raw_preset, "<bad>")
-    assert "scoring.payment.draw" in [p for p, _ in info.value.problems]
+        build_variant({"id": "bad", "name": "bad", "extends": parent, **doc}, raw_preset,
+                      "<bad>")
+    return info.value.problems
