@@ -103,3 +103,26 @@ def test_the_unit_word_is_shown_where_units_are(tmp_path):
     assert s.unit == "point" and v.term("point") == "分"
     conversion = next(x for x in s.lines if x.item == "conversion")
     assert (conversion.term, conversion.text) == ("分", "18 胡息 → 2 分 [(18 − 12) // 3]")
+
+
+def test_labels_and_cards_a_win_cannot_have_are_refused():
+    import pytest
+
+    from zipai_rules.errors import ZipaiError
+    from zipai_rules.scored import score_hand
+    hand = "d7 d7 d7 d2 d2 d2 d1 d1 d1 x1 x2 x9 x9"
+    table = ("ti=d8 d8 d8 d8", "peng=d10 d10 d10")
+    cases = [
+        ("xiangxiang", dict(labels=["tianhu"], source="discard"),
+         "a 天胡 is the dealer's win on its dealt hand"),
+        ("hunan", dict(haidi=True, source="discard"),
+         "海底 is a win on the last card drawn from the wall"),
+        ("guilin", dict(flipped="K", source="draw"), "has no 王 to turn"),
+        ("hunan", dict(labels=["dihu"], dealer=True, source="draw"), "a 地胡 is a non-dealer's"),
+    ]
+    for variant, options, words in cases:
+        source = options.pop("source")
+        with pytest.raises(ZipaiError) as err:
+            score_hand(variant, hand, list(table), "x3", source,
+                       **options)
+        assert err.value.code == "bad_argument" and words in str(err.value), (variant, err)

@@ -46,6 +46,25 @@ class ScoredHand:
                 "settlement": self.settlement.to_json()}
 
 
+def _impossible(v: Variant, given: tuple[str, ...], source: str | None, dealer: bool,
+                dealt: bool, haidi: bool) -> str:
+    """Why the labels asked of a win cannot happen in the variant (empty when they can): a
+    天胡 is the dealer's dealt hand; 地胡 and 举手胡 a non-dealer's, where the variant has
+    them (``win.dihu``, ``win.jushou``); 海底 a win on a card drawn from the wall."""
+    if "tianhu" in given and not (dealer and (dealt or source in (None, "self"))):
+        return "a 天胡 is the dealer's win on its dealt hand (give --dealer with --dealt, " \
+               "or a card from self)"
+    if "dihu" in given and (dealer or v.win.dihu == "none"):
+        return ("a 地胡 is a non-dealer's win" if dealer
+                else f"{v.name} has no 地胡 (win.dihu: none)")
+    if "jushou" in given and (dealer or not v.win.jushou):
+        return ("a 举手胡 is a non-dealer's win" if dealer
+                else f"{v.name} has no 举手胡 (win.jushou)")
+    if haidi and source not in ("self", "draw"):
+        return "海底 is a win on the last card drawn from the wall (source self or draw)"
+    return ""
+
+
 def score_hand(variant: VariantLike, hand: HandCards, table: TableMelds = (),
                card: int | str | None = None, source: str | None = None, *,
                labels: Iterable[str] = (), haidi: bool = False, flipped: int | str | None = None,
@@ -74,6 +93,9 @@ def score_hand(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     if haidi and flipped is not None:
         raise ZipaiError("score_hand: a win on the last wall card (haidi) turns no card for 醒",
                          code="bad_argument")
+    impossible = _impossible(v, given, source, dealer, dealt, haidi)
+    if impossible:
+        raise ZipaiError(f"score_hand: {impossible}", code="bad_argument")
     analysis = analyze(v, hand, table, card, source, dealer=dealer, dealt=dealt)
     if not analysis.win:
         raise ZipaiError(f"not a win under {v.name}: {analysis.reason} (best "
@@ -82,6 +104,8 @@ def score_hand(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     turned = None if haidi else (_quiet_card(v, analysis) if flipped is None
                                  else parse_card(flipped).index if isinstance(flipped, str)
                                  else flipped)
+    if turned == KING and not v.deck.kings:
+        raise ZipaiError(f"score_hand: flipped: {v.name} has no 王 to turn", code="bad_argument")
     src = None if source is None else Source(source)
     tags: tuple[Label, ...] = (Label.ZIMO,) if src == Source.SELF else ()
     if dealt and Label.TIANHU not in given:

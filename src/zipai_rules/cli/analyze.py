@@ -41,7 +41,7 @@ def add_parser(sub: Any) -> None:
                     help="settle the win (with --card and --from, or --dealt): the 名堂, "
                     "multipliers and units it gets, as a game's settlement gives them; the "
                     "player is seat 0, a discard comes from seat 1")
-    an.add_argument("--label", action="append", default=[], choices=list(GIVEN_LABELS),
+    an.add_argument("--label", action="append", default=[], choices=[str(x) for x in GIVEN_LABELS],
                     help="with --score: the win also counts as this (repeatable; 自摸 is "
                     "--from self)")
     an.add_argument("--haidi", action="store_true",
