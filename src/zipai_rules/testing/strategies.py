@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from ..analysis import SOURCES, Analysis, analyze
 from ..cards import KING, deck_size, format_cards
 from ..engine.actions import Action, ActionKind
-from ..engine.game import Game, deck
+from ..engine.game import Deal, Game, deal_in_order, deck
 from ..engine.observation import Observation
 from ..errors import VariantError, ZipaiError
 from ..frozen import thaw
@@ -526,6 +526,23 @@ def winning_situations(variant: Variant) -> st.SearchStrategy[Situation]:
 
 # --- games and game states ---------------------------------------------------------------------
 
+def deals(variant: Variant, dealer: int = 0) -> st.SearchStrategy[Deal]:
+    """A :class:`~zipai_rules.engine.Deal` of the variant: a permutation of its whole deck,
+    dealt as :func:`~zipai_rules.engine.shuffled_deal` deals a shuffle (each hand in seat
+    order from ``dealer``, then the wall). Every order of the deck is drawn alike, as a
+    shuffle would; it prints in card notation. Shrinks swap by swap towards the deal of seed
+    0 (``shuffled_deal(variant, 0, dealer)``, an ordinary hand: the deck in its fixed order
+    would end most hands at the deal), so a failure shrinks to a deal a few swaps from that
+    one, not to another random shuffle as a seed does. A ``dealer`` that is not a seat raises
+    :class:`StrategyArgumentError`."""
+    if isinstance(dealer, bool) or not isinstance(dealer, int) \
+            or not 0 <= dealer < variant.players:
+        raise StrategyArgumentError(f"dealer is a seat 0..{variant.players - 1}, not {dealer!r}")
+    base = deck(variant)
+    random.Random(0).shuffle(base)  # the order shuffled_deal(variant, 0) deals
+    return st.permutations(base).map(lambda cs: deal_in_order(variant, cs, dealer))
+
+
 #: the offers :func:`game_states` can stop at, and how each is recognised
 OFFERS: dict[str, Callable[[Game], bool]] = {
     "claim": lambda g: g.state.phase == "respond" and any(
@@ -793,6 +810,6 @@ def _keep_draws(d: dict[str, Any]) -> None:
 
 
 __all__ = ["OFFERS", "DrawnGame", "Situation", "StrategyArgumentError", "WinningHand",
-           "action_sequences", "cards", "game_states", "games", "hands", "melds",
+           "action_sequences", "cards", "deals", "game_states", "games", "hands", "melds",
            "observations", "situations", "variant_documents", "variants", "winning_hands",
            "winning_situations"]
