@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, Phase, find, settings
 from zipai_rules import find_variant
 from zipai_rules.engine import ActionKind, Game, transition
 from zipai_rules.testing import (
+    OFFERS,
     StrategyArgumentError,
     deals,
     engine_options,
@@ -24,6 +25,8 @@ from zipai_rules.testing import (
 HUNAN = find_variant("hunan")
 SHRINK = settings(database=None, max_examples=200, derandomize=True, deadline=None,
                   suppress_health_check=[HealthCheck.too_slow])
+# rule-history states take about a second each to build: found, not shrunk (too slow for ci)
+SEARCH = settings(database=None, max_examples=10, derandomize=True, phases=[Phase.generate])
 
 
 def test_engine_options_of_the_seat_asked_are_its_legal_options():
@@ -105,3 +108,35 @@ def test_machine_never_gives_up_and_shrinks_a_planted_bug():
     steps = [line for note in getattr(info.value, "__notes__", []) for line in note.splitlines()
              if line.strip().startswith("state.") and "invariants" not in line]
     assert steps[0].strip().startswith("state.first_deal") and len(steps) <= 4, steps
+
+
+@pytest.mark.parametrize("offer", ["peng_again", "own_again"])
+def test_rule_history_offers_are_reached(offer):
+    game = find(game_states(HUNAN, offer), lambda g: True, settings=SEARCH)
+    p = game.state.pending
+    assert game.state.phase == "respond" and OFFERS[offer](game)
+    if offer == "peng_again":
+        assert any(p.card in s.chou_peng_cards for s in game.state.seats)
+
+
+def test_a_chou_tracker_that_forgets_a_declined_peng_is_found():
+    """Planted: a 臭 tracker that lets a seat holding the pair 碰 the card whenever it comes
+    (it forgets the declined 碰: 003 "玩家可以吃、碰却选择不吃、不碰时，这张牌就成了该玩家的臭牌 …
+    不得再吃或者碰"). ``game_states(H, "peng_again")`` reaches the second offer at once and
+    ``engine_options`` shows the engine refusing it."""
+    def tracker_pengs(game):
+        card = game.state.pending.card
+        return {s for s, seat in enumerate(game.state.seats)
+                if seat.hand[card] == 2 and s != game.state.pending.by}
+
+    def engine_pengs(game):
+        st_, p = game.state, game.state.pending
+        return {s for s in range(HUNAN.players)
+                if any(a.kind == ActionKind.PENG
+                       for a in engine_options(st_, s, p.card, str(p.source)))}
+
+    game = find(game_states(HUNAN, "peng_again"),
+                lambda g: tracker_pengs(g) != engine_pengs(g), settings=SEARCH)
+    p = game.state.pending
+    wrong = tracker_pengs(game) - engine_pengs(game)
+    assert any(p.card in game.state.seats[s].chou_peng_cards for s in wrong)

@@ -553,6 +553,13 @@ OFFERS: dict[str, Callable[[Game], bool]] = {
     "bi": lambda g: any(a.kind == ActionKind.CHI and len(a.melds) > 1
                         for a in g.state.options),
     "forced": lambda g: len(g.state.options) == 1,
+    # rule histories (臭): the card on offer comes round again to a seat that let it go
+    "peng_again": lambda g: g.state.phase == "respond" and g.state.pending is not None and any(
+        g.state.pending.card in seat.chou_peng_cards and seat.hand[g.state.pending.card] == 2
+        for seat in g.state.seats),
+    "own_again": lambda g: g.state.phase == "respond" and g.state.pending is not None and any(
+        s != g.state.pending.by and g.state.pending.card in seat.own_chou
+        for s, seat in enumerate(g.state.seats)),
 }
 
 
@@ -637,8 +644,11 @@ def game_states(variant: Variant, offer: str = "claim", max_hands: int = 20
     """A :class:`DrawnGame` still being played at the first state where ``offer`` is on
     offer (see :data:`OFFERS`): ``claim`` (the actor answers an exposed card with a 吃, 碰, 跑
     or 胡 among its options), ``hu`` (胡 among the options), ``hu_check`` (the actor may win
-    with the hand as it stands), ``peng``, ``bi`` (a 吃 that takes 比 melds along) or
-    ``forced`` (exactly one legal action).
+    with the hand as it stands), ``peng``, ``bi`` (a 吃 that takes 比 melds along),
+    ``forced`` (exactly one legal action), and two rule histories for 臭 trackers:
+    ``peng_again`` (the card on offer is one a seat holding its pair declined to 碰 before)
+    and ``own_again`` (the card on offer is one another seat drew or discarded and let go
+    before, in its ``own_chou``).
 
     Built by playing, not by filtering: a seeded hand is played by a ``random.Random`` of the
     same seed (eagerly, taking a 吃/碰/跑 whenever one is on offer, or not), never taking an
