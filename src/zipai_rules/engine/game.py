@@ -112,6 +112,15 @@ def shuffled_deal(variant: VariantLike, seed: int, dealer: int = 0) -> Deal:
     _check_dealer(variant, dealer)
     cards = deck(variant)
     random.Random(check_seed(seed)).shuffle(cards)
+    return deal_in_order(variant, cards, dealer)
+
+
+def deal_in_order(variant: Variant, cards: Sequence[int], dealer: int = 0) -> Deal:
+    """Deal a whole deck in the order of ``cards`` (card indices) as :func:`shuffled_deal`
+    deals its shuffle: each hand in seat order from the ``dealer``, then the wall, the last
+    ``deal.set_aside`` cards set aside. The cards are not checked here; ``Game(variant,
+    deal=...)`` checks them (:func:`check_deal`)."""
+    cards = list(cards)
     hands: list[tuple[int, ...]] = [()] * variant.players
     pos = 0
     for k in range(variant.players):

@@ -10,7 +10,8 @@ Strategies (each takes the :class:`~zipai_rules.variant.Variant` whose rules it 
 
 * :func:`cards`, :func:`hands`, :func:`melds`, :func:`situations`, :func:`winning_hands`,
   :func:`winning_situations`;
-* :func:`games` (legal mid-game states reached by seeded play), :func:`game_states` (states
+* :func:`deals` (a shuffled deck that shrinks towards the deal of seed 0), :func:`games`
+  (legal mid-game states reached by seeded play), :func:`game_states` (states
   with a claim, a 胡, a 比 choice or a forced move on offer), :func:`observations`,
   :func:`action_sequences`;
 * :func:`variants` and :func:`variant_documents` (schema-valid variant mappings, for
@@ -19,6 +20,10 @@ Strategies (each takes the :class:`~zipai_rules.variant.Variant` whose rules it 
 :class:`ZipaiMachine` is a ``RuleBasedStateMachine`` over one variant; subclass it and set
 ``variant`` (and optionally override :meth:`ZipaiMachine.check_external` to compare your own
 view of the game, e.g. a server's, after every step), or build one with :func:`machine_for`.
+
+Differential oracles (:mod:`~zipai_rules.testing.oracles`): :func:`engine_options` (any
+seat's options on an exposed card, asked or not) and :func:`win_decision_problems` (``analyze``
+against the engine's 胡 offers).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ except ModuleNotFoundError as exc:  # pragma: no cover - exercised in a subproce
         + install_hint("testing"), name=exc.name) from exc
 
 from .machine import ZipaiMachine, machine_for
+from .oracles import engine_options, win_decision_problems
 from .strategies import (
     OFFERS,
     DrawnGame,
@@ -41,6 +47,7 @@ from .strategies import (
     WinningHand,
     action_sequences,
     cards,
+    deals,
     game_states,
     games,
     hands,
@@ -54,6 +61,7 @@ from .strategies import (
 )
 
 __all__ = ["OFFERS", "DrawnGame", "Situation", "StrategyArgumentError", "WinningHand",
-           "ZipaiMachine", "action_sequences", "cards", "game_states", "games", "hands",
-           "machine_for", "melds", "observations", "situations", "variant_documents",
-           "variants", "winning_hands", "winning_situations"]
+           "ZipaiMachine", "action_sequences", "cards", "deals", "engine_options", "game_states",
+           "games", "hands", "machine_for", "melds", "observations", "situations",
+           "variant_documents", "variants", "win_decision_problems", "winning_hands",
+           "winning_situations"]

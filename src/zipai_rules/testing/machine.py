@@ -8,17 +8,18 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from ..cards import KING
 from ..engine.actions import Action, ActionKind, Event, EventKind
 from ..engine.claims import hu_allowed, tier_options
-from ..engine.game import Game, replay
+from ..engine.game import Deal, Game, replay
 from ..engine.observation import display, observe
 from ..engine.state import GameState, PaoTarget
 from ..errors import ERROR_CODES, IllegalActionError
 from ..invariants import game_problem, payments_balance
 from ..variant import Variant
+from .strategies import deals
 
 
 def _same_offer(a: GameState, b: GameState) -> bool:
@@ -42,14 +43,19 @@ def _taker(card: int, events: Sequence[Event]) -> int | None:
     return None
 
 
+_PICKS = st.lists(st.integers(0, 31), min_size=1, max_size=8)
+
+
 class ZipaiMachine(RuleBasedStateMachine):
     """A stateful test of hands of one variant: random legal actions, illegal ones, undo and
     clone, with the engine's invariants checked after every action.
 
-    Rules: ``deal`` (a new hand from a seed of ``seed_strategy``, again once a hand is over),
-    ``act`` (one to eight legal actions), ``illegal`` (an action that is not legal must raise
+    Rules: ``first_deal`` (an ``@initialize()`` rule: every run starts with a hand),
+    ``actions`` (one to eight legal actions, :meth:`act`, each a small index into the legal
+    actions: 0, the first, is what it shrinks towards; once the hand is over, a new deal),
+    ``illegal`` (an action that is not legal must raise
     :class:`~zipai_rules.errors.IllegalActionError` with code ``illegal_action`` and change
-    nothing), ``undo_redo`` and ``clone_is_independent``.
+    nothing) and ``undo_or_clone`` (:meth:`undo_redo` or :meth:`clone_is_independent`).
 
     Invariants, after every action: every card of the deck is somewhere, exactly once, and
     no concealed hand holds four of a kind; exactly one seat acts and it has at least one
@@ -72,15 +78,19 @@ class ZipaiMachine(RuleBasedStateMachine):
 
     Subclass and set ``variant`` (a :class:`~zipai_rules.variant.Variant`); override
     :meth:`check_external` to compare your own code's view with ``self.game``; set
-    ``seed_strategy`` (e.g. ``st.just(7)``) to fix the deal. Run it with
+    ``seed_strategy`` (e.g. ``st.just(7)``) to deal from seeds instead. By default a deal is
+    drawn with :func:`~zipai_rules.testing.deals`, a permutation of the deck that hypothesis
+    shrinks card by card towards the deck in order, so a failing run shrinks to few actions
+    on a simple deal. Run it with
     ``MyMachine.TestCase`` (pytest or unittest) and bound it with
     ``MyMachine.TestCase.settings = settings(max_examples=…, stateful_step_count=…)``.
     To drive it by hand, call :meth:`start` and then the rules (``act([pick, …])``,
-    ``undo_redo()``, ``clone_is_independent()``) on an instance.
+    ``undo_redo()``, ``clone_is_independent()``) on an instance. No rule has a precondition,
+    so hypothesis never gives up a run for want of an enabled rule.
     """
 
     variant: Variant | None = None
-    seed_strategy: st.SearchStrategy[int] = st.integers(0, 2**31 - 1)
+    seed_strategy: st.SearchStrategy[int] | None = None
     check_records: bool = True
 
     def __init__(self) -> None:
@@ -107,15 +117,23 @@ class ZipaiMachine(RuleBasedStateMachine):
         ``FlakyStrategyDefinition`` or ``Flaky`` when the same steps pass once and fail once."""
 
     # -- rules ---------------------------------------------------------------------------------
-    @precondition(lambda self: self.game is None or self.game.is_over)
-    @rule(data=st.data())
-    def deal(self, data: st.DataObject) -> None:
-        self.start(data.draw(self.seed_strategy, label="seed"))
+    def _draw_deal(self, data: st.DataObject) -> Deal | int:
+        if self.seed_strategy is not None:
+            return data.draw(self.seed_strategy, label="seed")
+        return data.draw(deals(self._variant), label="deal")
 
-    def start(self, seed: int) -> Game:
-        """Begin a new hand from the shuffle ``seed`` (seat 0 deals), check it and return
-        it: what the ``deal`` rule does, for driving the machine by hand."""
-        self.game = Game(self._variant, seed=seed)
+    @initialize(data=st.data())
+    def first_deal(self, data: st.DataObject) -> None:
+        self.start(self._draw_deal(data))
+
+    def start(self, deal: Deal | int) -> Game:
+        """Begin a new hand from a :class:`~zipai_rules.engine.Deal` or the shuffle seed
+        ``deal`` (seat 0 deals), check it and return it: what the deal rules do, for driving
+        the machine by hand."""
+        if isinstance(deal, Deal):
+            self.game = Game(self._variant, deal=deal)
+        else:
+            self.game = Game(self._variant, seed=deal)
         self._states = [self.game.state]
         self._passes = set()
         self._ended = None
@@ -125,9 +143,29 @@ class ZipaiMachine(RuleBasedStateMachine):
         self.check_external(self.game)
         return self.game
 
-    @precondition(lambda self: self.game is not None and not self.game.is_over)
-    @rule(picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=8))
+    # Hypothesis orders the rules by their number of arguments, then by name, and its simplest
+    # run repeats the first: every rule takes one argument, so that rule is ``actions``.
+    @rule(data=st.data())
+    def actions(self, data: st.DataObject) -> None:
+        """One to eight legal actions, each a small index into the legal actions (shrinking
+        towards 0, the first); once the hand is over, the next deal (no rule waits on a
+        precondition)."""
+        if self.game is None or self.game.is_over:
+            self.start(self._draw_deal(data))
+        else:
+            self.act(data.draw(_PICKS, label="picks"))
+
+    @rule(undo=st.booleans())
+    def undo_or_clone(self, undo: bool) -> None:
+        """:meth:`undo_redo` or :meth:`clone_is_independent`."""
+        if undo:
+            self.undo_redo()
+        else:
+            self.clone_is_independent()
+
     def act(self, picks: list[int]) -> None:
+        """Apply ``picks``: each the index (modulo their number) of a legal action, until the
+        hand is over; the invariants and :meth:`check_external` after each."""
         game = self.game
         assert game is not None
         for pick in picks:
@@ -142,7 +180,6 @@ class ZipaiMachine(RuleBasedStateMachine):
             self.check_game(game)
             self.check_external(game)
 
-    @precondition(lambda self: self.game is not None)
     @rule(data=st.data())
     def illegal(self, data: st.DataObject) -> None:
         game = self.game
@@ -172,9 +209,9 @@ class ZipaiMachine(RuleBasedStateMachine):
         assert game.state == before and len(game.actions) == n_actions
         assert len(game.events) == n_events
 
-    @precondition(lambda self: self.game is not None)
-    @rule()
     def undo_redo(self) -> None:
+        """Undo the last action and apply it again: the previous state comes back, then the
+        same state and events."""
         game = self.game
         assert game is not None
         if not game.actions:
@@ -194,9 +231,8 @@ class ZipaiMachine(RuleBasedStateMachine):
         assert game.state == after and game.events == events
         self.check_external(game)
 
-    @precondition(lambda self: self.game is not None)
-    @rule()
     def clone_is_independent(self) -> None:
+        """A clone is equal to the game and moving it leaves the game unchanged."""
         game = self.game
         assert game is not None
         state, n = game.state, len(game.actions)

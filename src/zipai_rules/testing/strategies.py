@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from ..analysis import SOURCES, Analysis, analyze
 from ..cards import KING, deck_size, format_cards
 from ..engine.actions import Action, ActionKind
-from ..engine.game import Game, deck
+from ..engine.game import Deal, Game, deal_in_order, deck
 from ..engine.observation import Observation
 from ..errors import VariantError, ZipaiError
 from ..frozen import thaw
@@ -526,6 +526,23 @@ def winning_situations(variant: Variant) -> st.SearchStrategy[Situation]:
 
 # --- games and game states ---------------------------------------------------------------------
 
+def deals(variant: Variant, dealer: int = 0) -> st.SearchStrategy[Deal]:
+    """A :class:`~zipai_rules.engine.Deal` of the variant: a permutation of its whole deck,
+    dealt as :func:`~zipai_rules.engine.shuffled_deal` deals a shuffle (each hand in seat
+    order from ``dealer``, then the wall). Every order of the deck is drawn alike, as a
+    shuffle would; it prints in card notation. Shrinks swap by swap towards the deal of seed
+    0 (``shuffled_deal(variant, 0, dealer)``, an ordinary hand: the deck in its fixed order
+    would end most hands at the deal), so a failure shrinks to a deal a few swaps from that
+    one, not to another random shuffle as a seed does. A ``dealer`` that is not a seat raises
+    :class:`StrategyArgumentError`."""
+    if isinstance(dealer, bool) or not isinstance(dealer, int) \
+            or not 0 <= dealer < variant.players:
+        raise StrategyArgumentError(f"dealer is a seat 0..{variant.players - 1}, not {dealer!r}")
+    base = deck(variant)
+    random.Random(0).shuffle(base)  # the order shuffled_deal(variant, 0) deals
+    return st.permutations(base).map(lambda cs: deal_in_order(variant, cs, dealer))
+
+
 #: the offers :func:`game_states` can stop at, and how each is recognised
 OFFERS: dict[str, Callable[[Game], bool]] = {
     "claim": lambda g: g.state.phase == "respond" and any(
@@ -536,6 +553,13 @@ OFFERS: dict[str, Callable[[Game], bool]] = {
     "bi": lambda g: any(a.kind == ActionKind.CHI and len(a.melds) > 1
                         for a in g.state.options),
     "forced": lambda g: len(g.state.options) == 1,
+    # rule histories (臭): the card on offer comes round again to a seat that let it go
+    "peng_again": lambda g: g.state.phase == "respond" and g.state.pending is not None and any(
+        g.state.pending.card in seat.chou_peng_cards and seat.hand[g.state.pending.card] == 2
+        for seat in g.state.seats),
+    "own_again": lambda g: g.state.phase == "respond" and g.state.pending is not None and any(
+        s != g.state.pending.by and g.state.pending.card in seat.own_chou
+        for s, seat in enumerate(g.state.seats)),
 }
 
 
@@ -620,8 +644,11 @@ def game_states(variant: Variant, offer: str = "claim", max_hands: int = 20
     """A :class:`DrawnGame` still being played at the first state where ``offer`` is on
     offer (see :data:`OFFERS`): ``claim`` (the actor answers an exposed card with a 吃, 碰, 跑
     or 胡 among its options), ``hu`` (胡 among the options), ``hu_check`` (the actor may win
-    with the hand as it stands), ``peng``, ``bi`` (a 吃 that takes 比 melds along) or
-    ``forced`` (exactly one legal action).
+    with the hand as it stands), ``peng``, ``bi`` (a 吃 that takes 比 melds along),
+    ``forced`` (exactly one legal action), and two rule histories for 臭 trackers:
+    ``peng_again`` (the card on offer is one a seat holding its pair declined to 碰 before)
+    and ``own_again`` (the card on offer is one another seat drew or discarded and let go
+    before, in its ``own_chou``).
 
     Built by playing, not by filtering: a seeded hand is played by a ``random.Random`` of the
     same seed (eagerly, taking a 吃/碰/跑 whenever one is on offer, or not), never taking an
@@ -793,6 +820,6 @@ def _keep_draws(d: dict[str, Any]) -> None:
 
 
 __all__ = ["OFFERS", "DrawnGame", "Situation", "StrategyArgumentError", "WinningHand",
-           "action_sequences", "cards", "game_states", "games", "hands", "melds",
+           "action_sequences", "cards", "deals", "game_states", "games", "hands", "melds",
            "observations", "situations", "variant_documents", "variants", "winning_hands",
            "winning_situations"]
