@@ -115,3 +115,16 @@ def test_refused_codes_change_no_slot():
             venv.step(actions)
         assert str(err.value).startswith(start)
         assert [len(e.game.actions) for e in venv.envs] == [0, 0]
+
+
+def test_the_blocks_of_docs_rl_md_run():
+    import re
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text("utf-8")
+    blocks = [b for b in re.findall(r"^```python\n(.*?)^```$", doc, re.S | re.M)
+              if "rl_vector" in b or "rl_parallel" in b]
+    assert len(blocks) == 2
+    for block in blocks:
+        namespace: dict = {}
+        exec(compile(block, "docs/rl.md", "exec"), namespace)
+    assert namespace["env"].agents == [] and namespace["env"].payments is not None
