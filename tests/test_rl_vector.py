@@ -128,3 +128,18 @@ def test_the_blocks_of_docs_rl_md_run():
         namespace: dict = {}
         exec(compile(block, "docs/rl.md", "exec"), namespace)
     assert namespace["env"].agents == [] and namespace["env"].payments is not None
+
+
+@pytest.mark.parametrize("module,missing", [("rl_vector", "numpy"),
+                                            ("rl_parallel", "pettingzoo")])
+def test_without_the_extra_the_import_names_it(module, missing):
+    import subprocess
+    import sys
+    code = (f"import sys; sys.modules[{missing!r}] = None\ntry:\n"
+            f"    import zipai_rules.{module}\nexcept ModuleNotFoundError as e:\n"
+            "    print(e.name, '|', e)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.startswith(f"{missing} | zipai_rules.rl needs {missing}, which "
+                                  "zipai_rules does not install: install the [rl] extra")
+    assert done.stderr == ""
