@@ -36,7 +36,7 @@ from typing import Any
 import attrs
 
 from .arguments import int_arg, items_of, of_type, refuse
-from .bots import BOTS
+from .bots import BOTS, check_bot_name
 from .engine.encoding import encode_action
 from .engine.game import Game
 from .engine.seeds import check_seed
@@ -262,11 +262,9 @@ def arena(players: Sequence[str | Bot | Policy], variant: VariantLike = "hunan",
                                           for j in range(k)):
             names[k] = f"{names[k]}#{k + 1}"
     entrants = [nm if isinstance(p, str) else p for p, nm in zip(entrants, names, strict=True)]
-    unknown = [nm for p, nm in zip(entrants, names, strict=True)
-               if isinstance(p, str) and nm not in BOTS]
-    if unknown:
-        raise ZipaiError(f"unknown bot name {unknown[0]!r}; known: " + ", ".join(BOTS),
-                         code="unknown_bot")
+    for p in entrants:
+        if isinstance(p, str):
+            check_bot_name(p)
     lineup = [entrants[s % len(entrants)] for s in range(n)]
     lineup_names = tuple(names[s % len(names)] for s in range(n))
     distinct = list(dict.fromkeys(lineup_names))
