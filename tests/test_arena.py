@@ -149,3 +149,12 @@ def test_cli_refuses_hostile_arguments(capsys, argv):
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert "error:" in err and "Traceback" not in err and "\x1b" not in err
+
+
+def test_players_of_one_name_are_told_apart_unless_the_same():
+    first, second = (lambda s, o: o[0]), (lambda s, o: o[-1])
+    first.__name__ = second.__name__ = "random"  # two bots named as the built-in one
+    result = arena([first, "random", second], games=1, seed=2)
+    assert result.lineup == ("random", "random#2", "random#3")
+    assert arena(["random", "Random ", "random"], games=1, seed=2).lineup == ("random",) * 3
+    assert arena([first, first], games=1, seed=2).lineup == ("random",) * 3

@@ -4,7 +4,9 @@ A run plays ``games`` deals (deal ``k`` is shuffled with seed ``seed + k - 1``, 
 --seed``) and plays every deal once per seating: the lineup rotated one seat at a time, so that
 each entrant plays each seat of every deal once (``players`` games a deal, a duplicate
 format: the luck of the deal falls on every entrant alike). Entrants are compared by name
-("player"): the entrants of one name are pooled.
+("player"): the entrants of one name are pooled (a built-in bot named twice, one bot object
+given twice); two different players that would share a name are told apart as ``name#k``,
+``k`` the later one's place in the lineup (1-based).
 
 Statistics, per player, over the deals (the unit of independence: the games of one deal
 share its cards): on each deal ``i``, ``w_i`` is the share of its games the player won (over
@@ -257,11 +259,12 @@ def arena(players: Sequence[str | Bot | Policy], variant: VariantLike = "hunan",
     if len(entrants) > n:
         raise ZipaiError(f"{len(entrants)} players for {n} seats", code="unknown_bot")
     names = [_name(p, k) for k, p in enumerate(entrants)]
-    for k, p in enumerate(entrants):  # two different bots of one name are told apart
-        if not isinstance(p, str) and any(names[j] == names[k] and entrants[j] is not p
-                                          for j in range(k)):
-            names[k] = f"{names[k]}#{k + 1}"
     entrants = [nm if isinstance(p, str) else p for p, nm in zip(entrants, names, strict=True)]
+    for k, p in enumerate(entrants):  # two different players of one name are told apart
+        if any(names[j] == names[k] and entrants[j] is not p
+               and not (isinstance(entrants[j], str) and isinstance(p, str))
+               for j in range(k)):
+            names[k] = f"{names[k]}#{k + 1}"
     for p in entrants:
         if isinstance(p, str):
             check_bot_name(p)
