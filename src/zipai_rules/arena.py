@@ -322,7 +322,8 @@ def format_arena(result: ArenaResult) -> str:
     seats = len(r.lineup)
     level = f"{r.confidence:.0%}" if round(r.confidence * 100, 6).is_integer() \
         else f"{r.confidence:.2%}"
-    lines = [f"arena: {r.variant}, {r.games} deals (seeds {r.seed}–{r.seed + r.games - 1}) × "
+    deals = f"{r.games} deal{'s' * (r.games != 1)}"
+    lines = [f"arena: {r.variant}, {deals} (seeds {r.seed}–{r.seed + r.games - 1}) × "
              f"{seats} seatings = {r.games * seats} games; lineup {', '.join(r.lineup)}",
              f"荒庄 (no winner): {r.huangzhuang:.1%} of the games",
              f"{'player':<12} {'seats':>5} {'games':>7} {'wins':>6}  "
@@ -335,6 +336,6 @@ def format_arena(result: ArenaResult) -> str:
         lines.append(f"{c.a} − {c.b}: win rate {_interval(c.win_rate, 100, 1)} points, "
                      f"p = {c.win_rate_p:.2g}; units {_interval(c.units, 1, 3)}, "
                      f"p = {c.units_p:.2g}: {verdict} at {c.alpha:.2g}")
-    lines.append(f"method: means over the {r.games} deals, {level} normal-approximation "
+    lines.append(f"method: means over the {deals}, {level} normal-approximation "
                  "intervals; paired z-test over the same deals (two-sided)")
     return "\n".join(lines)
