@@ -19,8 +19,8 @@ from .errors import ZipaiError
 from .play import Bot, play_out
 from .variant import Variant
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "leftover_measure", "make_bots", "play_out",
-           "seat_bot_names"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "check_bot_name", "leftover_measure",
+           "make_bots", "play_out", "seat_bot_names"]
 
 
 class RandomBot:
@@ -335,6 +335,15 @@ class GreedyBot:
 BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
+def check_bot_name(name: str) -> str:
+    """``name`` if it names a built-in bot (:data:`BOTS`), else
+    :class:`~zipai_rules.errors.ZipaiError` (``unknown_bot``) listing the known ones."""
+    if name not in BOTS:
+        raise ZipaiError(f"unknown bot name {name!r}; known: " + ", ".join(BOTS),
+                         code="unknown_bot")
+    return name
+
+
 def make_bots(names: Sequence[str], seed: int | None, players: int) -> list[Bot]:
     """One bot per seat from a list of names (``random``, ``greedy``), repeated to fill the
     table; each seeded from ``seed`` and its seat. Raises
@@ -346,10 +355,10 @@ def make_bots(names: Sequence[str], seed: int | None, players: int) -> list[Bot]
     int_arg(players, "players", 1, 8)
     if seed is not None:
         check_seed(seed)
-    unknown = [n for n in names if n not in BOTS]
-    if not names or unknown:
-        raise ZipaiError(f"unknown bot name {unknown[0] if unknown else ''!r}; known: "
-                         + ", ".join(BOTS), code="unknown_bot")
+    if not names:
+        raise ZipaiError("unknown bot name ''; known: " + ", ".join(BOTS), code="unknown_bot")
+    for n in names:
+        check_bot_name(n)
     if len(names) > players:
         raise ZipaiError(f"{len(names)} bots named for {players} players", code="unknown_bot")
     base = 0 if seed is None else seed

@@ -1,5 +1,5 @@
 """The ``zipai`` command line: play, analyze, variants, terms, validate, schema, bench,
-replay, simulate, view (one module of this package each).
+replay, simulate, arena, view (one module of this package each).
 
 Every user error prints one ``error: …`` line (or a list of variant problems) to stderr and
 exits with status 2; nothing prints a traceback for bad input. Everything printed passes
@@ -17,12 +17,24 @@ from collections.abc import Sequence
 from .. import __version__
 from ..errors import ZipaiError
 from ..terminal import EscapingStream
-from . import analyze, bench, play, replay, schema, simulate, terms, validate, variants, view
+from . import (
+    analyze,
+    arena,
+    bench,
+    play,
+    replay,
+    schema,
+    simulate,
+    terms,
+    validate,
+    variants,
+    view,
+)
 from .common import count
 
 #: the subcommands in the order ``zipai --help`` lists them
 SUBCOMMANDS = (play, analyze, variants, terms, validate, schema, bench, replay, simulate,
-               view)
+               arena, view)
 
 
 def build_parser() -> argparse.ArgumentParser:
