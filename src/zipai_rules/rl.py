@@ -39,7 +39,7 @@ except ModuleNotFoundError as exc:  # tested in a subprocess without them
 
 from .cards import N_KINDS, format_cards
 from .engine.encoding import decode_action, encode_action, num_distinct_actions
-from .engine.game import Game
+from .engine.game import Deal, Game
 from .engine.observation import Observation, SeenMeld
 from .engine.seeds import check_seed, fresh_seed, hand_seed
 from .errors import IllegalActionError, ZipaiError
@@ -130,6 +130,16 @@ def encode_observation(view: Observation, players: int,
     return out
 
 
+class Codes(spaces.Discrete):
+    """``Discrete(n)`` whose ``n`` and ``start`` are Python ``int`` (Gymnasium keeps them as
+    NumPy ``int64``, which ``json``, ``range`` checks by ``type`` and typed code refuse)."""
+
+    def __init__(self, n: int, seed: int | None = None) -> None:
+        super().__init__(n, seed=seed)
+        self.n: int = int(n)  # type: ignore[assignment]
+        self.start: int = 0  # type: ignore[assignment]
+
+
 class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is untyped
     """The AEC environment of :func:`env`, without PettingZoo's checking wrappers."""
 
@@ -152,7 +162,7 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         self.observation_spaces = {a: spaces.Dict({
             "observation": spaces.Box(0, HIGH, (size,), np.int8),
             "action_mask": spaces.Box(0, 1, (codes,), np.int8)}) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(codes) for a in self.possible_agents}
+        self.action_spaces = {a: Codes(codes) for a in self.possible_agents}
         self._series: int | None = None  # the seed the later hands derive from
         self._hands = 0                    # hands dealt in the series
         self.game: Game | None = None
@@ -182,8 +192,12 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         hands. An environment never seeded starts a series on a secret 128-bit seed
         (:func:`~zipai_rules.engine.seeds.fresh_seed`, hands 1, 2, …), so no hand's seed tells
         another's. ``env.game.seed`` is the seed the hand was shuffled with (to replay it).
-        Raises :class:`~zipai_rules.errors.HandError` (``bad_seed``) for a seed that is not a
-        non-negative ``int``."""
+        ``options={"deal": deal}`` plays that :class:`~zipai_rules.engine.Deal` instead.
+        A hand over at the deal (a forced 天胡, a special win) ends the episode here: every
+        agent terminated with its payment (Hunan seed 2857). Raises
+        :class:`~zipai_rules.errors.HandError` (``bad_seed``) for a seed that is not a
+        non-negative ``int``, :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``)
+        for a ``deal`` that is no ``Deal``."""
         if seed is not None:
             shuffle = self._series = check_seed(seed)
             self._hands = 1
@@ -192,7 +206,10 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
                 self._series, self._hands = fresh_seed(), 0
             self._hands += 1
             shuffle = hand_seed(self._series, self._hands)
-        self.game = Game(self.variant, seed=shuffle)
+        deal = (options or {}).get("deal")
+        if deal is not None and not isinstance(deal, Deal):
+            raise refuse("options['deal']", deal, "a zipai_rules.engine.Deal")
+        self.game = Game(self.variant, seed=None if deal else shuffle, deal=deal)
         self.payments = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
@@ -200,7 +217,23 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._end_if_over()  # a hand over at the deal (天胡, a special win) ends here
         self._select()
+        self._accumulate_rewards()
+
+    def _end_if_over(self) -> None:
+        """If the hand is over, pay each agent its settlement payment and terminate them all
+        (after a step, and at the deal: a dealt 天胡 or special win ends the hand at once)."""
+        assert self.game is not None
+        if not self.game.is_over:
+            return
+        result = self.game.result
+        assert result is not None
+        self.payments = settle(self.variant, result, events=self.game.events).payments
+        for a in self.agents:
+            self.rewards[a] = self.payments[self.agent_name_mapping[a]]
+            self.terminations[a] = True
+            self.infos[a] = {"result": str(result.kind), "winner": result.winner}
 
     def _select(self) -> None:
         assert self.game is not None
@@ -250,14 +283,7 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         seat = self.agent_name_mapping[agent]
         self.game.apply(decode_action(self._code(action), seat))
         self.rewards = {a: 0 for a in self.agents}
-        if self.game.is_over:
-            result = self.game.result
-            assert result is not None
-            self.payments = settle(self.variant, result, events=self.game.events).payments
-            for a in self.agents:
-                self.rewards[a] = self.payments[self.agent_name_mapping[a]]
-                self.terminations[a] = True
-                self.infos[a] = {"result": str(result.kind), "winner": result.winner}
+        self._end_if_over()
         self._select()
         self._accumulate_rewards()
 
