@@ -41,7 +41,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("settlement", "invariants", "match", "scored"),
     ("records", "svg", "wording"),            # svg: pictures of tables, analyses, settlements;
                                               # wording: the words of play --zh and the replay
-    ("bots", "simulate", "bench", "reference", "testing", "variant_docs", "rl", "replay_html"),
+    ("bots", "simulate", "bench", "reference", "testing", "variant_docs", "rl", "replay_html",
+     "rl_opponents"),
     ("cli",),
 )
 
