@@ -60,9 +60,9 @@ def test_layout_sizes():
         "seat 0 concealed"]
 
 
-def offsets(players, seat_views=True):
+def offsets(players, seat_views=True, memory=False):
     at, where = 0, {}
-    for name, n in rl.observation_layout(players, seat_views):
+    for name, n in rl.observation_layout(players, seat_views, memory):
         where[name] = (at, at + n)
         at += n
     return where
@@ -401,3 +401,56 @@ ENDED = {
                ("seat 1: 对", 1, "xiao_qi_dui")],
 }
 ENDED["hengyang_shihu"] = ENDED["hengyang_liuhu"]
+
+
+# --- memory blocks and reward shapes ------------------------------------------------------
+
+def test_memory_blocks_of_hunan_seed_26():
+    """Hunan seed 26 played by RandomBot(26) to its end (37 decisions, a 荒庄): the dealer's
+    亮张 is d7; seat 1 passed on x6, x8 and x5 (its own passes: another seat's pass is not
+    shown to it), declined a 胡 on x5 with 16 胡息 on the table (臭胡 mark (4, 16)); the
+    last events it saw are the 荒庄, seat 0's x7 going to its discards, seat 0's draw of
+    x7; the turn is 37."""
+    from zipai_rules.bots import RandomBot
+    from zipai_rules.engine.encoding import encode_action
+
+    env = rl.raw_env("hunan", memory=True)
+    env.reset(seed=26)
+    bot = RandomBot(26)
+    game = Game(load_preset("hunan"), seed=26)
+    while not game.is_over:
+        action = bot(game.state, game.options(game.actor))
+        game.apply(action)
+        env.step(encode_action(action))
+    o, where = env.observe("seat_1")["observation"], offsets(3, memory=True)
+    assert o.shape == (rl.observation_size(3, memory=True),) == (267 + 1 + 21 * 5 + 8 * 41,)
+    block = {name: o[a:b].tolist() for name, (a, b) in where.items()}
+    assert block["turn"] == [37]
+    assert np.flatnonzero(block["lianzhang"]).tolist() == [16]     # d7
+    assert np.flatnonzero(block["chou hu"]).tolist() == [4]        # x5
+    assert np.flatnonzero(block["seat 0 declined"]).tolist() == [4, 5, 7]  # x5 x6 x8
+    assert not any(block["seat 1 declined"]) and not any(block["seat 2 declined"])
+    kinds = [k.value for k in rl._EVENTS]
+    width = len(kinds)
+    e0, e1, e2 = block["event 0"], block["event 1"], block["event 2"]
+    assert np.flatnonzero(e0).tolist() == [kinds.index("huangzhuang")]
+    # seat 0 is two places after seat 1; x7 is card 6
+    assert np.flatnonzero(e1).tolist() == [kinds.index("to_discards"), width + 2,
+                                           width + 3 + 6]
+    assert np.flatnonzero(e2).tolist() == [kinds.index("draw"), width + 2, width + 3 + 6]
+
+
+@pytest.mark.parametrize("preset", ["hunan", "hunan_four", "yongzhou"])
+def test_api_test_with_memory_and_win_lose_rewards(preset):
+    checked(lambda: api_test(rl.env(preset, memory=True, reward="win_lose"), num_cycles=300))
+
+
+def test_win_lose_rewards():
+    """Seed 2857: the dealer's 天胡 pays 12, -6, -6 囤; win/lose gives 1, -1, -1."""
+    env = rl.env("hunan", reward="win_lose")
+    env.reset(seed=2857)
+    assert {a: r for a, (r, _) in play_out(env).items()} == {"seat_0": 1, "seat_1": -1,
+                                                             "seat_2": -1}
+    with pytest.raises(rl.ZipaiError) as refused:
+        rl.env("hunan", reward="money")
+    assert refused.value.code == "bad_argument"
