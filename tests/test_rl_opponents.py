@@ -142,3 +142,14 @@ def test_the_single_agent_env_plays_against_fixed_opponents():
     with pytest.raises(ZipaiError) as refused:
         ro.SingleAgentEnv("hunan", opponents=[ro.bot_policy("random")], seat=0)
     assert refused.value.code == "bad_argument"
+
+
+def test_the_single_agent_env_with_memory_and_win_lose():
+    single = ro.SingleAgentEnv("hunan", seat=2, memory=True, reward="win_lose")
+    obs, info = single.reset(seed=2857)
+    assert info["skipped"] == [(2857, -1)]
+    assert obs["observation"].shape == (rl.observation_size(3, memory=True),)
+    done = False
+    while not done:
+        obs, reward, done, _, info = single.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert reward == (0 if info["winner"] is None else 1 if info["winner"] == 2 else -1)

@@ -59,7 +59,7 @@ class BotPolicy:
     (``bad_argument``) when called with arrays of the wrong shape or an empty mask."""
 
     def __init__(self, name: str, variant: VariantLike = "hunan", seed: int | None = None,
-                 seat_views: bool = True) -> None:
+                 seat_views: bool = True, memory: bool = False) -> None:
         if name not in BOTS:
             raise ZipaiError(f"unknown bot name {name!r}; known: " + ", ".join(BOTS),
                              code="unknown_bot")
@@ -69,7 +69,7 @@ class BotPolicy:
         players = self.variant.players
         self._hand = _block(players, "hand", seat_views)
         self._seat = _block(players, "own seat", seat_views)
-        self._size = observation_size(players, seat_views)
+        self._size = observation_size(players, seat_views, memory)
 
     def options(self, observation: np.ndarray[Any, Any], mask: np.ndarray[Any, Any]
                 ) -> tuple[int, tuple[int, ...], list[Action]]:
@@ -93,9 +93,10 @@ class BotPolicy:
 
 
 def bot_policy(name: str, variant: VariantLike = "hunan", seed: int | None = None,
-               seat_views: bool = True) -> BotPolicy:
-    """The built-in bot ``name`` as a policy of ``variant`` (:class:`BotPolicy`)."""
-    return BotPolicy(name, variant, seed, seat_views)
+               seat_views: bool = True, memory: bool = False) -> BotPolicy:
+    """The built-in bot ``name`` as a policy of ``variant`` (:class:`BotPolicy`), reading
+    arrays of the environment made with these ``seat_views`` and ``memory``."""
+    return BotPolicy(name, variant, seed, seat_views, memory)
 
 
 @attrs.frozen
@@ -181,18 +182,21 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], int]):
     so that an evaluation can count their payments. Raises
     :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a ``seat`` that is no
     seat or opponents that miss a seat; a code the mask does not allow as the AEC
-    environment does."""
+    environment does. ``memory`` and ``reward`` as :func:`zipai_rules.rl.env`."""
 
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, variant: VariantLike = "hunan", opponents: Any = None, seat: int = 0,
-                 seat_views: bool = True, render_mode: str | None = None) -> None:
-        self.aec: ZipaiEnv = raw_env(variant, seat_views, render_mode)
+                 seat_views: bool = True, render_mode: str | None = None, *,
+                 memory: bool = False, reward: str = "units") -> None:
+        self.aec: ZipaiEnv = raw_env(variant, seat_views, render_mode, memory=memory,
+                                     reward=reward)
         n = self.aec.variant.players
         self.seat = int_arg(seat, "seat", 0, n - 1)
         others = [s for s in range(n) if s != seat]
         if opponents is None:
-            opponents = [bot_policy("greedy", self.aec.variant, s, seat_views) for s in others]
+            opponents = [bot_policy("greedy", self.aec.variant, s, seat_views, memory)
+                         for s in others]
         if callable(opponents):
             table = dict.fromkeys(others, opponents)
         elif isinstance(opponents, Mapping):
@@ -215,7 +219,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], int]):
         while True:
             agent = aec.agent_selection
             if aec.terminations[agent] or not aec.agents:
-                reward = aec.payments[self.seat] if aec.payments else 0
+                reward = aec.rewards[self.agent]
                 return True, reward, dict(aec.infos[self.agent])
             if agent == self.agent:
                 return False, 0, {}
