@@ -99,6 +99,18 @@ def bot_policy(name: str, variant: VariantLike = "hunan", seed: int | None = Non
     return BotPolicy(name, variant, seed, seat_views, memory)
 
 
+def _per_seat(policies: Any, keys: list[Any], argument: str) -> dict[Any, Policy]:
+    """``policies`` by key: one policy for every key, a mapping by key, or a sequence in the
+    order of ``keys``; refused (``bad_argument``) unless every key has a callable."""
+    if callable(policies):
+        return dict.fromkeys(keys, policies)
+    table = dict(policies) if isinstance(policies, Mapping) else \
+        dict(zip(keys, policies, strict=False))
+    if sorted(table) != sorted(keys) or not all(callable(p) for p in table.values()):
+        raise refuse(argument, policies, "a policy for each of " + ", ".join(map(str, keys)))
+    return table
+
+
 @attrs.frozen
 class Episode:
     """One hand played by policies: ``rewards`` per agent (the settlement's payments),
@@ -123,14 +135,7 @@ def play_episode(env: Any, policies: Mapping[str, Policy] | Sequence[Policy] | P
     episode of no decisions. Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``)
     for policies that do not name every agent."""
     agents = list(env.possible_agents)
-    if callable(policies):
-        chosen = dict.fromkeys(agents, policies)
-    elif isinstance(policies, Mapping):
-        chosen = dict(policies)
-    else:
-        chosen = dict(zip(agents, policies, strict=False))
-    if sorted(chosen) != sorted(agents):
-        raise refuse("policies", sorted(chosen), "a policy for each of " + ", ".join(agents))
+    chosen = _per_seat(policies, agents, "policies")
     env.reset(seed=seed)
     rewards = dict.fromkeys(agents, 0)
     steps: dict[str, list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], int]]] = \
@@ -197,16 +202,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], int]):
         if opponents is None:
             opponents = [bot_policy("greedy", self.aec.variant, s, seat_views, memory)
                          for s in others]
-        if callable(opponents):
-            table = dict.fromkeys(others, opponents)
-        elif isinstance(opponents, Mapping):
-            table = dict(opponents)
-        else:
-            table = dict(zip(others, opponents, strict=False))
-        if sorted(table) != others or not all(callable(p) for p in table.values()):
-            raise refuse("opponents", opponents, "a policy for each of seats "
-                         + ", ".join(map(str, others)))
-        self.opponents: dict[int, Policy] = table
+        self.opponents: dict[int, Policy] = _per_seat(opponents, others, "opponents")
         self.agent = self.aec.possible_agents[seat]
         self.observation_space = self.aec.observation_space(self.agent)
         self.action_space = self.aec.action_space(self.agent)
