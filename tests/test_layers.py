@@ -42,7 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("records", "svg", "wording"),            # svg: pictures of tables, analyses, settlements;
                                               # wording: the words of play --zh and the replay
     ("bots", "simulate", "bench", "reference", "testing", "variant_docs", "rl", "rl_vector",
-     "rl_parallel", "replay_html", "arena"),
+     "rl_parallel", "rl_opponents", "replay_html", "arena"),
     ("cli",),
 )
 

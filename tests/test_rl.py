@@ -2,6 +2,7 @@
 the observation layout with worked values, the rewards and the seeding."""
 
 import hashlib
+import random
 import re
 import subprocess
 import sys
@@ -59,9 +60,9 @@ def test_layout_sizes():
         "seat 0 concealed"]
 
 
-def offsets(players, seat_views=True):
+def offsets(players, seat_views=True, memory=False):
     at, where = 0, {}
-    for name, n in rl.observation_layout(players, seat_views):
+    for name, n in rl.observation_layout(players, seat_views, memory):
         where[name] = (at, at + n)
         at += n
     return where
@@ -260,6 +261,8 @@ def test_action_space_is_the_variants_prefix_of_the_code_table(preset, codes):
     e.reset(seed=3)
     agent = e.agent_selection
     assert e.action_space(agent).n == codes
+    assert type(e.action_space(agent).n) is int  # was numpy.int64 (issue 27)
+    assert type(e.action_space(agent).start) is int
     assert e.observe(agent)["action_mask"].shape == (codes,)
 
 
@@ -276,3 +279,178 @@ def test_a_huge_action_code_is_refused_by_its_size():
     assert refused.value.code == "unencodable_action"
     assert str(refused.value) == ("action code of 16610 bits outside 0..1979, the action "
                                   "space of hunan")
+
+
+# --- a hand over at the deal (issue 27: it never terminated) -------------------------------
+
+def play_out(env):
+    """Step every agent of an ended hand out; the rewards and infos ``last()`` gave each."""
+    got = {}
+    for agent in env.agent_iter(10):
+        obs, reward, term, trunc, info = env.last()
+        assert term and not trunc and not obs["action_mask"].any()
+        got[agent] = (reward, info)
+        env.step(None)
+    assert env.agents == []
+    return got
+
+
+@pytest.mark.parametrize("make", [rl.env, rl.raw_env])
+def test_hunan_seed_2857_deals_the_dealer_a_tianhu_that_ends_the_episode(make):
+    """Seed 2857 deals the dealer the 坎 of x5 x10 d4 d8 d9 (5 坎: a forced 天胡), with d1
+    d2 d3: 30 胡息 (3 + 3 + 6 + 6 + 6 and 6 for 壹贰叁); each opponent pays it 6 囤. Before
+    the fix ``last()`` gave terminated False, reward 0 and an all-zero mask, and neither a
+    code nor ``None`` could be stepped; now the episode ends at reset() and pays."""
+    env = make("hunan")
+    env.reset(seed=2857)
+    _, reward, term, trunc, info = env.last()
+    assert (reward, term, trunc) == (12, True, False)
+    assert info == {"result": "tianhu", "winner": 0}
+    got = play_out(env)
+    assert {a: r for a, (r, _) in got.items()} == {"seat_0": 12, "seat_1": -6, "seat_2": -6}
+    game = Game(load_preset("hunan"), seed=2857)
+    assert game.is_over and game.result.huxi == 30
+    assert list(settle(load_preset("hunan"), game.result, events=game.events).payments) == [
+        12, -6, -6]
+
+
+#: every hand over at the deal in seeds 0..19,999 of every preset (a search of the engine):
+#: a dealer's 天胡 in the presets that force it (yongzhou's 王 deck shuffles otherwise),
+#: 碰胡's 两提 of the dealer; none in chenzhou, chenzhou_wang, leiyang_tilong and the three
+#: hengyang presets (the chosen deals below reach theirs)
+OVER_AT_THE_DEAL = {"tianhu": (2857, 9345, 13871), "yongzhou": (2049, 13332),
+                    "penghu": (12484, 18359)}
+
+
+#: the shapes of a chosen dealt hand: three 提 then 坎, only 坎, only pairs (小七对)
+SHAPES = {"3 提, 坎": (4, 4, 4), "坎": (), "对": (2,) * 11}
+
+
+def deal_ways(variant):
+    """Chosen deals giving seat 0 (the dealer) or seat 1 a hand of each of :data:`SHAPES`
+    (blocks of x1, x2, … of the sizes given, then blocks of 3 (坎) or 2 (pairs), the last cut
+    to the hand's size), the rest of the deck shuffled (``random.Random(0)``) and dealt:
+    every way a dealt hand can end the hand (a forced 天胡 by 提 or by 坎, the special wins
+    两提 and 小七对 of 碰胡)."""
+    from zipai_rules.engine import Deal
+    from zipai_rules.engine.game import deck
+
+    for seat in (0, 1):
+        for shape, blocks in SHAPES.items():
+            size = variant.deal.hand_size(seat, 0)
+            hand, kind = [], 0
+            while len(hand) < size:
+                block = blocks[kind] if kind < len(blocks) else 2 if shape == "对" else 3
+                hand += [kind] * min(block, size - len(hand))
+                kind += 1
+            rest = deck(variant)
+            for c in hand:
+                rest.remove(c)
+            random.Random(0).shuffle(rest)
+            hands, pos = [], 0
+            for s in range(variant.players):
+                n = variant.deal.hand_size(s, 0)
+                hands.append(tuple(hand) if s == seat else tuple(rest[pos:pos + n]))
+                pos += 0 if s == seat else n
+            end = len(rest) - variant.deal.set_aside
+            yield seat, shape, Deal(tuple(hands), tuple(rest[pos:end]), 0, tuple(rest[end:]))
+
+
+@pytest.mark.parametrize("preset", preset_ids())
+def test_every_hand_over_at_the_deal_terminates_with_its_payments(preset):
+    """Every way a deal can end the hand, in every preset: the episode then ends at reset()
+    (every agent terminated, paid the settlement's payments, the mask all zeros, one
+    ``step(None)`` each and the episode is over); a deal that does not end it leaves an agent
+    with a legal action. Never an agent that can neither act nor leave."""
+    variant = load_preset(preset)
+    seeds = OVER_AT_THE_DEAL.get(preset, OVER_AT_THE_DEAL["tianhu"]
+                                 if Game(variant, seed=2857).is_over else ())
+    starts = [(f"seed {s}", {"seed": s}) for s in seeds]
+    starts += [(f"seat {seat}: {shape}", {"options": {"deal": deal}})
+               for seat, shape, deal in deal_ways(variant)]
+    ended = []
+    for name, how in starts:
+        env = rl.env(variant)
+        env.reset(**how)
+        game = env.unwrapped.game
+        if not game.is_over:
+            assert env.observe(env.agent_selection)["action_mask"].any(), name
+            continue
+        ended.append((name, game.result.winner, str(game.result.labels[0])))
+        payments = settle(variant, game.result, events=game.events).payments
+        info = {"result": str(game.result.kind), "winner": game.result.winner}
+        got = play_out(env)
+        assert got == {f"seat_{s}": (payments[s], info) for s in range(variant.players)}, name
+    assert [e[0] for e in ended[:len(seeds)]] == [f"seed {s}" for s in seeds]
+    rules = variant.win.tianhu
+    expected = ENDED.get(preset, ENDED["forced tianhu"] if rules.ti or rules.kan else [])
+    assert ended[len(seeds):] == expected
+
+
+#: the chosen deals that end the hand at once, with the winner and its first label: where
+#: 天胡 is forced (``win.tianhu`` 3 提 or 5 坎), the hands of 提 and of 坎 of either seat; none
+#: where the dealer's 天胡 is only an offer (chenzhou, hengyang_honghei, leiyang_tilong: a
+#: 胡 check, the agent acts); 碰胡's 两提 and (a seat that does not deal) 小七对
+ENDED = {
+    "forced tianhu": [("seat 0: 3 提, 坎", 0, "tianhu"), ("seat 0: 坎", 0, "tianhu"),
+                      ("seat 1: 3 提, 坎", 1, "tianhu"), ("seat 1: 坎", 1, "tianhu")],
+    # 衡阳: seat 1's six 坎 and two cards do not end it (the seat answers the 亮张 first)
+    "hengyang_liuhu": [("seat 0: 3 提, 坎", 0, "tianhu"), ("seat 0: 坎", 0, "tianhu"),
+                       ("seat 1: 3 提, 坎", 1, "tianhu")],
+    "penghu": [("seat 0: 3 提, 坎", 0, "two_ti"), ("seat 1: 3 提, 坎", 1, "two_ti"),
+               ("seat 1: 对", 1, "xiao_qi_dui")],
+}
+ENDED["hengyang_shihu"] = ENDED["hengyang_liuhu"]
+
+
+# --- memory blocks and reward shapes ------------------------------------------------------
+
+def test_memory_blocks_of_hunan_seed_26():
+    """Hunan seed 26 played by RandomBot(26) to its end (37 decisions, a 荒庄): the dealer's
+    亮张 is d7; seat 1 passed on x6, x8 and x5 (its own passes: another seat's pass is not
+    shown to it), declined a 胡 on x5 with 16 胡息 on the table (臭胡 mark (4, 16)); the
+    last events it saw are the 荒庄, seat 0's x7 going to its discards, seat 0's draw of
+    x7; the turn is 37."""
+    from zipai_rules.bots import RandomBot
+    from zipai_rules.engine.encoding import encode_action
+
+    env = rl.raw_env("hunan", memory=True)
+    env.reset(seed=26)
+    bot = RandomBot(26)
+    game = Game(load_preset("hunan"), seed=26)
+    while not game.is_over:
+        action = bot(game.state, game.options(game.actor))
+        game.apply(action)
+        env.step(encode_action(action))
+    o, where = env.observe("seat_1")["observation"], offsets(3, memory=True)
+    assert o.shape == (rl.observation_size(3, memory=True),) == (267 + 1 + 21 * 5 + 8 * 41,)
+    block = {name: o[a:b].tolist() for name, (a, b) in where.items()}
+    assert block["turn"] == [37]
+    assert np.flatnonzero(block["lianzhang"]).tolist() == [16]     # d7
+    assert np.flatnonzero(block["chou hu"]).tolist() == [4]        # x5
+    assert np.flatnonzero(block["seat 0 declined"]).tolist() == [4, 5, 7]  # x5 x6 x8
+    assert not any(block["seat 1 declined"]) and not any(block["seat 2 declined"])
+    kinds = [k.value for k in rl._EVENTS]
+    width = len(kinds)
+    e0, e1, e2 = block["event 0"], block["event 1"], block["event 2"]
+    assert np.flatnonzero(e0).tolist() == [kinds.index("huangzhuang")]
+    # seat 0 is two places after seat 1; x7 is card 6
+    assert np.flatnonzero(e1).tolist() == [kinds.index("to_discards"), width + 2,
+                                           width + 3 + 6]
+    assert np.flatnonzero(e2).tolist() == [kinds.index("draw"), width + 2, width + 3 + 6]
+
+
+@pytest.mark.parametrize("preset", ["hunan", "hunan_four", "yongzhou"])
+def test_api_test_with_memory_and_win_lose_rewards(preset):
+    checked(lambda: api_test(rl.env(preset, memory=True, reward="win_lose"), num_cycles=300))
+
+
+def test_win_lose_rewards():
+    """Seed 2857: the dealer's 天胡 pays 12, -6, -6 囤; win/lose gives 1, -1, -1."""
+    env = rl.env("hunan", reward="win_lose")
+    env.reset(seed=2857)
+    assert {a: r for a, (r, _) in play_out(env).items()} == {"seat_0": 1, "seat_1": -1,
+                                                             "seat_2": -1}
+    with pytest.raises(rl.ZipaiError) as refused:
+        rl.env("hunan", reward="money")
+    assert refused.value.code == "bad_argument"

@@ -30,6 +30,12 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def __call__(self, state: GameState, options: Sequence[Action]) -> Action:
+        return self.choose(state.variant, state.seats[state.acting_seat].hand, options)
+
+    def choose(self, variant: Variant, hand: Sequence[int], options: Sequence[Action]
+               ) -> Action:
+        """A uniform choice among ``options`` (``variant`` and ``hand``, the acting seat's 21
+        counts, are not used: the signature of :meth:`GreedyBot.choose`)."""
         return self.rng.choice(list(options))
 
 
@@ -259,10 +265,17 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     def __call__(self, state: GameState, options: Sequence[Action]) -> Action:
+        return self.choose(state.variant, state.seats[state.acting_seat].hand, options)
+
+    def choose(self, variant: Variant, hand: Sequence[int], options: Sequence[Action]
+               ) -> Action:
+        """The choice from what the acting seat sees: the ``variant``, its concealed ``hand``
+        (21 counts) and its ``options`` (so a policy that has only the seat's observation
+        plays as the bot: :mod:`zipai_rules.rl_opponents`)."""
         opts = list(options)
         if opts[0].kind == ActionKind.DISCARD:
-            return self._discard(state, opts)
-        v = state.variant
+            return self._discard(variant, hand, opts)
+        v = variant
         def value(a: Action) -> tuple[int, int]:
             gain = sum(v.meld_huxi(m) for m in a.melds) if a.kind == ActionKind.CHI else 0
             return (_RANK[a.kind], -gain)
@@ -272,9 +285,8 @@ class GreedyBot:
             return next((o for o in opts if o.kind == ActionKind.PASS), best)
         return best
 
-    def _discard(self, state: GameState, opts: list[Action]) -> Action:
-        hand = state.seats[state.acting_seat].hand
-        leftover = _leftover(state.variant)
+    def _discard(self, variant: Variant, hand: Sequence[int], opts: list[Action]) -> Action:
+        leftover = _leftover(variant)
         # the pool of the concealed cards a discard may leave in melds: every 坎 stays whole
         # (and the 王 out of the search); the pool after each discard is this one minus a card,
         # measured without the single cards no meld can hold (:meth:`_Leftover.alone`)
@@ -332,7 +344,10 @@ class GreedyBot:
         return opts[chosen]
 
 
-BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+#: the built-in bots by name; each has ``choose(variant, hand, options)``, the decision from
+#: what the acting seat sees (:class:`~zipai_rules.rl_opponents.BotPolicy` plays with it)
+BOTS: dict[str, Callable[[int | None], RandomBot | GreedyBot]] = {"random": RandomBot,
+                                                                  "greedy": GreedyBot}
 
 
 def check_bot_name(name: str) -> str:

@@ -38,8 +38,9 @@ except ModuleNotFoundError as exc:  # tested in a subprocess without them
         + install_hint("rl"), name=exc.name) from exc
 
 from .cards import N_KINDS, format_cards
+from .engine.actions import EventKind
 from .engine.encoding import decode_action, encode_action, num_distinct_actions
-from .engine.game import Game
+from .engine.game import Deal, Game
 from .engine.observation import Observation, SeenMeld
 from .engine.seeds import check_seed, fresh_seed, hand_seed
 from .errors import IllegalActionError, ZipaiError
@@ -53,17 +54,28 @@ __all__ = ["ZipaiEnv", "env", "observation_layout", "observation_size", "raw_env
 _KINDS = tuple(MeldKind)
 _SOURCES = tuple(Source)
 _PHASES = tuple(Phase)
+_EVENTS = tuple(EventKind)
+#: the events of the ``memory`` blocks, most recent first
+RECENT = 8
+#: the reward shapes: the settlement's payments (in the variant's unit), or 1 for the winner
+#: and -1 for every other seat (0 for all in a 荒庄)
+REWARDS = ("units", "win_lose")
 #: the largest value of an observation entry (a count of cards, the wall, a one-hot 1)
 HIGH = 127
 
 
-def observation_layout(players: int, seat_views: bool = True) -> tuple[tuple[str, int], ...]:
+def observation_layout(players: int, seat_views: bool = True, memory: bool = False
+                       ) -> tuple[tuple[str, int], ...]:
     """The blocks of the observation array, in order, as ``(name, length)``; ``seat r`` is
     the seat ``r`` places after the observing one (``seat 0`` is the observer itself).
-    Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for ``players`` that
-    is not an int in 2..4 or a ``seat_views`` that is not a bool."""
+    ``memory`` appends what the seat remembers (docs/rl.md): the turn, the 亮张, its own
+    臭胡 marks, the cards each seat declined where it saw them, and the last
+    :data:`RECENT` events it was shown, most recent first. Raises
+    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for ``players`` that is not
+    an int in 2..4 or a ``seat_views`` or ``memory`` that is not a bool."""
     int_arg(players, "players", 2, 4)
     of_type(seat_views, bool, "seat_views", "a bool")
+    of_type(memory, bool, "memory", "a bool")
     blocks = [("hand", N_KINDS)]
     for r in range(players):
         blocks += [(f"seat {r} meld cards", N_KINDS), (f"seat {r} meld hidden", 1),
@@ -74,12 +86,50 @@ def observation_layout(players: int, seat_views: bool = True) -> tuple[tuple[str
                ("chou peng", N_KINDS), ("own seat", players)]
     if not seat_views:
         blocks += [(f"seat {r} hand", N_KINDS) for r in range(1, players)]
+    if memory:
+        blocks += [("turn", 1), ("lianzhang", N_KINDS), ("chou hu", N_KINDS)]
+        blocks += [(f"seat {r} declined", N_KINDS) for r in range(players)]
+        blocks += [(f"event {k}", len(_EVENTS) + players + N_KINDS) for k in range(RECENT)]
     return tuple(blocks)
 
 
-def observation_size(players: int, seat_views: bool = True) -> int:
+def observation_size(players: int, seat_views: bool = True, memory: bool = False) -> int:
     """The length of the observation array (:func:`observation_layout`)."""
-    return sum(n for _, n in observation_layout(players, seat_views))
+    return sum(n for _, n in observation_layout(players, seat_views, memory))
+
+
+def encode_memory(view: Observation, players: int, turn: int,
+                  chou_hu: tuple[tuple[int, int], ...]) -> np.ndarray[Any, Any]:
+    """The ``memory`` blocks of :func:`observation_layout` for a seat's ``view``: ``turn``
+    (capped at :data:`HIGH`), the 亮张 (the dealer's shown card, where the variant shows
+    one), ``chou_hu`` (the seat's 臭胡 marks, ``(card, table 胡息)``: their cards), and,
+    from the events the seat was shown (``view.history``, so only what it saw), the cards
+    each seat passed on, and the last :data:`RECENT` events (kind, seat, card one-hot)."""
+    me = view.seat
+    sizes = [n for name, n in observation_layout(players, True, True)
+             if name in ("turn", "lianzhang", "chou hu") or name.endswith(" declined")
+             or name.startswith("event ")]
+    out = np.zeros(sum(sizes), dtype=np.int8)
+    out[0] = min(turn, HIGH)
+    declined = 1 + 2 * N_KINDS
+    for e in view.history:
+        if e.kind == EventKind.DEAL and e.card is not None:
+            out[1 + e.card] = 1
+        elif e.kind == EventKind.PASS and e.seat is not None and e.card is not None:
+            at = declined + (e.seat - me) % players * N_KINDS + e.card
+            out[at] = min(out[at] + 1, HIGH)
+    for card, _ in chou_hu:
+        out[1 + N_KINDS + card] = 1
+    at = declined + players * N_KINDS
+    width = len(_EVENTS) + players + N_KINDS
+    for e in view.history[::-1][:RECENT]:
+        out[at + _EVENTS.index(e.kind)] = 1
+        if e.seat is not None:
+            out[at + len(_EVENTS) + (e.seat - me) % players] = 1
+        if e.card is not None:
+            out[at + len(_EVENTS) + players + e.card] = 1
+        at += width
+    return out
 
 
 def _put_cards(out: np.ndarray[Any, Any], at: int, cards: Any) -> None:
@@ -130,15 +180,30 @@ def encode_observation(view: Observation, players: int,
     return out
 
 
+class Codes(spaces.Discrete):
+    """``Discrete(n)`` whose ``n`` and ``start`` are Python ``int`` (Gymnasium keeps them as
+    NumPy ``int64``, which ``json``, ``range`` checks by ``type`` and typed code refuse)."""
+
+    def __init__(self, n: int, seed: int | None = None) -> None:
+        super().__init__(n, seed=seed)
+        self.n: int = int(n)  # type: ignore[assignment]
+        self.start: int = 0  # type: ignore[assignment]
+
+
 class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is untyped
     """The AEC environment of :func:`env`, without PettingZoo's checking wrappers."""
 
     metadata = {"render_modes": ["ansi"], "name": "zipai_v0", "is_parallelizable": False}
 
     def __init__(self, variant: VariantLike = "hunan", seat_views: bool = True,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, *, memory: bool = False,
+                 reward: str = "units") -> None:
         super().__init__()
         self.variant: Variant = as_variant(variant)
+        self.memory = of_type(memory, bool, "memory", "a bool")
+        if reward not in REWARDS:
+            raise refuse("reward", reward, "one of " + ", ".join(REWARDS))
+        self.reward = reward
         if render_mode not in (None, "ansi"):
             raise ZipaiError(f"render_mode {render_mode!r} is not None or 'ansi'",
                              code="bad_option")
@@ -147,12 +212,12 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         n = self.variant.players
         self.possible_agents = [f"seat_{s}" for s in range(n)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
-        size = observation_size(n, seat_views)
+        size = observation_size(n, seat_views, memory)
         codes = self._codes = num_distinct_actions(self.variant)
         self.observation_spaces = {a: spaces.Dict({
             "observation": spaces.Box(0, HIGH, (size,), np.int8),
             "action_mask": spaces.Box(0, 1, (codes,), np.int8)}) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(codes) for a in self.possible_agents}
+        self.action_spaces = {a: Codes(codes) for a in self.possible_agents}
         self._series: int | None = None  # the seed the later hands derive from
         self._hands = 0                    # hands dealt in the series
         self.game: Game | None = None
@@ -182,8 +247,12 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         hands. An environment never seeded starts a series on a secret 128-bit seed
         (:func:`~zipai_rules.engine.seeds.fresh_seed`, hands 1, 2, …), so no hand's seed tells
         another's. ``env.game.seed`` is the seed the hand was shuffled with (to replay it).
-        Raises :class:`~zipai_rules.errors.HandError` (``bad_seed``) for a seed that is not a
-        non-negative ``int``."""
+        ``options={"deal": deal}`` plays that :class:`~zipai_rules.engine.Deal` instead.
+        A hand over at the deal (a forced 天胡, a special win) ends the episode here: every
+        agent terminated with its payment (Hunan seed 2857). Raises
+        :class:`~zipai_rules.errors.HandError` (``bad_seed``) for a seed that is not a
+        non-negative ``int``, :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``)
+        for a ``deal`` that is no ``Deal``."""
         if seed is not None:
             shuffle = self._series = check_seed(seed)
             self._hands = 1
@@ -192,7 +261,10 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
                 self._series, self._hands = fresh_seed(), 0
             self._hands += 1
             shuffle = hand_seed(self._series, self._hands)
-        self.game = Game(self.variant, seed=shuffle)
+        deal = (options or {}).get("deal")
+        if deal is not None and not isinstance(deal, Deal):
+            raise refuse("options['deal']", deal, "a zipai_rules.engine.Deal")
+        self.game = Game(self.variant, seed=None if deal else shuffle, deal=deal)
         self.payments = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
@@ -200,7 +272,25 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._end_if_over()  # a hand over at the deal (天胡, a special win) ends here
         self._select()
+        self._accumulate_rewards()
+
+    def _end_if_over(self) -> None:
+        """If the hand is over, pay each agent its settlement payment and terminate them all
+        (after a step, and at the deal: a dealt 天胡 or special win ends the hand at once)."""
+        assert self.game is not None
+        if not self.game.is_over:
+            return
+        result = self.game.result
+        assert result is not None
+        self.payments = settle(self.variant, result, events=self.game.events).payments
+        for a in self.agents:
+            s = self.agent_name_mapping[a]
+            self.rewards[a] = self.payments[s] if self.reward == "units" else \
+                0 if result.winner is None else 1 if s == result.winner else -1
+            self.terminations[a] = True
+            self.infos[a] = {"result": str(result.kind), "winner": result.winner}
 
     def _select(self) -> None:
         assert self.game is not None
@@ -217,7 +307,7 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         seat = self.agent_name_mapping[self._agent(agent)]
         if self.game is None:
             raise ZipaiError("reset() the environment before observing it", code="bad_option")
-        view = self.game.observe(seat)
+        view = own = self.game.observe(seat)
         hands = None
         if not self.seat_views:
             state = self.game.state
@@ -230,8 +320,13 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         mask = np.zeros(self._codes, dtype=np.int8)
         for a in view.options:
             mask[encode_action(a)] = 1
-        return {"observation": encode_observation(view, self.variant.players, hands),
-                "action_mask": mask}
+        array = encode_observation(view, self.variant.players, hands)
+        if self.memory:
+            state = self.game.state
+            array = np.concatenate([array, encode_memory(
+                own, self.variant.players, state.turn,
+                state.seats[seat].chou_hu_marks)])
+        return {"observation": array, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's action code (``None`` for an agent whose hand is
@@ -250,14 +345,7 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         seat = self.agent_name_mapping[agent]
         self.game.apply(decode_action(self._code(action), seat))
         self.rewards = {a: 0 for a in self.agents}
-        if self.game.is_over:
-            result = self.game.result
-            assert result is not None
-            self.payments = settle(self.variant, result, events=self.game.events).payments
-            for a in self.agents:
-                self.rewards[a] = self.payments[self.agent_name_mapping[a]]
-                self.terminations[a] = True
-                self.infos[a] = {"result": str(result.kind), "winner": result.winner}
+        self._end_if_over()
         self._select()
         self._accumulate_rewards()
 
@@ -296,18 +384,24 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
 
 
 def raw_env(variant: VariantLike = "hunan", seat_views: bool = True,
-            render_mode: str | None = None) -> ZipaiEnv:
+            render_mode: str | None = None, *, memory: bool = False,
+            reward: str = "units") -> ZipaiEnv:
     """The environment without PettingZoo's wrappers (:class:`ZipaiEnv`)."""
-    return ZipaiEnv(variant, seat_views, render_mode)
+    return ZipaiEnv(variant, seat_views, render_mode, memory=memory, reward=reward)
 
 
 def env(variant: VariantLike = "hunan", seat_views: bool = True,
-        render_mode: str | None = None) -> AECEnv:
+        render_mode: str | None = None, *, memory: bool = False,
+        reward: str = "units") -> AECEnv:
     """The AEC environment of ``variant`` (a preset id, a variant file or a
     :class:`~zipai_rules.variant.Variant`), with PettingZoo's call order enforced. A code
     outside the action space raises :class:`~zipai_rules.errors.IllegalActionError` (the
     environment checks it itself, where PettingZoo's ``AssertOutOfBoundsWrapper`` would
     assert, which ``python -O`` skips). ``seat_views``:
     each agent observes its seat view (the default), or, when false, the whole table (every
-    hand and face-down meld: for training with perfect information, or a critic)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(variant, seat_views, render_mode))
+    hand and face-down meld: for training with perfect information, or a critic).
+    ``memory``: append what the seat remembers (:func:`observation_layout`). ``reward``:
+    ``"units"`` (the settlement's payments, the default) or ``"win_lose"`` (1 for the
+    winner, -1 for the others, 0 in a 荒庄); another value is refused (``bad_argument``)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(variant, seat_views, render_mode,
+                                                  memory=memory, reward=reward))
