@@ -33,6 +33,7 @@ except ModuleNotFoundError as exc:  # pragma: no cover - exercised in a subproce
         + install_hint("testing"), name=exc.name) from exc
 
 from .machine import ZipaiMachine, machine_for
+from .register import register_type_strategies
 from .strategies import (
     OFFERS,
     DrawnGame,
@@ -53,7 +54,9 @@ from .strategies import (
     winning_situations,
 )
 
+register_type_strategies()  # st.from_type(Meld), Action, Variant, Situation, WinningHand
+
 __all__ = ["OFFERS", "DrawnGame", "Situation", "StrategyArgumentError", "WinningHand",
            "ZipaiMachine", "action_sequences", "cards", "game_states", "games", "hands",
-           "machine_for", "melds", "observations", "situations", "variant_documents",
-           "variants", "winning_hands", "winning_situations"]
+           "machine_for", "melds", "observations", "register_type_strategies", "situations",
+           "variant_documents", "variants", "winning_hands", "winning_situations"]

@@ -1,0 +1,58 @@
+"""Type strategies for hypothesis: ``st.from_type(Meld)``, ``st.builds`` with type hints.
+
+:func:`register_type_strategies` registers, for Hunan (the default preset), strategies for
+:class:`~zipai_rules.melds.Meld` (:func:`~zipai_rules.testing.melds`),
+:class:`~zipai_rules.engine.actions.Action` (a legal action of a
+:func:`~zipai_rules.testing.games` game still being played), :class:`~zipai_rules.variant.Variant`
+(:func:`~zipai_rules.testing.variants` of the shipped presets),
+:class:`~zipai_rules.testing.Situation` and :class:`~zipai_rules.testing.WinningHand`.
+Importing :mod:`zipai_rules.testing` registers them; so does hypothesis itself where
+zipai_rules is installed, through the entry point ``[project.entry-points.hypothesis]`` of
+pyproject.toml (:func:`_hypothesis_setup_hook`, called when hypothesis is imported).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def register_type_strategies() -> None:
+    """Register the type strategies (idempotent: registering again replaces them)."""
+    from hypothesis import strategies as st
+
+    from ..engine.actions import Action
+    from ..melds import Meld
+    from ..presets import load_preset
+    from ..variant import Variant
+    from .strategies import (
+        Situation,
+        WinningHand,
+        games,
+        melds,
+        situations,
+        variants,
+        winning_hands,
+    )
+
+    hunan = load_preset("hunan")
+
+    def action(game: Any) -> st.SearchStrategy[Action]:
+        return st.sampled_from(game.legal_actions())
+
+    made: dict[type, st.SearchStrategy[Any]] = {
+        Meld: melds(hunan),
+        Action: games(hunan, max_steps=40, finished=False).flatmap(action),
+        Variant: variants(mutated=False),
+        Situation: situations(hunan),
+        WinningHand: winning_hands(hunan),
+    }
+    for kind, strategy in made.items():
+        st.register_type_strategy(kind, strategy)
+
+
+def _hypothesis_setup_hook() -> None:
+    """The hypothesis entry point (pyproject.toml): registers the type strategies."""
+    register_type_strategies()
+
+
+__all__ = ["register_type_strategies"]
