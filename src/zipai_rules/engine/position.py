@@ -562,7 +562,6 @@ def _check(state: GameState) -> None:
     if state.pending is not None and state.pending.window is not None and not state.windows:
         raise PositionError("a claim window in a game without windows", "pending.window",
                             code="bad_position_pending")
-    counts = [0] * (KING + 1)
     for k, s in enumerate(state.seats):
         if any(n >= 4 for n in s.hand[:KING]):
             raise PositionError("four of a kind in a concealed hand (a 提 lies on the table)",
@@ -570,17 +569,10 @@ def _check(state: GameState) -> None:
         if s.held > v.resting_size(s.quads) + 1:
             raise PositionError(f"{s.held} cards held; at most {v.resting_size(s.quads) + 1}",
                                 f"seats[{k}].hand", code="bad_position_seats")
-        for i, n in enumerate(s.hand):
-            counts[i] += n
-        for m in s.melds:
-            for i in m.physical:
-                counts[i] += 1
-        for i in s.discards:
-            counts[i] += 1
-    for i in state.wall:
-        counts[i] += 1
-    if state.pending is not None:
-        counts[state.pending.card] += 1
+    shown = [*state.wall, *(i for s in state.seats for i in s.discards),
+             *(i for s in state.seats for m in s.melds for i in m.physical),
+             *(() if state.pending is None else (state.pending.card,))]
+    counts = [a + sum(s.hand[i] for s in state.seats) for i, a in enumerate(counts_of(shown))]
     for i, n in enumerate(counts):
         most = v.deck.kings if i == KING else v.deck.copies
         if n > most:
