@@ -102,9 +102,9 @@ def offered_states(variant: VariantLike, holds: Any, card: Any, *, seat: int = 0
     """A :class:`~zipai_rules.engine.state.GameState` in which seat ``seat`` holds the cards
     ``holds`` (card tokens, ``"d5 d5 d5 x2"``, or indices) among its concealed cards and is
     asked about ``card`` exposed by seat ``by`` (default: the seat before it) from ``source``
-    (``discard`` or ``draw``): the other cards dealt from a permutation of the rest of the
+    (``discard`` or ``draw``): the other cards dealt from a seeded shuffle of the rest of the
     deck (every hand the resting size, none with four of a kind, the drawer holding no pair of
-    a drawn card, which would make its 偎; dealt from a seeded shuffle), up to eight earlier cards in the discard areas
+    a drawn card, which would make its 偎), up to eight earlier cards in the discard areas
     (臭 for their seat under ``chou.own_discards``), dealer seat 0. The options, the claim
     tier and the seats still to ask are the engine's (read back from a position,
     :func:`~zipai_rules.engine.position.position`); seats asked before ``seat`` have passed.
