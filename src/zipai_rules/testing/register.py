@@ -13,6 +13,7 @@ pyproject.toml (:func:`_hypothesis_setup_hook`, called when hypothesis is import
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -34,20 +35,24 @@ def register_type_strategies() -> None:
         winning_hands,
     )
 
-    hunan = load_preset("hunan")
-
     def action(game: Any) -> st.SearchStrategy[Action]:
         return st.sampled_from(game.legal_actions())
 
-    made: dict[type, st.SearchStrategy[Any]] = {
-        Meld: melds(hunan),
-        Action: games(hunan, max_steps=40, finished=False).flatmap(action),
-        Variant: variants(mutated=False),
-        Situation: situations(hunan),
-        WinningHand: winning_hands(hunan),
+    made: dict[type, Callable[[], st.SearchStrategy[Any]]] = {
+        Meld: lambda: melds("hunan"),
+        Action: lambda: games("hunan", max_steps=40, finished=False).flatmap(action),
+        Variant: lambda: variants(mutated=False),
+        Situation: lambda: situations("hunan"),
+        WinningHand: lambda: winning_hands(load_preset("hunan")),
     }
-    for kind, strategy in made.items():
-        st.register_type_strategy(kind, strategy)
+    for kind, build in made.items():
+        # built when first asked for (st.from_type calls it with the type), not on import
+        st.register_type_strategy(kind, _lazy(build))
+
+
+def _lazy(build: Callable[[], Any]) -> Callable[[type], Any]:
+    """A type-strategy function that builds the strategy when hypothesis asks for it."""
+    return lambda _type: build()
 
 
 def _hypothesis_setup_hook() -> None:
