@@ -130,3 +130,29 @@ def test_names_everywhere_and_bad_names_refused():
         melds("hunan", kinds={"pong"})
     with pytest.raises(StrategyArgumentError):
         melds("no such variant")
+
+
+_ENTRY_POINT_RUN = """
+import importlib.metadata as md
+ep = md.EntryPoint(name='_', value=TARGET, group='hypothesis')
+real = md.entry_points
+md.entry_points = lambda **kw: md.EntryPoints([ep]) if kw.get('group') == 'hypothesis' \\
+    else real(**kw)
+import hypothesis  # runs the entry points of group 'hypothesis' on import
+from hypothesis import strategies as st
+from zipai_rules.melds import Meld
+assert isinstance(st.from_type(Meld).example(), Meld)
+"""
+
+
+def test_hypothesis_runs_the_entry_point_on_import():
+    """As hypothesis does where zipai_rules is installed: the pyproject's entry point is
+    loaded when hypothesis is imported, and st.from_type(Meld) works at once."""
+    import subprocess
+    import sys
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    target = meta["project"]["entry-points"]["hypothesis"]["_"]
+    code = _ENTRY_POINT_RUN.replace("TARGET", repr(target))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
