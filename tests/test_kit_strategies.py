@@ -291,8 +291,9 @@ def test_machine_for_takes_its_knobs_as_arguments():
     machine.TestCase().runTest()
     assert seeds and set(seeds) == {7}
     assert machine_for(HUNAN).check_records is True
-    with pytest.raises(TypeError):
-        machine_for("hunan")
+    assert machine_for("hunan").variant == HUNAN  # a preset by name (issue 27)
+    with pytest.raises(ZipaiError):
+        machine_for(42)
 
 
 def test_the_kit_without_hypothesis_says_what_to_install():

@@ -200,6 +200,17 @@ ERROR_CODES: dict[str, str] = {
                  "to 2**40",
     "bad_option": "an option out of range or a combination of options that does not go",
     "unknown_bot": "an unknown bot name, or more bots than players",
+    # positions (engine/position.py)
+    "bad_position": "a text that is not a position (engine/position.py), or a bad dealer",
+    "position_too_long": "a position text longer than MAX_POSITION characters",
+    "position_variant": "a position of another variant than the one it is read under",
+    "bad_position_seats": "a position's seats: their number, a hand, meld or 臭 field",
+    "bad_position_wall": "a position's wall",
+    "bad_position_turn": "a position's phase, actor, options, prompts, turn or drawn card",
+    "bad_position_pending": "a position's card on offer, its queue or its claim window",
+    "bad_position_result": "a position's result or its decomposition",
+    "bad_position_cards": "a position holding more copies of a card than the deck, or not "
+                          "the deck's number of cards",
     "bad_argument": "an argument of the wrong type (e.g. a settle result that is not a Result)",
 }
 

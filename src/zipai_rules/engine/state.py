@@ -282,6 +282,13 @@ class GameState:
         """What the offered ``action`` decided (see ``plans``), or ``None``."""
         return next((p for a, p in self.plans if a == action), None)
 
+    def to_position(self) -> str:
+        """This state as one line of position text, which
+        :func:`~zipai_rules.engine.position.position` reads back to an equal state (its
+        ``plans`` rebuilt): see :mod:`zipai_rules.engine.position`."""
+        from .position import to_position  # the notation reads states: bound late
+        return to_position(self)
+
     def win_context(self) -> WinContext:
         """The table as a win's labels and worth read it (:class:`WinContext`)."""
         return WinContext(self.dealer, len(self.wall), self.wall[0] if self.wall else None,

@@ -15,7 +15,14 @@ Strategies (each takes the :class:`~zipai_rules.variant.Variant` whose rules it 
   with a claim, a 胡, a 比 choice or a forced move on offer), :func:`observations`,
   :func:`action_sequences`;
 * :func:`variants` and :func:`variant_documents` (schema-valid variant mappings, for
-  fuzzing tooling).
+  fuzzing tooling);
+* :func:`offered_states` (a state from a chosen situation: a seat holding given cards asked
+  about a card).
+
+Every strategy takes the variant as a :class:`~zipai_rules.variant.Variant` or by name (a
+preset id, name or alias, or a variant file's path). Importing this package registers type
+strategies (:func:`register_type_strategies`): ``st.from_type(Meld)`` and ``st.builds`` with
+type hints draw Hunan melds, actions, variants, situations and winning hands.
 
 :class:`ZipaiMachine` is a ``RuleBasedStateMachine`` over one variant; subclass it and set
 ``variant`` (and optionally override :meth:`ZipaiMachine.check_external` to compare your own
@@ -39,6 +46,8 @@ except ModuleNotFoundError as exc:  # pragma: no cover - exercised in a subproce
 
 from .machine import ZipaiMachine, machine_for
 from .oracles import engine_options, win_decision_problems
+from .register import register_type_strategies
+from .situations import offered_states
 from .strategies import (
     OFFERS,
     DrawnGame,
@@ -60,8 +69,10 @@ from .strategies import (
     winning_situations,
 )
 
+register_type_strategies()  # st.from_type(Meld), Action, Variant, Situation, WinningHand
+
 __all__ = ["OFFERS", "DrawnGame", "Situation", "StrategyArgumentError", "WinningHand",
            "ZipaiMachine", "action_sequences", "cards", "deals", "engine_options", "game_states",
-           "games", "hands", "machine_for", "melds", "observations", "situations",
-           "variant_documents", "variants", "win_decision_problems", "winning_hands",
-           "winning_situations"]
+           "games", "hands", "machine_for", "melds", "observations", "offered_states",
+           "register_type_strategies", "situations", "variant_documents", "variants",
+           "win_decision_problems", "winning_hands", "winning_situations"]

@@ -18,7 +18,7 @@ from ..engine.observation import display, observe
 from ..engine.state import GameState, PaoTarget
 from ..errors import ERROR_CODES, IllegalActionError
 from ..invariants import game_problem, payments_balance
-from ..variant import Variant
+from ..variant import Variant, VariantLike, as_variant
 from .strategies import deals
 
 
@@ -454,16 +454,17 @@ class ZipaiMachine(RuleBasedStateMachine):
         self._ended = len(game.actions)
 
 
-def machine_for(variant: Variant, check: Callable[[Game], None] | None = None, *,
+def machine_for(variant: VariantLike, check: Callable[[Game], None] | None = None, *,
                 seed_strategy: st.SearchStrategy[int] | None = None,
                 check_records: bool = True) -> type[ZipaiMachine]:
     """A :class:`ZipaiMachine` subclass bound to ``variant``, with an optional ``check``
     called as :meth:`ZipaiMachine.check_external` (it must be deterministic: a function of
     the game alone), the ``seed_strategy`` its deals draw from (default: any seed) and
     ``check_records`` (default True: the record round trip at the end of each hand); run it
-    with its ``TestCase`` attribute (pytest or unittest)."""
-    if not isinstance(variant, Variant):
-        raise TypeError(f"machine_for takes a Variant, not a {type(variant).__name__}")
+    with its ``TestCase`` attribute (pytest or unittest). ``variant``: a
+    :class:`~zipai_rules.variant.Variant` or anything :func:`~zipai_rules.variant.as_variant`
+    reads (a preset id, name or alias, a variant file's path)."""
+    variant = as_variant(variant)  # a Variant, or a preset id, name or alias, or a file
     attrs_: dict[str, Any] = {"variant": variant, "check_records": bool(check_records)}
     if seed_strategy is not None:
         attrs_["seed_strategy"] = seed_strategy

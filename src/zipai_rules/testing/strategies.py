@@ -105,19 +105,47 @@ class DrawnGame(_Short, Game):
                 f"{len(self.actions)} actions: [{acts}], {super().__repr__()})")
 
 
+def _variant(variant: VariantLike) -> Variant:
+    """The variant a strategy is given: a :class:`~zipai_rules.variant.Variant`, or a preset
+    id, name or alias, or a variant file's path (:func:`~zipai_rules.variant.as_variant`);
+    anything else raises :class:`StrategyArgumentError`."""
+    try:
+        return as_variant(variant)
+    except ZipaiError as exc:
+        raise StrategyArgumentError(f"variant: {exc}") from None
+
+
+def _kinds(kinds: Any) -> frozenset[MeldKind] | None:
+    """Meld kinds given as :class:`~zipai_rules.melds.MeldKind` members or their names
+    (``{"peng", "wei"}``)."""
+    if kinds is None:
+        return None
+    if isinstance(kinds, (str, MeldKind)):
+        kinds = [kinds]
+    out = set()
+    for k in kinds:
+        try:
+            out.add(MeldKind(k))
+        except ValueError:
+            raise StrategyArgumentError(f"unknown meld kind {k!r}; known: "
+                                        + ", ".join(m.value for m in MeldKind)) from None
+    return frozenset(out)
+
+
 def _check_steps(max_steps: int, name: str = "max_steps") -> None:
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 0:
         raise StrategyArgumentError(f"{name} is an int ≥ 0, not {max_steps!r}")
 
 
-def cards(variant: Variant) -> st.SearchStrategy[int]:
+def cards(variant: VariantLike) -> st.SearchStrategy[int]:
     """One card index of the variant's deck: ``0..19``, plus the 王 (``20``) only where the
     deck has one. Shrinks towards ``x1`` (index 0)."""
+    variant = _variant(variant)
     kinds = list(range(20)) + ([KING] if variant.deck.kings else [])
     return st.sampled_from(kinds)
 
 
-def hands(variant: Variant, size: int | None = None, min_size: int = 0,
+def hands(variant: VariantLike, size: int | None = None, min_size: int = 0,
           max_size: int | None = None) -> st.SearchStrategy[list[int]]:
     """A sorted list of card indices dealt from one deck of the variant, so no card appears
     more often than the deck holds (``copies`` of each ordinary card, ``kings`` 王). ``size``
@@ -125,6 +153,7 @@ def hands(variant: Variant, size: int | None = None, min_size: int = 0,
     in ``min_size..max_size`` (default: up to the dealer's hand). Any cards: four of a kind
     included. Shrinks towards fewer, lower cards. Sizes beyond the deck, negative ones and an
     empty range raise :class:`StrategyArgumentError`."""
+    variant = _variant(variant)
     pool = deck(variant)
     if size is not None and (min_size != 0 or max_size is not None):
         raise StrategyArgumentError("give either size or min_size/max_size, not both")
@@ -159,13 +188,15 @@ def _draw_meld(draw: st.DrawFn, variant: Variant, kinds: tuple[MeldKind, ...]) -
 _meld = _named("melds", _draw_meld)
 
 
-def melds(variant: Variant, kinds: frozenset[MeldKind] | None = None
-          ) -> st.SearchStrategy[Meld]:
-    """A valid meld of one of ``kinds`` (``None``, the default: every kind) that the variant's
+def melds(variant: VariantLike, kinds: Any = None) -> st.SearchStrategy[Meld]:
+    """A valid meld of one of ``kinds`` (``MeldKind`` members or their names, ``{"peng"}``;
+    ``None``, the default: every kind) that the variant's
     deck can hold (no more than ``copies`` of a card). Chi-type melds are drawn from every
     three-card shape; a ``claimed`` card is marked on about half of them. No meld holds a 王.
     Shrinks towards the first kind in ``MeldKind`` value order, low cards and no claimed card.
     An empty ``kinds``, or kinds the deck cannot hold, raise :class:`StrategyArgumentError`."""
+    variant = _variant(variant)
+    kinds = _kinds(kinds)
     if kinds is not None and not kinds:
         raise StrategyArgumentError("kinds is empty: give None for every kind")
     allowed = sorted((k for k in (kinds if kinds is not None else frozenset(MeldKind))
@@ -199,7 +230,7 @@ def _hand_melds() -> list[Meld]:
 
 _HAND_MELDS = _hand_melds()
 @st.composite
-def situations(draw: st.DrawFn, variant: Variant, complete: bool = False) -> Situation:
+def situations(draw: st.DrawFn, variant: VariantLike, complete: bool = False) -> Situation:
     """A :class:`Situation` ``(hand, table, card, source)`` for one player, as a game can
     reach it (``analyze(variant, *situation)`` judges it).
 
@@ -222,6 +253,7 @@ def situations(draw: st.DrawFn, variant: Variant, complete: bool = False) -> Sit
     win still depends on the threshold). Copies never exceed the deck, table and incoming card
     included. Shrinks towards fewer table melds and no incoming card.
     """
+    variant = _variant(variant)
     counts = [0] * 21
     table: list[Meld] = []
 
@@ -460,7 +492,7 @@ def _draw_winning(draw: st.DrawFn, variant: Variant, min_huxi: int, max_huxi: in
 _winning = _named("winning_hands", _draw_winning)
 
 
-def winning_hands(variant: Variant, min_huxi: int | None = None, max_huxi: int = 200
+def winning_hands(variant: VariantLike, min_huxi: int | None = None, max_huxi: int = 200
                   ) -> st.SearchStrategy[WinningHand]:
     """A :class:`WinningHand` ``(hand, table, analysis)``: a complete hand (hand plus table
     hold the resting size plus one, ``analysis.check_count``; a pair only where the 将 rules
@@ -477,6 +509,7 @@ def winning_hands(variant: Variant, min_huxi: int | None = None, max_huxi: int =
     Raises :class:`StrategyArgumentError` when it is built with ``min_huxi > max_huxi``, a
     ``max_huxi`` below the variant's threshold, a ``min_huxi`` above what a hand of the
     variant reaches, or a variant whose sizes leave no complete hand."""
+    variant = _variant(variant)
     low = variant.win.min_huxi if min_huxi is None else min_huxi
     name = f"winning_hands({variant.id}, min_huxi={low}, max_huxi={max_huxi})"
     reach = _reach(variant)
@@ -513,12 +546,13 @@ def _draw_winning_situation(draw: st.DrawFn, variant: Variant) -> Situation:
 _winning_situation = _named("winning_situations", _draw_winning_situation)
 
 
-def winning_situations(variant: Variant) -> st.SearchStrategy[Situation]:
+def winning_situations(variant: VariantLike) -> st.SearchStrategy[Situation]:
     """A :class:`Situation` whose incoming ``card`` wins: a :func:`winning_hands` hand with one
     of its cards taken out as the incoming card, arriving by one of the variant's
     ``win.sources`` (a 王 only as one's own draw), such that
     ``analyze(variant, *situation).win``. Its 胡息 may differ from the complete hand's (a
     claimed card makes a 碰 of a 坎, ``huxi.won_triple``)."""
+    variant = _variant(variant)
     if not variant.win.sources:
         raise StrategyArgumentError(f"{variant.id}: win.sources is empty: no card wins")
     return _winning_situation(variant)
@@ -606,7 +640,7 @@ def _draw_game(draw: st.DrawFn, variant: Variant, max_steps: int, finished: bool
 _game = _named("games", _draw_game)
 
 
-def games(variant: Variant, max_steps: int = 120, finished: bool = True
+def games(variant: VariantLike, max_steps: int = 120, finished: bool = True
           ) -> st.SearchStrategy[DrawnGame]:
     """A legal :class:`DrawnGame`: a shuffle seed (seat 0 deals), then up to ``max_steps``
     legal actions, each chosen uniformly among the legal ones by a ``random.Random`` seeded
@@ -616,6 +650,7 @@ def games(variant: Variant, max_steps: int = 120, finished: bool = True
     steps (the game of ``n`` steps is the start of every longer one of its seed, so a failure
     shrinks to the first state that shows it) and seed 0. A negative ``max_steps`` raises
     :class:`StrategyArgumentError`."""
+    variant = _variant(variant)
     _check_steps(max_steps)
     return _game(variant, max_steps, finished)
 
@@ -639,7 +674,7 @@ def _draw_state(draw: st.DrawFn, variant: Variant, offer: str, max_hands: int) -
 _state = _named("game_states", _draw_state)
 
 
-def game_states(variant: Variant, offer: str = "claim", max_hands: int = 20
+def game_states(variant: VariantLike, offer: str = "claim", max_hands: int = 20
                 ) -> st.SearchStrategy[DrawnGame]:
     """A :class:`DrawnGame` still being played at the first state where ``offer`` is on
     offer (see :data:`OFFERS`): ``claim`` (the actor answers an exposed card with a 吃, 碰, 跑
@@ -656,6 +691,7 @@ def game_states(variant: Variant, offer: str = "claim", max_hands: int = 20
     one is followed by the next seed, up to ``max_hands`` hands. Shrinks towards seed 0 and
     eager play, in a few steps. An unknown ``offer`` or ``max_hands < 1`` raises
     :class:`StrategyArgumentError`."""
+    variant = _variant(variant)
     if offer not in OFFERS:
         raise StrategyArgumentError(f"unknown offer {offer!r}; known: {', '.join(OFFERS)}")
     if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
@@ -671,9 +707,10 @@ def _draw_observation(draw: st.DrawFn, variant: Variant, max_steps: int) -> Obse
 _observation = _named("observations", _draw_observation)
 
 
-def observations(variant: Variant, max_steps: int = 120) -> st.SearchStrategy[Observation]:
+def observations(variant: VariantLike, max_steps: int = 120) -> st.SearchStrategy[Observation]:
     """The :class:`~zipai_rules.engine.observation.Observation` of a seat drawn among the
     players, in a :func:`games` game. Shrinks like :func:`games`, towards seat 0."""
+    variant = _variant(variant)
     _check_steps(max_steps)
     return _observation(variant, max_steps)
 
@@ -691,7 +728,7 @@ def _draw_sequence(draw: st.DrawFn, variant: Variant, max_steps: int
 _sequence = _named("action_sequences", _draw_sequence)
 
 
-def action_sequences(variant: Variant, max_steps: int = 400
+def action_sequences(variant: VariantLike, max_steps: int = 400
                      ) -> st.SearchStrategy[tuple[int, list[Action]]]:
     """``(seed, actions)``: a shuffle seed and the legal actions of one hand from the deal
     ``Game(variant, seed=seed)`` (seat 0 deals), each chosen uniformly among the legal ones
@@ -699,6 +736,7 @@ def action_sequences(variant: Variant, max_steps: int = 400
     ``max_steps`` actions. ``replay(variant, shuffled_deal(variant, seed), actions)``
     plays them again. Shrinks towards seed 0 and chooser seed 0. A negative ``max_steps``
     raises :class:`StrategyArgumentError`."""
+    variant = _variant(variant)
     _check_steps(max_steps)
     return _sequence(variant, max_steps)
 
