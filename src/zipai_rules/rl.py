@@ -190,6 +190,21 @@ class Codes(spaces.Discrete):
         self.start: int = 0  # type: ignore[assignment]
 
 
+def hand_rewards(variant: Variant, game: Game, reward: str = "units"
+                 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The payments of the finished ``game`` (its settlement's, per seat) and each seat's
+    reward under the ``reward`` shape (:data:`REWARDS`): its payment (``units``), or 1 for
+    the winner and −1 for every other seat (``win_lose``, 0 for all after a 荒庄). The one
+    reward of a hand for every environment here (AEC, vectorised, parallel)."""
+    result = game.result
+    assert result is not None
+    payments = settle(variant, result, events=game.events).payments
+    if reward == "units":
+        return payments, payments
+    return payments, tuple(0 if result.winner is None else 1 if s == result.winner else -1
+                           for s in range(len(payments)))
+
+
 class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is untyped
     """The AEC environment of :func:`env`, without PettingZoo's checking wrappers."""
 
@@ -284,11 +299,9 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
             return
         result = self.game.result
         assert result is not None
-        self.payments = settle(self.variant, result, events=self.game.events).payments
+        self.payments, shaped = hand_rewards(self.variant, self.game, self.reward)
         for a in self.agents:
-            s = self.agent_name_mapping[a]
-            self.rewards[a] = self.payments[s] if self.reward == "units" else \
-                0 if result.winner is None else 1 if s == result.winner else -1
+            self.rewards[a] = shaped[self.agent_name_mapping[a]]
             self.terminations[a] = True
             self.infos[a] = {"result": str(result.kind), "winner": result.winner}
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 # isort: off
-from .rl import ZipaiEnv, raw_env  # first: without the [rl] extra it raises the install hint
+from .rl import ZipaiEnv, hand_rewards, raw_env  # first: it names the [rl] install
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 # isort: on
@@ -29,7 +29,6 @@ from pettingzoo import ParallelEnv
 from .engine.encoding import decode_action
 from .engine.game import Game
 from .errors import IllegalActionError, ZipaiError
-from .settlement import settle
 from .variant import Variant, VariantLike
 
 __all__ = ["ZipaiParallelEnv", "parallel_env"]
@@ -127,9 +126,9 @@ class ZipaiParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo's base 
         if game.is_over:
             result = game.result
             assert result is not None
-            self.payments = settle(self.variant, result, events=game.events).payments
+            self.payments, shaped = hand_rewards(self.variant, game)
             for a in self.agents:
-                rewards[a] = float(self.payments[self.possible_agents.index(a)])
+                rewards[a] = float(shaped[self.possible_agents.index(a)])
                 terminations[a] = True
                 infos[a] = {"result": str(result.kind), "winner": result.winner}
         observations = {a: self._aec.observe(a) for a in self.agents}

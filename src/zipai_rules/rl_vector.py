@@ -26,7 +26,6 @@ from .arguments import int_arg, refuse
 from .engine.encoding import num_distinct_actions
 from .engine.seeds import check_seed, hand_seed
 from .errors import IllegalActionError, ZipaiError
-from .settlement import settle
 from .variant import VariantLike
 
 __all__ = ["VectorEnv", "vector_env"]
@@ -177,14 +176,10 @@ class VectorEnv:
 
     @staticmethod
     def _rewards(env: ZipaiEnv) -> list[float]:
-        """Each seat's reward for the hand just over: the AEC environment's, or, for a hand
-        over at the deal that it leaves unterminated, the settlement's payments as it pays
-        at the end of a hand."""
-        if all(env.terminations.values()):
-            return [float(env.rewards[a]) for a in env.possible_agents]
-        assert env.game is not None and env.game.result is not None
-        return [float(p) for p in settle(env.variant, env.game.result,
-                                         events=env.game.events).payments]
+        """Each seat's reward for the hand just over: the AEC environment's (which ends a
+        hand over at the deal at once, and pays it)."""
+        assert all(env.terminations.values())
+        return [float(env.rewards[a]) for a in env.possible_agents]
 
     def _codes(self, actions: Any) -> np.ndarray[Any, Any]:
         """``actions`` as ``N`` int64 codes, or refused (``bad_argument``)."""
