@@ -30,7 +30,10 @@ view of the game, e.g. a server's, after every step), or build one with :func:`m
 
 Differential oracles (:mod:`~zipai_rules.testing.oracles`): :func:`engine_options` (any
 seat's options on an exposed card, asked or not) and :func:`win_decision_problems` (``analyze``
-against the engine's 胡 offers).
+against the engine's 胡 offers); a settlement oracle (:mod:`~zipai_rules.testing.payments`):
+:func:`settlement_oracle` (a finished hand's payments read again from the variant's scoring
+data, sharing no code with the settlement) and :func:`settlement_problems` (your payment code
+against it).
 """
 
 from __future__ import annotations
@@ -46,6 +49,13 @@ except ModuleNotFoundError as exc:  # pragma: no cover - exercised in a subproce
 
 from .machine import ZipaiMachine, machine_for
 from .oracles import engine_options, win_decision_problems
+from .payments import (
+    ExpectedSettlement,
+    OracleRefusal,
+    covers,
+    settlement_oracle,
+    settlement_problems,
+)
 from .register import register_type_strategies
 from .situations import offered_states
 from .strategies import (
@@ -71,8 +81,9 @@ from .strategies import (
 
 register_type_strategies()  # st.from_type(Meld), Action, Variant, Situation, WinningHand
 
-__all__ = ["OFFERS", "DrawnGame", "Situation", "StrategyArgumentError", "WinningHand",
-           "ZipaiMachine", "action_sequences", "cards", "deals", "engine_options", "game_states",
-           "games", "hands", "machine_for", "melds", "observations", "offered_states",
-           "register_type_strategies", "situations", "variant_documents", "variants",
-           "win_decision_problems", "winning_hands", "winning_situations"]
+__all__ = ["OFFERS", "DrawnGame", "ExpectedSettlement", "OracleRefusal", "Situation",
+           "StrategyArgumentError", "WinningHand", "ZipaiMachine", "action_sequences", "cards",
+           "covers", "deals", "engine_options", "game_states", "games", "hands", "machine_for",
+           "melds", "observations", "offered_states", "register_type_strategies",
+           "settlement_oracle", "settlement_problems", "situations", "variant_documents",
+           "variants", "win_decision_problems", "winning_hands", "winning_situations"]
