@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from zipai_rules.cards import parse_indices
+from zipai_rules.cards import is_big, parse_indices, rank_of
 from zipai_rules.engine import Action, ActionKind, Deal, Game
 from zipai_rules.invariants import kind_counts
 from zipai_rules.melds import Meld, MeldKind
@@ -203,3 +203,18 @@ def write(folder, name: str, text: str):
     path = folder / name
     path.write_text(text, "utf-8")
     return path
+
+
+def table_extra(variant, table) -> int:
+    """The card-dependent 胡息 of the table melds (``huxi.extra``, 河池's red 跑), read from the
+    variant's document: the reference decomposer knows only the Hunan table. The concealed
+    cards hold no 提/跑, so the extra of a winning hand lies on its table."""
+    extra = 0
+    for e in variant.doc["huxi"].get("extra", ()):
+        for m in table:
+            if m.kind.value in e["kind"] and all(
+                    rank_of(c) in e.get("ranks", range(1, 11))
+                    and (e.get("cards") is None or is_big(c) == (e["cards"] == "big"))
+                    for c in m.cards):
+                extra += e["add"]
+    return extra

@@ -122,6 +122,18 @@ def test_high_huxi_hands_are_built_not_filtered(low, data):
     assert case.analysis.win and low <= case.analysis.huxi <= 200
 
 
+@pytest.mark.parametrize(("low", "bug_at"), [(None, 17), (None, 32), (27, 40)])
+def test_winning_hands_shrink_to_the_lowest_failing_huxi(low, bug_at):
+    """A planted ``huxi >= bug_at`` bug shrinks to a hand of exactly ``bug_at`` 胡息 (issue 27:
+    it stopped at 32 where 17 fails too; before this fix at 18 and 36): a shrunk chooser
+    takes the heaviest meld that still lets the melds make the target exactly, not one above
+    it. (Every 胡息 from 15 to 40 is made exactly, but 41: it needs two small 碰, which leave
+    too little room.)"""
+    case = find(winning_hands(HUNAN, min_huxi=low), lambda c: c.analysis.huxi >= bug_at,
+                settings=shrunk())
+    assert case.analysis.huxi == bug_at
+
+
 def test_a_custom_variant_with_threshold_30():
     doc = {"extends": "hunan", "id": "high", "name": "high threshold", "win": {"min_huxi": 30}}
     v = build_variant(doc, raw_preset, "high")

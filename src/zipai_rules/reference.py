@@ -169,18 +169,21 @@ def best_huxi(hand: Iterable[int], table: Sequence[Meld] = (),
 WILD = 20  # the card index of the 王
 
 
-def identities(hand: Iterable[int]) -> list[list[int]]:
+def identities(hand: Iterable[int], table: Sequence[Meld] = ()) -> list[list[int]]:
     """Every hand the 王 in ``hand`` can stand for: each 王 replaced by each of the 20
-    ordinary cards in turn (all combinations), without the hands holding four of a card.
-    A hand without 王 is its own single identity."""
+    ordinary cards in turn (all combinations), without the hands holding four of a card, nor
+    a fifth copy of a card with the ``table`` melds' (a 王 is never a fifth copy:
+    docs/variants.md "What a 王 may do"). A hand without 王 is its own single identity."""
     hand = list(hand)
+    on_table = _counts(c for _, cs in table for c in cs if c != WILD)
     real = [c for c in hand if c != WILD]
     wild = len(hand) - len(real)
     seen = set()
     out = []
     for ids in product(range(20), repeat=wild):
         h = sorted(real + list(ids))
-        if tuple(h) in seen or any(n > 3 for n in _counts(h)):
+        if tuple(h) in seen or any(n > 3 or n + t > 4
+                                   for n, t in zip(_counts(h), on_table, strict=True)):
             continue
         seen.add(tuple(h))
         out.append(h)
@@ -192,5 +195,5 @@ def best_huxi_wild(hand: Iterable[int], table: Sequence[Meld] = (),
     """:func:`best_huxi` over every identity of the 王 in ``hand``; ``None`` when no
     identity decomposes."""
     found = [h for h in (best_huxi(i, table, pairs_allowed, split_kan)
-                         for i in identities(hand)) if h is not None]
+                         for i in identities(hand, table)) if h is not None]
     return max(found) if found else None

@@ -348,13 +348,28 @@ def _table_candidates(copies: int) -> list[Meld]:
     return out
 
 
+@cache
+def _hits(rem: int, table: int, slots: int, table_w: tuple[int, ...], hand_w: tuple[int, ...]
+          ) -> bool:
+    """Whether ``rem`` 胡息 is made exactly by at most ``table`` table melds of the values
+    ``table_w`` and hand melds of the values ``hand_w``, ``slots`` melds in all (card counts
+    left aside: a guide for which meld to take first, not a promise)."""
+    if rem <= 0 or slots <= 0:
+        return rem == 0
+    return any(_hits(rem - w, table - 1, slots - 1, table_w, hand_w) for w in table_w
+               if table > 0 and w <= rem) or any(
+        _hits(rem - w, table, slots - 1, table_w, hand_w) for w in hand_w if w <= rem)
+
+
 def _build_winning(variant: Variant, target: int, pick: Callable[[int], int]
                    ) -> tuple[list[int], list[Meld]] | None:
     """A complete hand and table (the card counts of ``situations(complete=True)``) whose
     melds add up to at least ``target`` 胡息 where the deck allows it: table melds first, then
     concealed melds of positive 胡息, then melds of none and a pair where one is needed.
-    ``pick(n)`` chooses among ``n`` candidates, heaviest first (index 0), so a shrinking
-    chooser gives few melds. ``None`` when the variant's sizes leave no complete hand."""
+    ``pick(n)`` chooses among ``n`` candidates, index 0 the heaviest that still lets the melds
+    add up to exactly ``target`` (a table 碰 of 1 where the hand's melds of 3 and 6 cannot make
+    it), so a shrinking chooser gives few melds and lands on the target, not above it.
+    ``None`` when the variant's sizes leave no complete hand."""
     copies = variant.deck.copies
     counts, held = [0] * 21, [0] * 21
     table: list[Meld] = []
@@ -381,6 +396,13 @@ def _build_winning(variant: Variant, target: int, pick: Callable[[int], int]
     blocked: set[int] = set()
     best_triple = max(weight(m) for m in _HAND_MELDS)
     best_quad = max(weight(m) for m in _table_candidates(copies))
+    table_w = tuple(sorted({weight(m) for m in _table_candidates(copies)} - {0}))
+    hand_w = tuple(sorted({weight(m) for m in _HAND_MELDS} - {0}))
+
+    def exact(got: int, ms: list[Meld], used: int = 0, open_: bool = True) -> bool:
+        """Whether ``got`` 胡息 plus melds in the room left may make the target exactly."""
+        return _hits(target - got, 4 - len(ms) if open_ else 0, (room(ms) - used) // 3,
+                     table_w, hand_w)
 
     def can_reach(got: int, ms: list[Meld], used: int = 0, open_: bool = True) -> bool:
         """Whether ``got`` 胡息 plus the heaviest melds in the room left (table melds while
@@ -391,11 +413,13 @@ def _build_winning(variant: Variant, target: int, pick: Callable[[int], int]
 
     wanted = pick(5)
     while len(table) < 4 and (len(table) < wanted
-                                or not can_reach(total, table, 0, False)):
+                                or not can_reach(total, table, 0, False)
+                                or not exact(total, table, 0, False) and exact(total, table)):
         options = sorted((m for m in _table_candidates(copies)
                           if _fits(counts, m, variant) and m.cards[0] not in blocked
                           and fillable(table + [m])), key=lambda m: (-weight(m), m.cards))
         options = [m for m in options if can_reach(total + weight(m), table + [m])] or options
+        options.sort(key=lambda m: not exact(total + weight(m), table + [m]))
         if not options:
             break
         m = options[pick(len(options))]
@@ -429,6 +453,7 @@ def _build_winning(variant: Variant, target: int, pick: Callable[[int], int]
                          key=lambda m: (-weight(m), m.cards))
         options = [m for m in options
                    if can_reach(total + weight(m), table, len(hand) + 3, False)] or options
+        options.sort(key=lambda m: not exact(total + weight(m), table, len(hand) + 3, False))
         if not options:
             break
         m = options[pick(len(options))]
