@@ -158,3 +158,85 @@ def test_players_of_one_name_are_told_apart_unless_the_same():
     assert result.lineup == ("random", "random#2", "random#3")
     assert arena(["random", "Random ", "random"], games=1, seed=2).lineup == ("random",) * 3
     assert arena([first, first], games=1, seed=2).lineup == ("random",) * 3
+
+
+# --- policies named on the command line: SOURCE:NAME ------------------------------------------
+
+AGENT = '''
+def lowest(observation, mask):
+    return int(mask.nonzero()[0][0])
+
+
+def illegal(observation, mask):
+    return -1
+
+
+def fails(observation, mask):
+    raise ValueError("no idea")
+
+
+class Agent:
+    def act(self, observation, mask):
+        return int(mask.nonzero()[0][-1])
+
+
+agent = Agent()
+'''
+
+
+def test_cli_plays_a_policy_from_a_file_as_the_api_does(tmp_path, capsys):
+    pytest.importorskip("numpy")
+    (tmp_path / "agent.py").write_text(AGENT)
+    spec = f"{tmp_path / 'agent.py'}:lowest"
+    assert main(["arena", f"{spec},random", "--games", "3", "--seed", "4", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    policy = Policy(lambda obs, mask: int(mask.nonzero()[0][0]), "lowest")
+    direct = arena([policy, "random"], games=3, seed=4).as_dict()
+    assert data == json.loads(json.dumps(direct))
+    assert data["lineup"] == ["lowest", "random", "lowest"]
+    # a method of an object in the file
+    assert main(["arena", f"{tmp_path / 'agent.py'}:agent.act,greedy", "--games", "1"]) == 0
+    assert "act" in capsys.readouterr().out
+
+
+def test_cli_imports_a_module_by_name_but_not_from_the_current_directory(
+        tmp_path, capsys, monkeypatch):
+    pytest.importorskip("numpy")
+    pkg = tmp_path / "site"
+    pkg.mkdir()
+    (pkg / "my_agents.py").write_text(AGENT)
+    monkeypatch.syspath_prepend(str(pkg))
+    assert main(["arena", "my_agents:lowest,random", "--games", "1"]) == 0
+    capsys.readouterr()
+    # a file in the current directory is not imported in place of a module it shadows
+    here = tmp_path / "here"
+    here.mkdir()
+    (here / "stray.py").write_text(f"open({str(here / 'ran')!r}, 'w').close()\n" + AGENT)
+    monkeypatch.chdir(here)
+    monkeypatch.syspath_prepend("")
+    with pytest.raises(SystemExit) as exit_:
+        raise SystemExit(main(["arena", "stray:lowest", "--games", "1"]))
+    assert exit_.value.code == 2 and "No module named 'stray'" in capsys.readouterr().err
+    assert not (here / "ran").exists()
+
+
+@pytest.mark.parametrize("spec", [
+    "agent.py:illegal", "agent.py:fails", "agent.py:nosuch", "agent.py:__class__",
+    "agent.py:Agent", "agent.py:", ":lowest", "missing.py:lowest", "agent.py:lowest\x1b[31m",
+    "agent.py:lo west", "os.path:__dict__", "..agent:lowest", "a b:lowest", "dir.py:lowest",
+    "big.py:lowest", "syntax.py:lowest", "exits.py:lowest", "zipai_rules.arena:Policy",
+    "zipai_rules:MAX_GAMES", "agent.py:lowest.__call__",
+])
+def test_cli_refuses_bad_policy_specs(tmp_path, capsys, monkeypatch, spec):
+    pytest.importorskip("numpy")
+    (tmp_path / "agent.py").write_text(AGENT)
+    (tmp_path / "dir.py").mkdir()
+    (tmp_path / "big.py").write_text("#" * (1 << 20) + "\n")
+    (tmp_path / "syntax.py").write_text("def (:\n")
+    (tmp_path / "exits.py").write_text("raise SystemExit(0)\n")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        raise SystemExit(main(["arena", spec, "--games", "1"]))
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "Traceback" not in err and "\x1b" not in err

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..arena import MAX_GAMES, arena, format_arena
 from .common import VARIANT_HELP, bot_list, count, variant_arg
+from .policies import is_policy_spec, load_policy
 
 
 def level(text: str) -> float:
@@ -35,7 +36,8 @@ def games_arg(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     """``zipai arena``: play and print the report (or its JSON)."""
     variant = variant_arg(args.variant, args)
-    result = arena(args.players, variant, games=args.games, seed=args.seed,
+    players = [load_policy(p) if is_policy_spec(p) else p for p in args.players]
+    result = arena(players, variant, games=args.games, seed=args.seed,
                    confidence=args.confidence)
     if args.json:
         print(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
@@ -53,8 +55,13 @@ def add_parser(sub: Any) -> None:
                        "normal-approximation confidence intervals over the deals, and a "
                        "paired z-test over the same deals between each two players.")
     p.add_argument("players", type=bot_list,
-                   help="comma-separated bot names, at most one per seat, repeated to fill the "
-                        "table (greedy,random on 3 seats: greedy, random, greedy)")
+                   help="comma-separated players, at most one per seat, repeated to fill the "
+                        "table (greedy,random on 3 seats: greedy, random, greedy): a bot name "
+                        "(greedy, random) or a policy SOURCE:NAME, NAME(observation, mask) -> "
+                        "action code as in zipai_rules.rl_opponents, SOURCE a file ending in "
+                        ".py (that file alone is loaded: agent.py:policy) or an installed "
+                        "module's dotted name (not searched in the current directory); "
+                        "policies need the [rl] extra")
     p.add_argument("--variant", default="hunan", help=VARIANT_HELP)
     p.add_argument("--games", type=games_arg, default=100,
                    help=f"number of deals, each played once per seat (default 100, at most "
