@@ -17,7 +17,11 @@ import pytest
 from hypothesis import settings
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "testing.md"
-BLOCKS = re.findall(r"^```python\n(.*?)^```$", DOC.read_text("utf-8"), re.S | re.M)
+_TEXT = DOC.read_text("utf-8")
+# each block padded with the page's lines before it, so that its line numbers are the page's
+# (tracebacks, and hypothesis reading a test's source with inspect, find the right lines)
+BLOCKS = [_TEXT[:m.start(1)].count("\n") * "\n" + m.group(1)
+          for m in re.finditer(r"^```python\n(.*?)^```$", _TEXT, re.S | re.M)]
 
 
 def test_the_page_has_blocks():

@@ -194,6 +194,31 @@ def test_game_states_have_their_offer(offer, data):
         assert any(a.kind == ActionKind.CHI and len(a.melds) > 1 for a in options)
 
 
+@pytest.mark.parametrize("offer", sorted(OFFERS))
+def test_every_offer_passes_the_default_health_checks(offer):
+    """Under hypothesis' own defaults (a 200 ms deadline: the too_slow check fires once the
+    first ten inputs take a second to draw), not this repository's profile, which suppresses
+    too_slow: issue 27 found hu_check and forced failing it (and peng_again did, 2 runs of
+    3). Bounded to 10 examples, the health check's whole window."""
+    seen = []
+
+    @settings(settings.get_profile("default"), max_examples=10, database=None)
+    @given(game_states(HUNAN, offer))
+    def check(game):
+        seen.append(game)
+        assert not game.is_over and OFFERS[offer](game)
+
+    check()
+    assert seen
+
+
+def test_a_hu_check_state_may_be_a_dealt_hand_the_dealer_may_win_with():
+    game = find(game_states(HUNAN, "hu_check"), lambda g: g.seed is None, settings=search(30))
+    assert game.actions == [] and game.state.phase == "hu_check" and game.state.actor == 0
+    assert repr(game).startswith("DrawnGame(hunan, deal=Deal(hands=[")
+    assert replay(HUNAN, game.deal, []).state == game.state
+
+
 @pytest.mark.parametrize("offer", ["hu_check", "forced"])
 def test_rare_offers_are_reached(offer):
     game = find(game_states(HUNAN, offer), lambda g: True, settings=search(3))
