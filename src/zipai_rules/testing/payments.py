@@ -4,18 +4,24 @@ methods of :class:`~zipai_rules.variant.Variant` (see :mod:`zipai_rules.testing`
 
 It reads the variant's normalised mapping (its YAML with the schema's defaults,
 :func:`~zipai_rules.variant.normalise`) and the hand's result (the winner, the winning split's
-groups, labels, source, discarder, flipped card, 王 held) as docs/settlement.md words the
-keys, each step written out plainly:
+groups, labels, source, discarder, flipped card, 王 held) as docs/settlement.md and
+docs/variants.md word the keys, each step written out plainly:
 
 1. 胡息: each group of the winning split valued from ``huxi`` (``[small, big]`` per meld kind,
-   a group with a 王 as the meld it imitates, plus every ``huxi.extra`` entry it fits); a
-   无胡 win (``win.special: [wu_hu]``) counts 21.
-2. ``scoring.bonuses`` by label (``unless`` excluding): ``multiply_huxi`` multiplied together,
-   then ``conversion.count_as`` once, then the conversion (``fixed``; a ``table`` with
-   ``then_per``; ``(胡息 − offset) // step + base``; at least ``minimum``), capped at
-   ``maximum``, plus the bonuses' ``add_units``, plus 醒 (``xing.per_card`` per 上醒 and 下醒
-   card of the split, the flipped card's neighbours of its case, 一 ↔ 十 wrapping:
-   004_4a6d8adec4e0ba73.txt 第四条10 "这牌的上一就是上醒，下一就是下醒").
+   by the cards it holds, a 王 as the card it stands for, plus every ``huxi.extra`` entry it
+   fits); a 无胡 win (``win.special: [wu_hu]``) counts 21.
+2. What applies: the ``scoring.bonuses`` by label (``unless`` excluding), then the 名堂
+   patterns whose conditions hold (labels; the facts ``red``, ``black``, ``small``, ``big``,
+   ``kings``, ``huxi``, ``groups``, ``sequences``, ``sets``, ``melds_<kind>``,
+   ``winning_kind`` of the split, a 王 counted by ``mingtang.kings``), of one ``group`` the
+   first listed. Then ``set_huxi`` (the first that sets), ``add_huxi`` and ``per`` 胡息, the
+   ``multiply_huxi`` multiplier, ``conversion.count_as`` once, the conversion (``fixed``; a
+   ``table`` with ``then_per``; ``(胡息 − offset) // step + base``; at least ``minimum``),
+   the ``multiply_units`` multiplier (a product, or under ``stack: sum`` the sum of the
+   番, 1 when none), ``add_units`` and ``per`` units, at most ``conversion.maximum``, plus 醒
+   (``xing.per_card`` per 上醒 and 下醒 card of the split, the flipped card's neighbours of
+   its case, 一 ↔ 十 wrapping: 004_4a6d8adec4e0ba73.txt 第四条10 "这牌的上一就是上醒，下一就是
+   下醒").
 3. Who pays (``scoring.payment``): each loser its share (``max_units`` capping it), or the
    discarder for all (004 第六条3 "就要负担两个输家的币") or ``discarder_pays`` times alone,
    capped by ``discarder_max``; a 自摸 or another's draw nobody pays (``winner_only``,
@@ -24,9 +30,11 @@ keys, each step written out plainly:
    and the dealer's charge.
 
 What it refuses (:class:`OracleRefusal`, code ``oracle_refuses``), each named in the message:
-a variant with 名堂 patterns, a summed or capped multiplier (``scoring.mingtang``), and a
-special win other than 无胡 whose conversion is not ``fixed`` (碰胡's 2 提蛇 and 小七对 score
-one point whatever their 胡息, so those are covered). :func:`covers` tells beforehand.
+a capped multiplier (``mingtang.max_multiplier``), a filtered fact (``when.where``), the
+facts ``hand_cards`` and ``hand_groups``, a ``per.add_multiplier`` (of the presets, 宁乡
+alone), and a special win other than 无胡 whose conversion is not ``fixed`` (碰胡's 2 提蛇 and
+小七对 score one point whatever their 胡息, so those are covered). :func:`covers` tells
+beforehand.
 """
 
 from __future__ import annotations
@@ -72,18 +80,37 @@ def _scoring(v: Variant) -> tuple[dict[str, Any], dict[str, Any]]:
     return doc, doc["scoring"]
 
 
+#: the 名堂 facts the oracle counts (docs/variants.md "名堂: hand patterns as data")
+FACTS = frozenset({"red", "black", "small", "big", "kings", "huxi", "groups", "sequences",
+                   "sets", "winning_kind"})
+_SETS = frozenset({"kan", "peng", "wei", "chou_wei", "ti", "pao"})
+_SEQUENCES = frozenset({"shun", "jiao", "yi_er_san", "er_qi_shi"})
+_RED_RANKS = (2, 7, 10)
+
+
+def _conditions(pattern: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    when = pattern.get("when", [])
+    return list(when) if isinstance(when, list) else [when]
+
+
 def refusal(variant: VariantLike) -> str | None:
     """Why the oracle refuses every hand of ``variant`` (a text), or ``None`` when it models
-    its scoring (a special win may still be refused hand by hand)."""
+    its scoring (a hand may still be refused: a special win's 胡息, a 王 in a split whose
+    size is counted)."""
     _, sc = _scoring(as_variant(variant))
     mt = sc.get("mingtang") or {}
-    if mt.get("patterns"):
-        return "名堂 patterns (scoring.mingtang.patterns)"
     if mt.get("max_multiplier"):
         return "a capped multiplier (scoring.mingtang.max_multiplier)"
-    if mt.get("stack") == "sum" and any(b.get("multiply_huxi", 1) != 1
-                                        for b in sc.get("bonuses", ())):
-        return "summed multipliers (scoring.mingtang.stack: sum)"
+    for k, pattern in enumerate(mt.get("patterns") or ()):
+        for cond in _conditions(pattern):
+            fact = cond.get("fact")
+            if fact is not None and not (fact in FACTS or fact.startswith("melds_")):
+                return f"the 名堂 fact {fact} (scoring.mingtang.patterns[{k}])"
+            if "where" in cond:
+                return f"a filtered 名堂 fact (scoring.mingtang.patterns[{k}].when.where)"
+        per = pattern.get("per") or {}
+        if per.get("add_multiplier") or (per and per.get("fact") not in FACTS):
+            return f"the 名堂 per effect of scoring.mingtang.patterns[{k}]"
     return None
 
 
@@ -116,20 +143,117 @@ def _group_huxi(doc: Mapping[str, Any], kind: str, cards: Sequence[int]) -> int:
     return value
 
 
-def _stood_for(cards: Sequence[int], kings: Sequence[int]) -> list[int]:
-    """The cards of a group with each 王 replaced by the card it stands for, in order."""
-    stand = list(kings)
-    return [stand.pop(0) if c == KING and stand else c for c in cards]
-
-
 def _split_huxi(doc: Mapping[str, Any], r: Result) -> int:
     dec = r.decomposition
     if dec is None:
         return 0
     if dec.special == "wu_hu":
         return WU_HU_HUXI
-    return sum(_group_huxi(doc, g.meld.kind.value, _stood_for(g.meld.cards, g.kings))
-               for g in dec.groups)
+    # a group's cards hold the card each 王 stands for: it scores as the meld it imitates
+    return sum(_group_huxi(doc, g.meld.kind.value, g.meld.cards) for g in dec.groups)
+
+
+def _facts(sc: Mapping[str, Any], r: Result, huxi: int) -> dict[str, int]:
+    """The 名堂 facts of the winning split (hand plus table at the win): cards by colour and
+    size (a 王 by ``mingtang.kings``: as the card it stands for, ``red``, ``black`` or
+    ``neither``), 王, groups by kind, the winning card's kind, the split's 胡息."""
+    mode = (sc.get("mingtang") or {}).get("kings", "as_stood_for")
+    dec = r.decomposition
+    groups = dec.groups if dec is not None else ()
+    cards: list[int] = []  # a group's cards hold the card each 王 stands for (Group.kings)
+    real: list[int] = []   # the same without those stand-ins
+    for g in groups:
+        cards += g.meld.cards
+        mine = list(g.meld.cards)
+        for c in g.kings:
+            mine.remove(c)
+        real += mine
+    left = list(dec.leftover) if dec is not None else []
+    cards += left
+    real += [c for c in left if c != KING]
+    kings = len(cards) - len(real)
+    if mode == "as_stood_for":
+        real = [c for c in cards if c != KING]
+    red = sum(1 for c in real if _rank(c) in _RED_RANKS)
+    black = len(real) - red
+    if mode != "as_stood_for":
+        red, black = red + (kings if mode == "red" else 0), black + (kings if mode == "black"
+                                                                   else 0)
+    out = {"red": red, "black": black,
+           "small": sum(1 for c in real if c < 10), "big": sum(1 for c in real if c >= 10),
+           "kings": kings, "huxi": huxi, "groups": len(groups),
+           "sequences": sum(1 for g in groups if g.meld.kind.value in _SEQUENCES),
+           "sets": sum(1 for g in groups if g.meld.kind.value in _SETS),
+           "winning_kind": cards.count(r.card) if r.card is not None else 0}
+    for g in groups:
+        key = "melds_" + g.meld.kind.value
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def _holds(cond: Mapping[str, Any], facts: Mapping[str, int], labels: set[str]) -> bool:
+    if "label" in cond:
+        return bool(cond["label"] in labels)
+    value = facts.get(cond["fact"], 0)
+    return bool(value >= cond.get("at_least", value) and value <= cond.get("at_most", value)
+            and value == cond.get("equals", value))
+
+
+def _applying(sc: Mapping[str, Any], facts: Mapping[str, int], labels: set[str]
+              ) -> list[Mapping[str, Any]]:
+    """The bonuses (each a pattern whose condition is its label) and then the 名堂 patterns
+    that apply, in order: of the patterns of one ``group``, the first listed that holds."""
+    out: list[Mapping[str, Any]] = [
+        b for b in sc.get("bonuses", ())
+        if b["label"] in labels and not labels & set(b.get("unless", ()))]
+    taken: set[str] = set()
+    for pattern in (sc.get("mingtang") or {}).get("patterns") or ():
+        if labels & set(pattern.get("unless", ())) or pattern.get("group") in taken:
+            continue
+        if all(_holds(c, facts, labels) for c in _conditions(pattern)):
+            out.append(pattern)
+            if pattern.get("group"):
+                taken.add(pattern["group"])
+    return out
+
+
+def _per(effect: Mapping[str, Any], facts: Mapping[str, int], what: str) -> int:
+    per = effect.get("per") or {}
+    if not per.get(what):
+        return 0
+    return int(per[what]) * max(0, facts.get(per["fact"], 0) - int(per.get("above", 0)))
+
+
+def _multiplier(factors: list[int], summed: bool) -> int:
+    """The stacked multiplier: the product of ``factors``, or under ``stack: sum`` their sum
+    (番 added up; the factors of 1, patterns that multiply nothing, left out; none: 1)."""
+    if summed:
+        return sum(f for f in factors if f != 1) or 1
+    out = 1
+    for f in factors:
+        out *= f
+    return out
+
+
+def _units(sc: Mapping[str, Any], r: Result, split: int, labels: set[str]) -> tuple[int, int]:
+    """(胡息 after the effects, units before 醒) of a win whose split counts ``split`` 胡息:
+    ``set_huxi`` (the first that sets), ``add_huxi`` and ``per`` 胡息, the ``multiply_huxi``
+    product, ``count_as`` once, the conversion, the ``multiply_units`` product, ``add_units``
+    and ``per`` units, at most ``conversion.maximum``."""
+    facts = _facts(sc, r, split)
+    effects = _applying(sc, facts, labels)
+    huxi = next((e["set_huxi"] for e in effects if e.get("set_huxi") is not None), split)
+    huxi += sum(e.get("add_huxi", 0) + _per(e, facts, "add_huxi") for e in effects)
+    summed = (sc.get("mingtang") or {}).get("stack") == "sum"
+    huxi *= _multiplier([e.get("multiply_huxi", 1) for e in effects], summed)
+    conv = sc["conversion"]
+    counted = next((b for a, b in conv.get("count_as", ()) if a == huxi), huxi)
+    units = _convert(conv, counted)
+    units *= _multiplier([e.get("multiply_units", 1) for e in effects], summed)
+    units += sum(e.get("add_units", 0) + _per(e, facts, "add_units") for e in effects)
+    if conv.get("maximum"):
+        units = min(units, int(conv["maximum"]))
+    return huxi, units
 
 
 def _convert(conv: Mapping[str, Any], huxi: int) -> int:
@@ -148,8 +272,6 @@ def _convert(conv: Mapping[str, Any], huxi: int) -> int:
     else:
         units = max(int(conv["minimum"]),
                     (huxi - conv["offset"]) // conv["step"] + conv["base"])
-    if conv.get("maximum"):
-        units = min(units, int(conv["maximum"]))
     return units
 
 
@@ -220,14 +342,8 @@ def settlement_oracle(hand: Game | VariantLike, result: Result | None = None,
         raise OracleRefusal(f"{v.id}: the settlement oracle does not model the 胡息 of the "
                             f"special win {special}")
     labels = {str(x) for x in r.labels}
-    mult, add = 1, 0
-    for b in sc.get("bonuses", ()):
-        if b["label"] in labels and not labels & set(b.get("unless", ())):
-            mult *= b.get("multiply_huxi", 1)
-            add += b.get("add_units", 0)
-    huxi = _split_huxi(doc, r) * mult
-    counted = next((b for a, b in sc["conversion"].get("count_as", ()) if a == huxi), huxi)
-    units = _convert(sc["conversion"], counted) + add + _xing(sc["xing"]["per_card"], r)
+    huxi, units = _units(sc, r, _split_huxi(doc, r), labels)
+    units += _xing(sc["xing"]["per_card"], r)
     winner = r.winner if r.winner is not None else 0
     losers = [s for s in range(n) if s != winner]
     share = min(units, pay["max_units"]) if pay.get("max_units") else units
