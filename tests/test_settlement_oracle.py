@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import time
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, find, settings
 
@@ -16,8 +17,9 @@ from zipai_rules.analysis import Decomposition, Group
 from zipai_rules.bots import make_bots, play_out, seat_bot_names
 from zipai_rules.engine import Game
 from zipai_rules.engine.state import Result
+from zipai_rules.loader import build_variant
 from zipai_rules.melds import Meld
-from zipai_rules.presets import preset_ids
+from zipai_rules.presets import preset_ids, raw_preset
 from zipai_rules.settlement import settle
 from zipai_rules.testing import (
     ExpectedSettlement,
@@ -41,8 +43,8 @@ def _played(preset: str, seed: int) -> Game:
 
 @pytest.mark.parametrize("preset", preset_ids())
 def test_the_oracle_agrees_with_settle_on_seeded_hands(preset):
-    """Every covered preset's seeded hands settle as the oracle reads the data; a preset it
-    does not model is refused, saying what."""
+    """Every preset's seeded hands settle as the oracle reads the data (a preset it did not
+    model would be refused, saying what)."""
     for seed in range(HANDS):
         game = _played(preset, seed)
         if not covers(preset):
@@ -57,9 +59,8 @@ def test_the_oracle_agrees_with_settle_on_seeded_hands(preset):
             got.payments, got.units, got.sitting_out, got.credited)
 
 
-def test_the_covered_presets():
-    """Every preset but 宁乡 (a filtered fact, hand facts, a capped and added-to 番)."""
-    assert [p for p in preset_ids() if not covers(p)] == ["ningxiang"]
+def test_every_preset_is_covered():
+    assert [p for p in preset_ids() if not covers(p)] == []
 
 
 # --- worked values -----------------------------------------------------------------------------
@@ -144,9 +145,24 @@ def test_worked_guilin_duo_zimo_xing_and_dianpao():
     assert settlement_oracle("guilin", _win(SPLIT_14, (), Source.DISCARD, 2)).units == 1
 
 
+def test_worked_ningxiang_fan_summed():
+    """宁乡 (docs/regional-sources.md, billee1011/repository NingXiangHHTable
+    get_chi_hu_action_rank_phz: 番 summed, "乌胡 5 + 碰碰胡 5 = 10 番"): a hand of no red card
+    and no sequence, 36 胡息 → 底分 2 + (36 − 15) // 3 = 9 分, × 10 番 = 90 from each loser."""
+    split = _split(("ti", "d1 d1 d1 d1"), ("kan", "d3 d3 d3"), ("kan", "d4 d4 d4"),
+                   ("kan", "d5 d5 d5"), ("kan", "x3 x3 x3"), ("kan", "x4 x4 x4"),
+                   ("jiang", "x5 x5"))
+    r = _win(split, (Label.ZIMO,), Source.SELF)
+    assert settlement_oracle("ningxiang", r) == ExpectedSettlement(36, 90, (180, -90, -90))
+    assert settle("ningxiang", attrs.evolve(r, huxi=36)).payments == (180, -90, -90)
+
+
 def test_refusals():
-    with pytest.raises(OracleRefusal, match="filtered 名堂 fact"):
-        settlement_oracle("ningxiang", _win(SPLIT_25))
+    capped = build_variant({"extends": "ningxiang", "id": "nx5", "name": "宁乡 封顶 5",
+                            "scoring": {"mingtang": {"max_multiplier": 5}}}, raw_preset, "nx5")
+    assert not covers(capped)
+    with pytest.raises(OracleRefusal, match="capped multiplier"):
+        settlement_oracle(capped, _win(SPLIT_25))
     game = Game(load_preset("hunan"), seed=1)
     with pytest.raises(Exception, match="not over"):
         settlement_oracle(game)

@@ -13,15 +13,15 @@ docs/variants.md word the keys, each step written out plainly:
 2. What applies: the ``scoring.bonuses`` by label (``unless`` excluding), then the 名堂
    patterns whose conditions hold (labels; the facts ``red``, ``black``, ``small``, ``big``,
    ``kings``, ``huxi``, ``groups``, ``sequences``, ``sets``, ``melds_<kind>``,
-   ``winning_kind`` of the split, a 王 counted by ``mingtang.kings``), of one ``group`` the
-   first listed. Then ``set_huxi`` (the first that sets), ``add_huxi`` and ``per`` 胡息, the
-   ``multiply_huxi`` multiplier, ``conversion.count_as`` once, the conversion (``fixed``; a
-   ``table`` with ``then_per``; ``(胡息 − offset) // step + base``; at least ``minimum``),
-   the ``multiply_units`` multiplier (a product, or under ``stack: sum`` the sum of the
-   番, 1 when none), ``add_units`` and ``per`` units, at most ``conversion.maximum``, plus 醒
-   (``xing.per_card`` per 上醒 and 下醒 card of the split, the flipped card's neighbours of
-   its case, 一 ↔ 十 wrapping: 004_4a6d8adec4e0ba73.txt 第四条10 "这牌的上一就是上醒，下一就是
-   下醒").
+   ``winning_kind`` of the split, a group fact through its ``where`` filter, a 王 counted by
+   ``mingtang.kings``), of one ``group`` the first listed. Then ``set_huxi`` (the first that
+   sets), ``add_huxi`` and ``per`` 胡息, the ``multiply_huxi`` multiplier,
+   ``conversion.count_as`` once, the conversion (``fixed``; a ``table`` with ``then_per``;
+   ``(胡息 − offset) // step + base``; at least ``minimum``), the ``multiply_units``
+   multiplier (a product, or under ``stack: sum`` the sum of the 番, 1 when none),
+   ``add_units`` and ``per`` units, at most ``conversion.maximum``, plus 醒 (``xing.per_card``
+   per 上醒 and 下醒 card of the split, the flipped card's neighbours of its case, 一 ↔ 十
+   wrapping: 004_4a6d8adec4e0ba73.txt 第四条10 "这牌的上一就是上醒，下一就是下醒").
 3. Who pays (``scoring.payment``): each loser its share (``max_units`` capping it), or the
    discarder for all (004 第六条3 "就要负担两个输家的币") or ``discarder_pays`` times alone,
    capped by ``discarder_max``; a 自摸 or another's draw nobody pays (``winner_only``,
@@ -30,11 +30,10 @@ docs/variants.md word the keys, each step written out plainly:
    and the dealer's charge.
 
 What it refuses (:class:`OracleRefusal`, code ``oracle_refuses``), each named in the message:
-a capped multiplier (``mingtang.max_multiplier``), a filtered fact (``when.where``), the
-facts ``hand_cards`` and ``hand_groups``, a ``per.add_multiplier`` (of the presets, 宁乡
-alone), and a special win other than 无胡 whose conversion is not ``fixed`` (碰胡's 2 提蛇 and
-小七对 score one point whatever their 胡息, so those are covered). :func:`covers` tells
-beforehand.
+a capped multiplier (``mingtang.max_multiplier``), the facts ``hand_cards`` and
+``hand_groups``, a ``per.add_multiplier`` (no preset has them), and a special win other than
+无胡 whose conversion is not ``fixed`` (碰胡's 2 提蛇 and 小七对 score one point whatever their
+胡息, so those are covered). :func:`covers` tells beforehand.
 """
 
 from __future__ import annotations
@@ -106,8 +105,6 @@ def refusal(variant: VariantLike) -> str | None:
             fact = cond.get("fact")
             if fact is not None and not (fact in FACTS or fact.startswith("melds_")):
                 return f"the 名堂 fact {fact} (scoring.mingtang.patterns[{k}])"
-            if "where" in cond:
-                return f"a filtered 名堂 fact (scoring.mingtang.patterns[{k}].when.where)"
         per = pattern.get("per") or {}
         if per.get("add_multiplier") or (per and per.get("fact") not in FACTS):
             return f"the 名堂 per effect of scoring.mingtang.patterns[{k}]"
@@ -191,15 +188,54 @@ def _facts(sc: Mapping[str, Any], r: Result, huxi: int) -> dict[str, int]:
     return out
 
 
-def _holds(cond: Mapping[str, Any], facts: Mapping[str, int], labels: set[str]) -> bool:
+def _group_kind(fact: str, kind: str) -> bool:
+    """Whether a group of ``kind`` counts in the group fact ``fact``."""
+    if fact == "sequences":
+        return kind in _SEQUENCES
+    if fact == "sets":
+        return kind in _SETS
+    return fact == "groups" or fact == "melds_" + kind
+
+
+def _passes(where: Mapping[str, Any], g: Any, mode: str) -> bool:
+    """A group through a ``where`` filter (docs/settlement.md "Group facts with where"):
+    ``kind``, ``color`` (``red`` every card red, ``black`` none, ``mixed`` neither, or a 王
+    of no colour), ``size``, ``cards`` (``small``/``big``: every card so)."""
+    cards = list(g.meld.cards)
+    if "kind" in where and g.meld.kind.value not in where["kind"]:
+        return False
+    if "size" in where and len(cards) != where["size"]:
+        return False
+    if where.get("cards") == "small" and any(c >= 10 for c in cards) or \
+            where.get("cards") == "big" and any(c < 10 for c in cards):
+        return False
+    if "color" in where:
+        real = list(cards)
+        if mode != "as_stood_for":
+            for c in g.kings:
+                real.remove(c)
+        kings = len(cards) - len(real)
+        red = sum(1 for c in real if _rank(c) in _RED_RANKS) + (kings if mode == "red" else 0)
+        black = len(real) - red + (kings if mode == "black" else 0)
+        color = "red" if red == len(cards) else "black" if black == len(cards) else "mixed"
+        return bool(color == where["color"])
+    return True
+
+
+def _holds(cond: Mapping[str, Any], facts: Mapping[str, int], labels: set[str],
+           r: Result | None = None, mode: str = "as_stood_for") -> bool:
     if "label" in cond:
         return bool(cond["label"] in labels)
     value = facts.get(cond["fact"], 0)
+    if "where" in cond and r is not None and r.decomposition is not None:
+        value = sum(1 for g in r.decomposition.groups
+                    if _group_kind(cond["fact"], g.meld.kind.value)
+                    and _passes(cond["where"], g, mode))
     return bool(value >= cond.get("at_least", value) and value <= cond.get("at_most", value)
             and value == cond.get("equals", value))
 
 
-def _applying(sc: Mapping[str, Any], facts: Mapping[str, int], labels: set[str]
+def _applying(sc: Mapping[str, Any], facts: Mapping[str, int], labels: set[str], r: Result
               ) -> list[Mapping[str, Any]]:
     """The bonuses (each a pattern whose condition is its label) and then the 名堂 patterns
     that apply, in order: of the patterns of one ``group``, the first listed that holds."""
@@ -210,7 +246,8 @@ def _applying(sc: Mapping[str, Any], facts: Mapping[str, int], labels: set[str]
     for pattern in (sc.get("mingtang") or {}).get("patterns") or ():
         if labels & set(pattern.get("unless", ())) or pattern.get("group") in taken:
             continue
-        if all(_holds(c, facts, labels) for c in _conditions(pattern)):
+        mode = (sc.get("mingtang") or {}).get("kings", "as_stood_for")
+        if all(_holds(c, facts, labels, r, mode) for c in _conditions(pattern)):
             out.append(pattern)
             if pattern.get("group"):
                 taken.add(pattern["group"])
@@ -241,7 +278,7 @@ def _units(sc: Mapping[str, Any], r: Result, split: int, labels: set[str]) -> tu
     product, ``count_as`` once, the conversion, the ``multiply_units`` product, ``add_units``
     and ``per`` units, at most ``conversion.maximum``."""
     facts = _facts(sc, r, split)
-    effects = _applying(sc, facts, labels)
+    effects = _applying(sc, facts, labels, r)
     huxi = next((e["set_huxi"] for e in effects if e.get("set_huxi") is not None), split)
     huxi += sum(e.get("add_huxi", 0) + _per(e, facts, "add_huxi") for e in effects)
     summed = (sc.get("mingtang") or {}).get("stack") == "sum"
