@@ -212,6 +212,10 @@ ERROR_CODES: dict[str, str] = {
     "bad_position_cards": "a position holding more copies of a card than the deck, or not "
                           "the deck's number of cards",
     "bad_argument": "an argument of the wrong type (e.g. a settle result that is not a Result)",
+    "bad_policy": "a policy spec SOURCE:NAME of zipai arena that does not name a loadable "
+                  "policy, or a policy that failed or answered an illegal code",
+    "oracle_refuses": "a hand whose scoring the settlement oracle (zipai_rules.testing) does "
+                      "not model",
 }
 
 
