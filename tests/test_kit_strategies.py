@@ -34,6 +34,7 @@ from zipai_rules.testing import (
     melds,
     observations,
     situations,
+    strategies,
     variant_documents,
     variants,
     winning_hands,
@@ -195,14 +196,29 @@ def test_game_states_have_their_offer(offer, data):
 
 
 @pytest.mark.parametrize("offer", sorted(OFFERS))
-def test_every_offer_passes_the_default_health_checks(offer):
-    """Under hypothesis' own defaults (a 200 ms deadline: the too_slow check fires once the
-    first ten inputs take a second to draw), not this repository's profile, which suppresses
-    too_slow: issue 27 found hu_check and forced failing it (and peng_again did, 2 runs of
-    3). Bounded to 10 examples, the health check's whole window."""
+def test_every_offer_passes_the_default_health_checks_within_a_work_bound(offer, monkeypatch):
+    """Under hypothesis' own defaults, not this repository's profile: issue 27 found hu_check
+    and forced failing the too_slow check (and peng_again 2 runs of 3). That check times the
+    drawing, so it is left out here (no test asserts seconds) and the work it stands for is
+    bounded instead: the hands dealt and the actions applied to reach each example. Before
+    the fix a ``forced`` state came in 4% of hands (about 25 hands an example); now the
+    heaviest offer (``hu``) deals about 4 and applies about 140 actions."""
+    work = {"hands": 0, "actions": 0}
+
+    class Counting(strategies.DrawnGame):
+        def __init__(self, *args, **kwargs):
+            work["hands"] += 1
+            super().__init__(*args, **kwargs)
+
+        def apply(self, *args, **kwargs):
+            work["actions"] += 1
+            return super().apply(*args, **kwargs)
+
+    monkeypatch.setattr(strategies, "DrawnGame", Counting)
     seen = []
 
-    @settings(settings.get_profile("default"), max_examples=10, database=None)
+    @settings(settings.get_profile("default"), max_examples=10, database=None, deadline=None,
+              derandomize=True, suppress_health_check=[HealthCheck.too_slow])
     @given(game_states(HUNAN, offer))
     def check(game):
         seen.append(game)
@@ -210,6 +226,7 @@ def test_every_offer_passes_the_default_health_checks(offer):
 
     check()
     assert seen
+    assert work["hands"] <= 10 * len(seen) and work["actions"] <= 400 * len(seen)
 
 
 def test_a_hu_check_state_may_be_a_dealt_hand_the_dealer_may_win_with():
