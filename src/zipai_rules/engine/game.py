@@ -314,10 +314,14 @@ class Game:
         Raises :class:`IllegalActionError` (the game unchanged) if the action is not legal,
         its ``code`` and message those of :meth:`check`'s refusal.
         """
-        problem = self.check(action, by, decision)
+        state = self._states[-1]
+        problem = _bound(state, action, by, decision) if by is not None or \
+            decision is not None else None
+        if problem is None:
+            problem = refusal(state, action)
         if problem is not None:
             raise IllegalActionError(problem.message, code=problem.code)
-        state, events = step(self.state, action)
+        state, events = step(state, action)
         self._states.append(state)
         self._events.append(events)
         self.actions.append(action)
