@@ -493,6 +493,8 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
     (from_discard, other_source, hu_own, hu_other, pao, peng_on, chi_own, chi_next_on,
      forced) = _tier_rules(variant, kinds, source)
     peng_here = peng_on and card != KING
+    if not (hu_own or hu_other or pao or peng_here or chi_own or chi_next_on):
+        return [], plans  # no seat is asked anything in this tier
     chi_next = (by + 1) % n
     # the seats in turn order from the exposer (who is not asked about its own discard), and
     # each seat's options in the order 胡, 跑, 碰, 吃
