@@ -1265,7 +1265,9 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     refuses the win; without it (the verdict alone: the engine's claim checks, most of which
     fail) a refusal by the first three rules returns at once with 0, and so does a shape
     that the block tables refuse before any search (:func:`surely_no_win`), with the reason
-    ``incomplete`` (which the search may have told apart as ``jiang_not_allowed``).
+    ``incomplete`` (which the search may have told apart as ``jiang_not_allowed``); a shape
+    the search refuses is ``incomplete`` too (no second search with more 将 to tell them
+    apart).
 
     A win is taken with the split paid most (:func:`~zipai_rules.worth.choose`) where the
     variant's scoring may prefer fewer 胡息 (:func:`by_worth`); ``occasion`` is what that
@@ -1324,7 +1326,7 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
         return _REFUSAL[reason]
     if not explain and _no_split(variant, hand, card, source, table):  # no special win came
         return _REFUSAL[Reason.INCOMPLETE]  # what the search would find
-    found = _best(variant, hand, table, card, source, all_decompositions)
+    found = _best(variant, hand, table, card, source, all_decompositions, why=explain)
     if variant.win.special and found.reason == Reason.BELOW_MIN_HUXI and found.best is not None:
         b = found.best
         fixed = fixed_value_win(variant, [g.meld for g in b.groups], b.huxi, b.leftover)
@@ -1444,9 +1446,13 @@ def _instant_on(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
 
 
 def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
-          card: int | None, source: str | None, want_all: bool) -> Analysis:
+          card: int | None, source: str | None, want_all: bool, why: bool = True
+          ) -> Analysis:
     """The best decomposition over every placement of the card, with the shape reasons
-    (``incomplete``, ``jiang_not_allowed``) and the threshold (``below_min_huxi``)."""
+    (``incomplete``, ``jiang_not_allowed``) and the threshold (``below_min_huxi``). Without
+    ``why`` (:func:`win_verdict` without ``explain``) a hand that does not split is
+    ``incomplete``, the search with more 将 that would tell ``jiang_not_allowed`` apart not
+    made."""
     if card == KING:  # one's own draw of a 王 joins the hand
         counts = list(counts)
         counts[KING] += 1
@@ -1490,7 +1496,7 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
             if found < 0:
                 # the same reason with or without every decomposition: a pool that splits
                 # only with a 将 more than this placement allows is ``jiang_not_allowed``
-                if not pair_only and jiang < 7 and (
+                if why and not pair_only and jiang < 7 and (
                         searcher.wild_value(x, kings, 7, pend, room) >= 0 if kings
                         else searcher.splits(x, 7)):
                     pair_only = True

@@ -1,6 +1,6 @@
 """Benchmarks behind ``zipai bench`` (which prints them): hand analyses per second beside the
-naive reference decomposer, waits per second, full games per second per preset, and the peak
-memory.
+naive reference decomposer, waits per second, full games per second per preset (with the
+build in use, pure Python or compiled: :func:`build`), and the peak memory.
 
 Hands are random concealed hands built from valid melds (chi-type triples and 坎, no pair),
 drawn from one deck each so no card exceeds its copies. Each analysis rate is measured on the
@@ -166,6 +166,42 @@ def bench_games(variant: Variant, games: int, seed: int,
         kind = play_game(variant, k, seed + k, names).kind
         counts[kind] = counts.get(kind, 0) + 1
     return _rate(games, time.perf_counter() - t0), counts
+
+
+#: the modules a game runs most in, whose build :func:`build` reports
+HOT_MODULES = ("analysis", "blocks", "kings", "bots", "play", "engine.transition",
+               "engine.claims", "engine.state", "engine.chou", "engine.refusals",
+               "engine.game", "settlement")
+
+#: the games/s per core that issue 28 asks of every preset with simulate's default bots
+GAMES_TARGET = 1000
+
+
+def build() -> dict[str, Any]:
+    """Which build of the library is in use: ``{"build": "pure" | "compiled" | "mixed",
+    "compiled": [module, ...], "python": version}``; a module counts as compiled when it was
+    loaded from an extension module (``.so``/``.pyd``, e.g. built by mypyc) rather than from
+    its ``.py`` source. The modules are those of :data:`HOT_MODULES`."""
+    import importlib
+
+    compiled = []
+    for name in HOT_MODULES:
+        path = getattr(importlib.import_module(f"{__package__}.{name}"), "__file__", "") or ""
+        if not path.endswith(".py"):
+            compiled.append(name)
+    kind = "pure" if not compiled else "compiled" if len(compiled) == len(HOT_MODULES) \
+        else "mixed"
+    return {"build": kind, "compiled": compiled, "python": sys.version.split()[0]}
+
+
+def games_summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The games figures of :func:`bench_presets` against :data:`GAMES_TARGET`: the slowest
+    preset, its rate, and the presets below the target (a rate of one run on this machine,
+    so a shared machine's load moves it)."""
+    slowest = min(rows, key=lambda r: r["games_per_s"])
+    return {"target": GAMES_TARGET, "slowest": slowest["variant"],
+            "slowest_games_per_s": slowest["games_per_s"],
+            "below_target": [r["variant"] for r in rows if r["games_per_s"] < GAMES_TARGET]}
 
 
 def bench_presets(games: int, seed: int, ids: Sequence[str] | None = None

@@ -273,8 +273,11 @@ class GreedyBot:
         (21 counts) and its ``options`` (so a policy that has only the seat's observation
         plays as the bot: :mod:`zipai_rules.rl_opponents`)."""
         opts = list(options)
-        if opts[0].kind == ActionKind.DISCARD:
+        first = opts[0].kind
+        if first == ActionKind.DISCARD:
             return self._discard(variant, hand, opts)
+        if first == ActionKind.HU:
+            return opts[0]  # the least value below, and no 吃 to pass at random
         v = variant
         def value(a: Action) -> tuple[int, int]:
             gain = sum(v.meld_huxi(m) for m in a.melds) if a.kind == ActionKind.CHI else 0

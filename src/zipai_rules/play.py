@@ -53,11 +53,12 @@ def play_out(game: Game, bots: Sequence[Bot], max_steps: int = MAX_STEPS, *,
     of_type(game, Game, "game", "a Game")
     bots = check_bots(bots, game.variant.players)
     for _ in range(max_steps):
-        if game.is_over:
+        state = game.state
+        if state.is_over:
             return game
         if before is not None:
             before(game)
-        state = game.state
+            state = game.state
         action = bots[state.acting_seat](state, state.options)
         events = game.apply(action)
         if after is not None:

@@ -13,6 +13,8 @@ from ..bench import (
     bench_games,
     bench_presets,
     bench_waits,
+    build,
+    games_summary,
     peak_rss,
     simulate_peak_rss,
 )
@@ -80,6 +82,8 @@ def measure(variant: Variant, hands: int, waits: int, games: int, seed: int,
             out["games"] = [{"variant": variant.id, "games": games, "games_per_s": rate,
                              "results": counts}]
         out["bots"] = "zipai simulate's default bots: " + ", ".join(default_bots(4))
+        out["games_build"] = build()
+        out["games_summary"] = games_summary(out["games"])
     out["peak_rss_mib"] = round(peak_rss() / 2**20, 1)
     return out
 
@@ -102,11 +106,27 @@ def print_figures(f: dict[str, Any]) -> None:
         print(f"waits     {w['hands']} hands: {w['waits']:,.0f} hands/s "
               f"({w['found']} waits found)")
     if "games" in f:
+        print_games_header(f)
         for g in f["games"]:
             print(f"games     {g['variant']}: {g['games']} full games "
                   f"{g['games_per_s']:9,.1f} games/s   results: "
                   + ", ".join(f"{k} {v}" for k, v in sorted(g["results"].items())))
+    if "games_summary" in f:
+        g = f["games_summary"]
+        below = ", ".join(g["below_target"]) or "none"
+        print(f"  slowest {g['slowest']} {g['slowest_games_per_s']:,.1f} games/s; below "
+              f"{g['target']:,} games/s: {below}")
     print(f"peak RSS  {f['peak_rss_mib']:.1f} MiB")
+
+
+def print_games_header(f: dict[str, Any]) -> None:
+    """The line before the games: the build in use and the bots."""
+    b = f.get("games_build")
+    if b is None:
+        return
+    which = "pure Python" if b["build"] == "pure" else \
+        f"{b['build']} ({', '.join(b['compiled'])} compiled)"
+    print(f"games     build: {which}, Python {b['python']}; {f['bots']}; one core")
 
 
 def run_memory_bench(variant: str, games: Sequence[int], jobs: Sequence[int]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Iterator
+from itertools import compress
 
 from ..analysis import Analysis, ready, win_verdict
 from ..cards import KING
@@ -218,14 +219,18 @@ def hand_after(hand: tuple[int, ...], melds: tuple[Meld, ...], card: int) -> lis
     return out
 
 
+#: by a kind's count in a hand (0–4), whether one of it may be discarded: any held, or only
+#: outside a 坎 or 提 (``discard.kan_discardable`` false)
+_ANY_HELD = (False, True, True, True, True)
+_FREE_HELD = (False, True, True, False, False)
+
+
 def discardable(variant: Variant, hand: list[int] | tuple[int, ...]) -> list[int]:
     """Card kinds the player may discard: not a 坎 card unless the variant allows ("不能拆开作
     其它牌型，也不能打出去", ``004_4a6d8adec4e0ba73.txt`` 第五条4), never a 王 unless the variant
     allows ("王霸不能打出，只能代替牌", ``000_cdb63c032605c9a1.txt §永州双王扯胡子规则``)."""
-    if variant.discard.kan_discardable:
-        out = [i for i in range(20) if hand[i]]
-    else:
-        out = [i for i in range(20) if 0 < hand[i] < 3]
+    ok = _ANY_HELD if variant.discard.kan_discardable else _FREE_HELD
+    out = list(compress(range(KING), map(ok.__getitem__, hand[:KING])))
     if hand[KING] and variant.deck.king_rules.discardable:
         out.append(KING)
     return out
@@ -234,13 +239,23 @@ def discardable(variant: Variant, hand: list[int] | tuple[int, ...]) -> list[int
 def can_discard(variant: Variant, hand: list[int] | tuple[int, ...]) -> bool:
     """Whether the hand holds at least one card the variant lets a player discard
     (:func:`discardable` is not empty)."""
-    return bool(discardable(variant, hand))
+    counts = hand[:KING]
+    if variant.discard.kan_discardable:
+        if counts.count(0) != KING:
+            return True
+    elif 1 in counts or 2 in counts:
+        return True
+    return bool(hand[KING]) and variant.deck.king_rules.discardable
 
 
 def discard_options(variant: Variant, seat: int, hand: tuple[int, ...]) -> tuple[Action, ...]:
-    """One discard action per distinct discardable card kind."""
+    """One discard action per distinct discardable card kind (:func:`discardable`)."""
     made = _discards(seat)
-    return tuple([made[i] for i in discardable(variant, hand)])
+    ok = _ANY_HELD if variant.discard.kan_discardable else _FREE_HELD
+    out = tuple(compress(made, map(ok.__getitem__, hand[:KING])))
+    if hand[KING] and variant.deck.king_rules.discardable:
+        out += (made[KING],)
+    return out
 
 
 @functools.lru_cache(maxsize=16)
@@ -477,66 +492,58 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
     plans: dict[Action, Plan] = {}
     (from_discard, other_source, hu_own, hu_other, pao, peng_on, chi_own, chi_next_on,
      forced) = _tier_rules(variant, kinds, source)
-    # the seats in turn order from the exposer (who is not asked about its own discard), and
-    # each seat's options in the order 胡, 跑, 碰, 吃, found kind by kind
-    order = _turn_order(n, by, from_discard)
-    found: dict[int, list[Action]] = {}
-    if hu_own or hu_other:
-        for s in order:
-            own = s == by
-            if hu_own if own else hu_other:
-                seat = seats[s]
-                src = Source.SELF if own else other_source
-                worth = None if ctx is None else seat_worth(variant, ctx, s, seat, card, src, by)
-                win = hu_allowed(variant, seat, card, src, worth)
-                if win is not None:
-                    hu = option(ActionKind.HU, s, card)
-                    found[s] = [hu]
-                    plans[hu] = win
     peng_here = peng_on and card != KING
-    if pao or peng_here:
-        for s in order:
-            seat = seats[s]
-            own = s == by
+    if not (hu_own or hu_other or pao or peng_here or chi_own or chi_next_on):
+        return [], plans  # no seat is asked anything in this tier
+    chi_next = (by + 1) % n
+    # the seats in turn order from the exposer (who is not asked about its own discard), and
+    # each seat's options in the order 胡, 跑, 碰, 吃
+    out: list[tuple[int, tuple[Action, ...]]] = []
+    for s in _turn_order(n, by, from_discard):
+        own = s == by
+        seat = seats[s]
+        opts: list[Action] = []
+        if hu_own if own else hu_other:
+            src = Source.SELF if own else other_source
+            worth = None if ctx is None else seat_worth(variant, ctx, s, seat, card, src, by)
+            win = hu_allowed(variant, seat, card, src, worth)
+            if win is not None:
+                hu = option(ActionKind.HU, s, card)
+                opts.append(hu)
+                plans[hu] = win
+        if pao or peng_here:
+            hand = seat.hand
             # a 跑 needs two copies in hand at least (a 坎, or a pair and a 王) or a table meld
-            if pao and (seat.hand[card] >= 2 or _on_table(seat.melds, card)):
+            if pao and (hand[card] >= 2 or _on_table(seat.melds, card)):
                 target = pao_source(variant, seat, card, source, own)
                 if target is not None:
                     action = option(ActionKind.PAO, s, card)
-                    found.setdefault(s, []).append(action)
+                    opts.append(action)
                     plans[action] = target
             # 臭 (engine/chou.py): a card 臭 for 碰 is never 碰'd, on any source
-            if peng_here and not own and seat.hand[card] and not seat.dead \
-                    and not seat.fang_pao:
-                kings = peng_kings(variant, seat.hand, card)
+            if peng_here and not own and hand[card] and not seat.dead and not seat.fang_pao:
+                kings = peng_kings(variant, hand, card)
                 if kings is not None \
                         and chou_reason(variant, seat, card, ActionKind.PENG, source) is None:
-                    after = list(seat.hand)
+                    after = list(hand)
                     after[card] -= 2 - kings
                     after[KING] -= kings
                     if discard_left(variant, seat, after):
-                        found.setdefault(s, []).append(option(ActionKind.PENG, s, card))
-    # the seats that may 吃: the exposer on its own draw, the next seat
-    if chi_own or chi_next_on:
-        for s in order:
-            seat = seats[s]
-            if (chi_own if s == by else chi_next_on and s == (by + 1) % n) \
-                    and not seat.dead and not seat.fang_pao \
-                    and chou_reason(variant, seat, card, ActionKind.CHI, source) is None:
-                chis = chi_plans(variant, seat.hand, card, seat.melds)
-                owes = bool(chis) and owes_discard(variant, seat, 1)
-                for plan in chis:
-                    if not owes or can_discard(variant, hand_after(seat.hand, plan, card)):
-                        found.setdefault(s, []).append(option(ActionKind.CHI, s, card, plan))
-    out: list[tuple[int, tuple[Action, ...]]] = []
-    if found:
-        for s in order:
-            opts = found.get(s)
-            if opts:
-                if not (opts[0].kind == ActionKind.HU and
-                        (Source.SELF if s == by else source) in forced):
-                    opts.append(option(ActionKind.PASS, s))
-                out.append((s, tuple(opts)))
+                        opts.append(option(ActionKind.PENG, s, card))
+        # the seats that may 吃: the exposer on its own draw, the next seat
+        if (chi_own if own else chi_next_on and s == chi_next) \
+                and not seat.dead and not seat.fang_pao \
+                and chou_reason(variant, seat, card, ActionKind.CHI, source) is None:
+            chis = chi_plans(variant, seat.hand, card, seat.melds)
+            owes = bool(chis) and owes_discard(variant, seat, 1)
+            for plan in chis:
+                if not owes or can_discard(variant, hand_after(seat.hand, plan, card)):
+                    opts.append(option(ActionKind.CHI, s, card, plan))
+        if opts:
+            if not (opts[0].kind == ActionKind.HU and
+                    (Source.SELF if own else source) in forced):
+                opts.append(option(ActionKind.PASS, s))
+            out.append((s, tuple(opts)))
     return out, plans
 
 

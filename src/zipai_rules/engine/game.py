@@ -28,10 +28,14 @@ from .window import default_answer
 Cards = Iterable[Card | int | str] | str
 
 
+_INT = {int}
+
+
 def _indices(cards: Cards, argument: str) -> tuple[int, ...]:
     """The card indices of ``cards`` (:func:`cards_arg`); a tuple of indices as it is."""
-    if type(cards) is tuple and all(type(c) is int and 0 <= c < N_KINDS for c in cards):
-        return cards
+    if type(cards) is tuple and (not cards or (set(map(type, cards)) == _INT
+                                               and 0 <= min(cards) and max(cards) < N_KINDS)):
+        return cards  # every item an int (no bool) of a card index, checked in C
     return tuple(cards_arg(cards, argument))
 
 
@@ -314,10 +318,14 @@ class Game:
         Raises :class:`IllegalActionError` (the game unchanged) if the action is not legal,
         its ``code`` and message those of :meth:`check`'s refusal.
         """
-        problem = self.check(action, by, decision)
+        state = self._states[-1]
+        problem = _bound(state, action, by, decision) if by is not None or \
+            decision is not None else None
+        if problem is None:
+            problem = refusal(state, action)
         if problem is not None:
             raise IllegalActionError(problem.message, code=problem.code)
-        state, events = step(self.state, action)
+        state, events = step(state, action)
         self._states.append(state)
         self._events.append(events)
         self.actions.append(action)

@@ -52,6 +52,9 @@ def refusal(state: GameState, action: object) -> Refusal | None:
     if type(action.seat) is not int:
         return Refusal(code="bad_seat",
                        message=f"a seat is an int, not a {type(action.seat).__name__}")
+    for offered in state.options:  # a player's choice is one of the options it was given
+        if offered is action:
+            return None
     if action in state.options:
         return None
     if not 0 <= action.seat < len(state.seats):

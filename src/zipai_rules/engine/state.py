@@ -280,7 +280,10 @@ class GameState:
 
     def plan(self, action: Action) -> Plan | None:
         """What the offered ``action`` decided (see ``plans``), or ``None``."""
-        return next((p for a, p in self.plans if a == action), None)
+        for a, p in self.plans:
+            if a is action or a == action:
+                return p
+        return None
 
     def to_position(self) -> str:
         """This state as one line of position text, which

@@ -164,20 +164,27 @@ def _pending(p: Pending | None) -> Pending:
     return p
 
 
+def _moved(p: Pending, tier: int, queue: tuple[tuple[int, tuple[Action, ...]], ...]) -> Pending:
+    """The card on offer ``p`` asked in claim ``tier``, with ``queue`` the seats still to ask
+    in it (``attrs.evolve`` of those two fields, without looking the fields up)."""
+    return Pending(p.card, p.source, p.by, tier, queue, p.declined, p.window)
+
+
 def _hand_minus(hand: tuple[int, ...], card: int, n: int) -> tuple[int, ...]:
     h = list(hand)
     h[card] -= n
     return tuple(h)
 
 
-class _Chore(enum.Enum):
-    """A forced step between two decisions, done for a seat (see :func:`_run`)."""
+class _Chore(enum.IntEnum):
+    """A forced step between two decisions, done for a seat (see :func:`_run`); its value is
+    its place in :data:`_CHORES`."""
 
-    AFTER_TAKE = "after_take"  # the seat took a card in (or was dealt): discard if owed, or on
-    DRAW = "draw"              # the seat draws from the wall
-    OFFER = "offer"            # the card the seat exposed (``pending``) is offered tier by tier
-    OWN_CARD = "own_card"      # the seat kept its own draw: it may win (自摸), or on
-    KEPT = "kept"              # own_draw kept: the drawn card (``pending``) may win, or on
+    AFTER_TAKE = 0  # the seat took a card in (or was dealt): discard if owed, or on
+    DRAW = 1        # the seat draws from the wall
+    OFFER = 2       # the card the seat exposed (``pending``) is offered tier by tier
+    OWN_CARD = 3    # the seat kept its own draw: it may win (自摸), or on
+    KEPT = 4        # own_draw kept: the drawn card (``pending``) may win, or on
 
 
 _Next = tuple[_Chore, int] | None
@@ -418,10 +425,10 @@ def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
         p = _pending(b.pending)
     if p.queue:
         (s, opts), rest = p.queue[0], p.queue[1:]
-        b.pending = attrs.evolve(p, queue=rest)
+        b.pending = _moved(p, p.tier, rest)
         b.ask(Phase.RESPOND, s, opts)
         return None
-    b.pending = attrs.evolve(p, tier=p.tier + 1)
+    b.pending = _moved(p, p.tier + 1, p.queue)
     return (_Chore.OFFER, p.by)
 
 
@@ -446,7 +453,8 @@ def _decline(b: _Builder, s: int, options: tuple[Action, ...]) -> None:
     chi, peng, later = decline_marks(b.v, kinds)
     _mark_chou(b, s, p.card, chi, peng)
     if later and s not in p.declined:
-        b.pending = attrs.evolve(p, declined=p.declined + (s,))
+        b.pending = Pending(p.card, p.source, p.by, p.tier, p.queue, p.declined + (s,),
+                            p.window)
 
 
 def _mark_chou(b: _Builder, s: int, card: int, chi: bool, peng: bool) -> None:
@@ -613,7 +621,7 @@ def _end_lianzhang(b: _Builder, p: Pending) -> _Next:
         cands, plans = tier_plans(b.v, tuple(b.seats), ("hu",), p.card, p.source, p.by)
         if cands:
             (s, opts), rest = cands[0], tuple(cands[1:])
-            b.pending = attrs.evolve(p, queue=rest)
+            b.pending = _moved(p, p.tier, rest)
             b.ask(Phase.RESPOND, s, opts, plans)
             return None
     seat = b.seats[p.by]
@@ -791,14 +799,14 @@ def _offer(b: _Builder, by: int) -> _Next:
     ctx = b.ctx() if b.v.win.declined_must_be_beaten else None
     while tier < len(tiers):
         cands, plans = tier_plans(b.v, seats, tiers[tier], p.card, p.source, p.by, ctx)
-        forced = forced_pao(b.v, cands, plans)
-        if forced is not None:
-            s, _, target = forced
-            _card_gone(b, p, s)
-            return _pao(b, s, p.card, target, forced=True, discarder=_discarder(p))
         if cands:
+            forced = forced_pao(b.v, cands, plans)
+            if forced is not None:
+                s, _, target = forced
+                _card_gone(b, p, s)
+                return _pao(b, s, p.card, target, forced=True, discarder=_discarder(p))
             (s, opts), rest = cands[0], tuple(cands[1:])
-            b.pending = attrs.evolve(p, tier=tier, queue=rest)
+            b.pending = _moved(p, tier, rest)
             b.ask(Phase.RESPOND, s, opts, plans)
             return None
         tier += 1
@@ -812,10 +820,11 @@ def _offer(b: _Builder, by: int) -> _Next:
     return (_Chore.DRAW, (p.by + 1) % b.n)
 
 
-_CHORES: dict[_Chore, Callable[[_Builder, int], _Next]] = {
-    _Chore.AFTER_TAKE: _after_take,
-    _Chore.DRAW: _draw,
-    _Chore.OFFER: _offer,
-    _Chore.OWN_CARD: _after_own_card,
-    _Chore.KEPT: _kept_draw,
-}
+#: what each :class:`_Chore` does, at the place of its value
+_CHORES: tuple[Callable[[_Builder, int], _Next], ...] = (
+    _after_take,       # _Chore.AFTER_TAKE
+    _draw,             # _Chore.DRAW
+    _offer,            # _Chore.OFFER
+    _after_own_card,   # _Chore.OWN_CARD
+    _kept_draw,        # _Chore.KEPT
+)
