@@ -924,29 +924,32 @@ def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
 
 #: the exact types of a list of ``n`` card indices (a bool, an int subclass, any other value
 #: leaves :func:`_lean` for the general reading)
-_EXACT_INTS = [(int,) * n for n in range(64)]
-#: a card index's weight in the search's pool layout (3 bits a kind, :func:`encode`), 王 too;
-#: anything else is no key
-_WEIGHT = {i: 1 << (3 * i) for i in range(N_KINDS)}
-_FIELD15 = (1 << 15) - 1
+_EXACT_INTS = [[int] * n for n in range(64)]
+#: a card index's weight in :func:`_lean`'s count layout (2 bits a kind, kind ``i`` at bit
+#: ``2i``, the 王 at bit 40: a count above 3 carries into the next kind, which the readers'
+#: numbers of cards then tell); anything else is no key
+_WEIGHT = {i: 1 << (2 * i) for i in range(N_KINDS)}
+_FIELD10 = (1 << 10) - 1
 #: :func:`_lean_readers`' bit where a slice's number of cards starts (above its 坎 胡息)
 _COUNT_SHIFT = 28
 _LEAN_READERS: dict[tuple[int, ...], tuple[list[int | None], ...]] = {}
+#: five 2-bit counts as five 3-bit fields of the search's pool (:func:`encode`)
+_POOL5 = [sum(((k >> (2 * j)) & 3) << (_BITS * j) for j in range(5)) for k in range(1 << 10)]
 
 
 def _lean_readers(s: _Searcher) -> tuple[list[int | None], ...]:
-    """:func:`~zipai_rules.blocks.slice_readers` of the searcher, indexed by a slice of the
-    pool layout (five 3-bit counts) instead of its count bytes: each entry is the slice
-    reader's value plus its number of cards shifted by :data:`_COUNT_SHIFT`, ``None`` for a
-    count above 3 (as the slice readers hold no key for it). Built once per 坎 胡息 table."""
+    """:func:`~zipai_rules.blocks.slice_readers` of the searcher, indexed by a slice of
+    :func:`_lean`'s count layout (five 2-bit counts, 1,024 entries: they stay in the
+    processor's cache) instead of its count bytes: each entry is the slice reader's value
+    plus its number of cards shifted by :data:`_COUNT_SHIFT`. Built once per 坎 胡息 table."""
     key = tuple(s.kan_huxi)
     found = _LEAN_READERS.get(key)
     if found is None:
         lists = []
         for read in s.readers:
-            out: list[int | None] = [None] * (1 << 15)
+            out: list[int | None] = [None] * (1 << 10)
             for cs, value in read.items():
-                out[sum(c << (_BITS * j) for j, c in enumerate(cs))] = \
+                out[sum(c << (2 * j) for j, c in enumerate(cs))] = \
                     value + (sum(cs) << _COUNT_SHIFT)
             lists.append(out)
         found = _LEAN_READERS[key] = tuple(lists)
@@ -963,22 +966,22 @@ def _lean(variant: Variant, hand: list[Any]) -> Analysis | None:
     if s is None or s.lean_sizes is None:
         return None
     n = len(hand)
-    if n not in s.lean_sizes or tuple(map(type, hand)) != _EXACT_INTS[n]:
+    if n not in s.lean_sizes or list(map(type, hand)) != _EXACT_INTS[n]:
         return None
-    try:  # the pool of the hand: each card's weight added (a card not 0..20 is no key)
+    try:  # each card's weight added (a card not 0..20 is no key)
         y = sum(operator.itemgetter(*hand)(_WEIGHT)) if n > 1 else _WEIGHT[hand[0]]
         r0, r1, r2, r3 = s.lean or _lean_set(s)
-        a = r0[y & _FIELD15] + r1[(y >> 30) & _FIELD15]  # type: ignore[operator]
-        b = r2[(y >> 15) & _FIELD15] + r3[(y >> 45) & _FIELD15]  # type: ignore[operator]
-    except (KeyError, TypeError):
-        return None  # (a count above 3: a slice no reader holds)
+        a = r0[y & _FIELD10] + r1[(y >> 20) & _FIELD10]  # type: ignore[operator]
+        b = r2[(y >> 10) & _FIELD10] + r3[(y >> 30) & _FIELD10]  # type: ignore[operator]
+    except KeyError:
+        return None
     if (a >> _COUNT_SHIFT) + (b >> _COUNT_SHIFT) != n:
-        return None  # a 王 (above bit 60), or a count that overflowed its 3 bits
+        return None  # a 王 (bit 40 up), or a count above 3 that carried into the next kind
     mask = (1 << _COUNT_SHIFT) - 1
     total = _joined(s, a & mask, b & mask, y)
     if total < 0:
         return _REFUSAL[_FAILED[total]]
-    lazy = functools.partial(_plain_best, variant, y, s.plain_jiang)
+    lazy = functools.partial(_plain_best, variant, _pool_of(y), s.plain_jiang)
     if total < s.min_huxi:
         return Analysis(False, Reason.BELOW_MIN_HUXI, total, None, lazy=lazy)
     return Analysis(True, None, total, None, lazy=lazy)
@@ -987,6 +990,13 @@ def _lean(variant: Variant, hand: list[Any]) -> Analysis | None:
 def _lean_set(s: _Searcher) -> tuple[list[int | None], ...]:
     s.lean = _lean_readers(s)
     return s.lean
+
+
+def _pool_of(y: int) -> int:
+    """The search's pool (:func:`encode`) of the 20 kinds of :func:`_lean`'s count layout."""
+    p = _POOL5
+    return (p[y & _FIELD10] | p[(y >> 10) & _FIELD10] << 15 | p[(y >> 20) & _FIELD10] << 30
+            | p[(y >> 30) & _FIELD10] << 45)
 
 
 def _plain_best(variant: Variant, pool: int, jiang: int) -> Decomposition:
@@ -998,6 +1008,7 @@ def _plain_best(variant: Variant, pool: int, jiang: int) -> Decomposition:
 
 
 _KANS3 = sum(1 << (_BITS * i) for i in range(20))
+_TWOS2 = sum(1 << (2 * i) for i in range(20))
 
 
 def _checked(variant: Variant, hand: HandCards, table: TableMelds,
@@ -1211,17 +1222,18 @@ def _joined(s: _Searcher, a: int, b: int, counts: bytes | int) -> int:
 
 
 def _unlocked(counts: bytes | int) -> int:
-    """The pool (:func:`encode`) of a hand's 20 counts (bytes, or already a pool) with its 坎
-    taken out."""
+    """The pool (:func:`encode`) of a hand's 20 counts (bytes, or :func:`_lean`'s layout)
+    with its 坎 taken out."""
     if isinstance(counts, int):
-        return counts - 3 * (_KANS3 & counts & (counts >> 1))
+        pool = _pool_of(counts)
+        return pool - 3 * (_KANS3 & pool & (pool >> 1))
     return encode(counts.replace(b"\x03", b"\x00"))
 
 
 def _twos(counts: bytes | int) -> int:
-    """How many kinds a hand (counts as bytes, or a pool with no count above 3) holds twice."""
+    """How many kinds a hand (counts as bytes, or :func:`_lean`'s layout) holds twice."""
     if isinstance(counts, int):
-        return ((counts >> 1) & ~counts & _KANS3).bit_count()
+        return ((counts >> 1) & ~counts & _TWOS2).bit_count()
     return counts.count(2)
 
 
