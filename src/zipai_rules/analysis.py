@@ -909,6 +909,11 @@ def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     than a player can hold;
     :class:`~zipai_rules.errors.CardError` for an unknown card or more copies than the deck
     holds; :class:`~zipai_rules.errors.MeldError` for a bad table meld.
+
+    A hand as it stands (a list of ``int`` card indices, no table melds, no incoming card,
+    ``variant`` a :class:`~zipai_rules.variant.Variant`) is read once through a lean path
+    (:func:`_lean`) with the same checks; every other input, and every error, through the
+    general ones.
     """
     if card is None and source is None and type(table) is tuple and not table and \
             dealer is False and dealt is False and all_decompositions is False and \
