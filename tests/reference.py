@@ -10,6 +10,8 @@ from zipai_rules.reference import (  # noqa: F401  (re-exported for the tests)
     all_decompositions,
     best_huxi,
     best_huxi_wild,
+    clear_dp,
+    dp_best_huxi,
     identities,
     triple_kind,
 )

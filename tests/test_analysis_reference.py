@@ -199,3 +199,42 @@ def test_reference_sanity():
     assert ref.best_huxi(e8, [("pao", (x(6),) * 4)]) is None
     assert ref.best_huxi([x(5)] * 3 + [d(5)] * 3) == 9   # two 坎, never two 绞
     assert ref.triple_kind((x(9), x(10), d(1))) is None
+
+
+# --- the plain memoised DP (zipai bench's baseline) against the brute force -----------------
+
+
+def test_dp_oracle_worked_values():
+    """Worked values (digest §1.3 (c)): 一二三 small 3 and 二七十 big 6 with a shun of 0 is 9;
+    a small 坎 (3) beside a big 一二三 (6) is 9; a lone pair splits only with a 将 allowed."""
+    from reference import clear_dp, dp_best_huxi
+    clear_dp()
+    # x1 x2 x3 | d2 d7 d10 | x4 x5 x6
+    assert dp_best_huxi([0, 1, 2, 11, 16, 19, 3, 4, 5]) == 9
+    # x9 x9 x9 | d1 d2 d3
+    assert dp_best_huxi([8, 8, 8, 10, 11, 12]) == 9
+    assert dp_best_huxi([4, 4]) is None
+    assert dp_best_huxi([4, 4], pairs_allowed=1) == 0
+    assert dp_best_huxi([0, 1]) is None
+
+
+def test_dp_oracle_agrees_with_the_brute_force():
+    """The DP gives the brute force's best 胡息 (or none) on random meld-built hands and on
+    the same hands with a card swapped (mostly no split), with and without a 将."""
+    import random
+
+    from reference import best_huxi, clear_dp, dp_best_huxi
+    from zipai_rules.bench import random_meld_hand
+    from zipai_rules.presets import load_preset
+
+    v = load_preset("hunan")
+    rng = random.Random(28)
+    clear_dp()
+    for _ in range(40):
+        hand = random_meld_hand(v, rng, 15)
+        if rng.random() < 0.5:
+            hand[rng.randrange(len(hand))] = rng.randrange(20)
+            if max(hand.count(i) for i in range(20)) > 3:
+                continue
+        for pairs in (0, 1):
+            assert dp_best_huxi(hand, pairs) == best_huxi(hand, pairs_allowed=pairs), hand

@@ -28,9 +28,11 @@ def test_bench_analysis_counts_the_wins_of_its_hands(hunan):
     hands = [random_meld_hand(hunan, rng, 21) for _ in range(40)]
     assert got["wins"] == sum(analyze(hunan, h).win for h in hands)
     assert got["passes"] == PASSES and got["hands"] == 40 and got["reference_hands"] == 10
-    for key in ("analyze", "verdict", "decomposed", "reference"):
+    for key in ("analyze", "verdict", "decomposed", "reference", "oracle"):
         assert got[key] > 0
     assert got["verdict_vs_reference"] == got["verdict"] / got["reference"]
+    assert got["analyze_vs_oracle"] == got["analyze"] / got["oracle"]
+    assert got["verdict_vs_oracle"] == got["verdict"] / got["oracle"]
 
 
 def test_build_names_the_pure_build_and_its_modules():

@@ -305,12 +305,9 @@ class _Searcher:
         self.kan_huxi = [variant.meld_huxi(Meld(MeldKind.KAN, (i,) * 3)) for i in range(20)]
         self.readers = slice_readers(self.kan_huxi)
         t = self.tables
-        #: what :func:`_plain` reads, at hand: the slice readers, the tables and their masks
-        r0, r1, r2, r3 = self.readers
-        self.fast: tuple[dict[bytes, int], dict[bytes, int], dict[bytes, int],
-                         dict[bytes, int], list[dict[int, int] | None],
-                         list[dict[int, int] | None], list[int], list[int]] = (
-            r0, r1, r2, r3, t.a, t.b, t.ma, t.mb)
+        #: what :func:`_joined` reads, at hand: the block tables and their masks
+        self.joins: tuple[list[dict[int, int] | None], list[dict[int, int] | None], list[int],
+                          list[int]] = (t.a, t.b, t.ma, t.mb)
         self.plain_jiang = 0 if variant.win.jiang_requires_quad else variant.win.max_jiang
         self.quad_jiang = variant.win.max_jiang  # with a 提 or 跑
         # a 将 allowed whatever the table holds (:func:`_jiang_views`)
@@ -322,6 +319,17 @@ class _Searcher:
         #: a 坎 may be split at the win: a pool's 3 of a kind is whole or spread (the search's
         #: own 坎 candidates), never locked out of it
         self.split_kan = variant.win.split_kan
+        #: the numbers of cards :func:`analyze` reads through :func:`_lean` (those a hand
+        #: as it stands may hold with no table melds, :func:`check_count`), ``None`` where
+        #: the variant's rules leave that reading nothing to answer alone (special wins, a
+        #: 坎 that may be split, a win chosen by its worth, fewer than 3 copies of a card)
+        self.lean_sizes: frozenset[int] | None = None
+        if self.plain and not self.split_kan and not self.by_worth and \
+                variant.deck.copies >= 3:
+            self.lean_sizes = frozenset(n for n in range(len(_EXACT_INTS))
+                                        if _count_allowed(variant, n))
+        #: :func:`_lean_readers`, once read
+        self.lean: tuple[list[int | None], ...] | None = None
         self._init_wild(variant)
 
     def _init_wild(self, variant: Variant) -> None:
@@ -901,11 +909,111 @@ def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     than a player can hold;
     :class:`~zipai_rules.errors.CardError` for an unknown card or more copies than the deck
     holds; :class:`~zipai_rules.errors.MeldError` for a bad table meld.
+
+    A hand as it stands (a list of ``int`` card indices, no table melds, no incoming card,
+    ``variant`` a :class:`~zipai_rules.variant.Variant`) is read once through a lean path
+    (:func:`_lean`) with the same checks; every other input, and every error, through the
+    general ones.
     """
+    if card is None and source is None and type(table) is tuple and not table and \
+            dealer is False and dealt is False and all_decompositions is False and \
+            type(variant) is Variant and type(hand) is list:
+        found = _lean(variant, hand)  # the hand as it stands, its indices read once
+        if found is not None:
+            return found
     variant = as_variant(variant)
     counts, table, c = _checked(variant, hand, table, card, source, dealer, dealt)
     return win_verdict(variant, counts, table, c, source, all_decompositions=all_decompositions,
                        dealer=dealer, dealt=dealt)
+
+
+#: the exact types of a list of ``n`` card indices (a bool, an int subclass, any other value
+#: leaves :func:`_lean` for the general reading)
+_EXACT_INTS = [[int] * n for n in range(64)]
+#: a card index's weight in :func:`_lean`'s count layout (2 bits a kind, kind ``i`` at bit
+#: ``2i``, the 王 at bit 40: a count above 3 carries into the next kind, which the readers'
+#: numbers of cards then tell); anything else is no key
+_WEIGHT = {i: 1 << (2 * i) for i in range(N_KINDS)}
+_FIELD10 = (1 << 10) - 1
+#: :func:`_lean_readers`' bit where a slice's number of cards starts (above its 坎 胡息)
+_COUNT_SHIFT = 28
+_LEAN_READERS: dict[tuple[int, ...], tuple[list[int | None], ...]] = {}
+#: five 2-bit counts as five 3-bit fields of the search's pool (:func:`encode`)
+_POOL5 = [sum(((k >> (2 * j)) & 3) << (_BITS * j) for j in range(5)) for k in range(1 << 10)]
+
+
+def _lean_readers(s: _Searcher) -> tuple[list[int | None], ...]:
+    """:func:`~zipai_rules.blocks.slice_readers` of the searcher, indexed by a slice of
+    :func:`_lean`'s count layout (five 2-bit counts, 1,024 entries: they stay in the
+    processor's cache) instead of its count bytes: each entry is the slice reader's value
+    plus its number of cards shifted by :data:`_COUNT_SHIFT`. Built once per 坎 胡息 table."""
+    key = tuple(s.kan_huxi)
+    found = _LEAN_READERS.get(key)
+    if found is None:
+        lists = []
+        for read in s.readers:
+            out: list[int | None] = [None] * (1 << 10)
+            for cs, value in read.items():
+                out[sum(c << (2 * j) for j, c in enumerate(cs))] = \
+                    value + (sum(cs) << _COUNT_SHIFT)
+            lists.append(out)
+        found = _LEAN_READERS[key] = tuple(lists)
+    return found
+
+
+def _lean(variant: Variant, hand: list[Any]) -> Analysis | None:
+    """:func:`analyze` of ``hand`` (a list) as it stands with no table melds, read once: the
+    same verdict and lazy decomposition as :func:`_checked` then :func:`win_verdict` give, or
+    ``None`` where that reading must decide (an item not exactly an int card index 0..20, a
+    count the variant's players never hold, a 王 or four copies of a card, special wins, a
+    坎 that may be split, a win chosen by its worth): every error comes from there."""
+    s = _SEARCHERS.get(variant.content_hash or variant.id)
+    if s is None or s.lean_sizes is None:
+        return None
+    n = len(hand)
+    if n not in s.lean_sizes or list(map(type, hand)) != _EXACT_INTS[n]:
+        return None
+    try:  # each card's weight added (a card not 0..20 is no key)
+        y = sum(operator.itemgetter(*hand)(_WEIGHT)) if n > 1 else _WEIGHT[hand[0]]
+        r0, r1, r2, r3 = s.lean or _lean_set(s)
+        a = r0[y & _FIELD10] + r1[(y >> 20) & _FIELD10]  # type: ignore[operator]
+        b = r2[(y >> 10) & _FIELD10] + r3[(y >> 30) & _FIELD10]  # type: ignore[operator]
+    except KeyError:
+        return None
+    if (a >> _COUNT_SHIFT) + (b >> _COUNT_SHIFT) != n:
+        return None  # a 王 (bit 40 up), or a count above 3 that carried into the next kind
+    mask = (1 << _COUNT_SHIFT) - 1
+    total = _joined(s, a & mask, b & mask, y)
+    if total < 0:
+        return _REFUSAL[_FAILED[total]]
+    lazy = functools.partial(_plain_best, variant, _pool_of(y), s.plain_jiang)
+    if total < s.min_huxi:
+        return Analysis(False, Reason.BELOW_MIN_HUXI, total, None, lazy=lazy)
+    return Analysis(True, None, total, None, lazy=lazy)
+
+
+def _lean_set(s: _Searcher) -> tuple[list[int | None], ...]:
+    s.lean = _lean_readers(s)
+    return s.lean
+
+
+def _pool_of(y: int) -> int:
+    """The search's pool (:func:`encode`) of the 20 kinds of :func:`_lean`'s count layout."""
+    p = _POOL5
+    return (p[y & _FIELD10] | p[(y >> 10) & _FIELD10] << 15 | p[(y >> 20) & _FIELD10] << 30
+            | p[(y >> 30) & _FIELD10] << 45)
+
+
+def _plain_best(variant: Variant, pool: int, jiang: int) -> Decomposition:
+    """The best decomposition of a hand as it stands with no table melds and no 王, given as
+    its pool (:func:`encode`), its 坎 locked: :func:`_searched` of the 坎 and the rest."""
+    kans = _KANS3 & pool & (pool >> 1)  # bit 0 of each field holding 3
+    fixed = tuple(same_meld(MeldKind.KAN, i) for i in range(20) if kans >> (_BITS * i) & 1)
+    return _searched(variant, (), fixed, pool - 3 * kans, jiang)
+
+
+_KANS3 = sum(1 << (_BITS * i) for i in range(20))
+_TWOS2 = sum(1 << (2 * i) for i in range(20))
 
 
 def _checked(variant: Variant, hand: HandCards, table: TableMelds,
@@ -990,6 +1098,16 @@ def at_rest(variant: VariantLike, hand: HandCards, table: TableMelds = ()) -> bo
     return True
 
 
+def _count_allowed(variant: Variant, held: int) -> bool:
+    """Whether :func:`check_count` lets a player hold ``held`` cards as they stand with no
+    table melds."""
+    try:
+        check_count(variant, held, 0, False)
+    except HandError:
+        return False
+    return True
+
+
 def check_count(variant: Variant, held: int, quads: int, incoming: bool) -> None:
     """Check that a player can hold ``held`` cards (concealed plus table, a 提/跑 counting 4)
     with ``quads`` 提/跑 on the table, before an ``incoming`` card or with none.
@@ -1061,21 +1179,31 @@ def _plain(s: _Searcher, hand: Sequence[int]) -> int | None:
     locked), -1 for ``incomplete``, -3 for ``jiang_not_allowed``; ``None`` for a hand of other
     counts (not 21 of them, a 王, a four) or holding a 坎 under ``win.split_kan``. Each
     block's content and 坎 胡息 are read from the hand's count slices
-    (:func:`~zipai_rules.blocks.slice_readers`), then the block tables are joined."""
+    (:func:`~zipai_rules.blocks.slice_readers`), then the block tables are joined
+    (:func:`_joined`)."""
     counts = bytes(hand)
     if len(counts) != N_KINDS or counts[KING] or (s.split_kan and 3 in counts):
         return None  # (a 坎 that may be split: the search's placements)
-    r0, r1, r2, r3, ta, tb, ma, mb = s.fast
+    r0, r1, r2, r3 = s.readers
     s0, s1, s2, s3 = _SLICES(counts)  # :meth:`_Searcher.read`, inlined on the verdict's path
     try:
         a = r0[s0] + r1[s1]
         b = r2[s2] + r3[s3]
     except KeyError:
         return None  # a count above 3
+    return _joined(s, a, b, counts)
+
+
+def _joined(s: _Searcher, a: int, b: int, counts: bytes | int) -> int:
+    """:func:`_plain`'s answer from blocks A and B as :meth:`_Searcher.read` gives them (each
+    content index plus its 坎 胡息 shifted by :data:`~zipai_rules.blocks.KAN_SHIFT`) and the
+    hand's ``counts`` (21 bytes, or the hand's pool in the layout of :func:`encode`, read
+    only where a 将 is tried)."""
+    ta, tb, ma, mb = s.joins
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     jiang = s.plain_jiang
     if jiang:
-        found = s.tables.best(encode(counts.replace(b"\x03", b"\x00")), jiang)
+        found = s.tables.best(_unlocked(counts), jiang)
         if found >= 0:
             return (a >> KAN_SHIFT) + (b >> KAN_SHIFT) + found
     else:
@@ -1093,10 +1221,25 @@ def _plain(s: _Searcher, hand: Sequence[int]) -> int | None:
     if jiang >= 7 or not ma[ca] & mb[cb]:
         return -1  # no split with any number of 将 (a 将 takes a kind held twice)
     # some split exists; one with 7 将 at most surely does when at most 7 kinds are held twice
-    if counts.count(2) <= 7 or \
-            s.tables.splits(encode(counts.replace(b"\x03", b"\x00")), ca, cb, 7):
+    if _twos(counts) <= 7 or s.tables.splits(_unlocked(counts), ca, cb, 7):
         return -3
     return -1
+
+
+def _unlocked(counts: bytes | int) -> int:
+    """The pool (:func:`encode`) of a hand's 20 counts (bytes, or :func:`_lean`'s layout)
+    with its 坎 taken out."""
+    if isinstance(counts, int):
+        pool = _pool_of(counts)
+        return pool - 3 * (_KANS3 & pool & (pool >> 1))
+    return encode(counts.replace(b"\x03", b"\x00"))
+
+
+def _twos(counts: bytes | int) -> int:
+    """How many kinds a hand (counts as bytes, or :func:`_lean`'s layout) holds twice."""
+    if isinstance(counts, int):
+        return ((counts >> 1) & ~counts & _TWOS2).bit_count()
+    return counts.count(2)
 
 
 def surely_no_win(variant: Variant, hand: Sequence[int], card: int | None, source: str | None,

@@ -12,7 +12,11 @@ figures do not, and each is the median of :data:`PASSES` passes over them:
 * ``verdict``: :func:`~zipai_rules.analysis.verdict` on the hands' counts (the fast entry);
 * ``decomposed``: ``analyze`` with its best decomposition read (the search runs), cold;
 * ``reference``: :func:`zipai_rules.reference.best_huxi`, the brute-force oracle of the
-  tests, on the first hands (it is slow).
+  tests, on the first hands (it is slow);
+* ``oracle``: :func:`zipai_rules.reference.dp_best_huxi`, a plain memoised Python DP that
+  shares no code with the library, on every hand, its memo emptied before each pass (*cold*,
+  as ``analyze``): the baseline of the ratios ``analyze_vs_oracle`` and ``verdict_vs_oracle``
+  (issue 28's target: ``analyze`` at 4.5 times it or more).
 """
 
 from __future__ import annotations
@@ -123,15 +127,21 @@ def bench_analysis(variant: Variant, hands: int, seed: int,
         for h in few:
             reference.best_huxi(h)
 
+    def oracle_all() -> None:
+        for h in sample:
+            reference.dp_best_huxi(h)
+
     cold_rate = _median_rate(analyze_all, hands, cold)
     fast = _median_rate(verdict_all, hands)
+    oracle = _median_rate(oracle_all, hands, reference.clear_dp)
     decomposed = _median_rate(decompose_all, hands, cold)
     ref = _median_rate(reference_all, len(few))
     return {"variant": variant.id, "hands": hands, "size": size, "wins": wins,
             "tables_seconds": tables, "analyze": cold_rate, "verdict": fast,
             "decomposed": decomposed, "reference_hands": len(few), "reference": ref,
             "analyze_vs_reference": cold_rate / ref, "verdict_vs_reference": fast / ref,
-            "passes": PASSES}
+            "oracle": oracle, "analyze_vs_oracle": cold_rate / oracle,
+            "verdict_vs_oracle": fast / oracle, "passes": PASSES}
 
 
 def bench_waits(variant: Variant, hands: int, seed: int) -> dict[str, Any]:

@@ -197,3 +197,72 @@ def best_huxi_wild(hand: Iterable[int], table: Sequence[Meld] = (),
     found = [h for h in (best_huxi(i, table, pairs_allowed, split_kan)
                          for i in identities(hand, table)) if h is not None]
     return max(found) if found else None
+
+
+# --- a plain memoised DP, the speed baseline ----------------------------------------------------
+
+#: for each card index, the chi-type triples whose lowest card it is, as the copies of each card
+#: they take and their 胡息: the lowest card left in a hand lies in one of them (or in a pair)
+_LOWEST: list[list[tuple[tuple[tuple[int, int], ...], int]]] = [
+    [(tuple((c, t.count(c)) for c in sorted(set(t))), meld_huxi(kind, t))
+     for t in ALL_TRIPLES if t[0] == i for kind in (triple_kind(t),) if kind is not None]
+    for i in range(20)]
+_KAN_HUXI = [meld_huxi("kan", (i, i, i)) for i in range(20)]
+_DP_MEMO: dict[tuple[tuple[int, ...], int], int] = {}
+
+
+def dp_best_huxi(hand: Iterable[int], pairs_allowed: int = 0) -> int | None:
+    """The most 胡息 of the concealed ``hand`` (card indices 0..19, no table melds), its 坎
+    locked, with at most ``pairs_allowed`` pairs, or ``None`` when it does not split: the
+    answer of :func:`best_huxi`, by a plain memoised dynamic programme (the counts as a tuple,
+    the lowest card placed first, each subproblem memoised for the process until
+    :func:`clear_dp` forgets them). ``zipai bench`` measures the analysis against it; it shares
+    no code with the library. Raises :class:`ValueError` for a card that is not 0..19 or a
+    concealed four."""
+    counts = _counts(hand)
+    if any(n > 3 for n in counts):
+        raise ValueError("a concealed four of a kind is not a hand")
+    base = 0
+    for i in range(20):
+        if counts[i] == 3:
+            base += _KAN_HUXI[i]
+            counts[i] = 0
+    found = _dp(tuple(counts), pairs_allowed, 0)
+    return None if found < 0 else base + found
+
+
+def clear_dp() -> None:
+    """Forget the subproblems :func:`dp_best_huxi` memoised (its next calls start cold)."""
+    _DP_MEMO.clear()
+
+
+def _dp(counts: tuple[int, ...], pairs: int, first: int) -> int:
+    """The most 胡息 of a split of ``counts`` (20 counts, no 坎 left, none below ``first``),
+    -1 for none."""
+    key = (counts, pairs)
+    found = _DP_MEMO.get(key)
+    if found is not None:
+        return found
+    while first < 20 and not counts[first]:
+        first += 1
+    if first == 20:
+        return 0
+    found = -1
+    for need, h in _LOWEST[first]:
+        left = list(counts)
+        for c, n in need:
+            if left[c] < n:
+                break
+            left[c] -= n
+        else:
+            rest = _dp(tuple(left), pairs, first)
+            if rest >= 0 and rest + h > found:
+                found = rest + h
+    if pairs and counts[first] >= 2:
+        left = list(counts)
+        left[first] -= 2
+        rest = _dp(tuple(left), pairs - 1, first)
+        if rest > found:
+            found = rest
+    _DP_MEMO[key] = found
+    return found

@@ -95,12 +95,16 @@ def print_figures(f: dict[str, Any]) -> None:
           f"({a['wins']} of them win; block tables built in {a['tables_seconds']:.2f} s; "
           f"each rate the median of {a['passes']} passes)")
     print(f"  analyze, cold       {a['analyze']:12,.0f} hands/s   "
-          f"{a['analyze_vs_reference']:8.1f} x reference")
+          f"{a['analyze_vs_reference']:8.1f} x reference   "
+          f"{a['analyze_vs_oracle']:6.2f} x DP oracle")
     print(f"  verdict (counts)    {a['verdict']:12,.0f} hands/s   "
-          f"{a['verdict_vs_reference']:8.1f} x reference")
+          f"{a['verdict_vs_reference']:8.1f} x reference   "
+          f"{a['verdict_vs_oracle']:6.2f} x DP oracle")
     print(f"  with decomposition  {a['decomposed']:12,.0f} hands/s")
     print(f"  naive reference     {a['reference']:12,.0f} hands/s   "
           f"(zipai_rules.reference, first {a['reference_hands']} hands)")
+    print(f"  DP oracle, cold     {a['oracle']:12,.0f} hands/s   "
+          "(zipai_rules.reference.dp_best_huxi, a plain memoised DP)")
     if "waits" in f:
         w = f["waits"]
         print(f"waits     {w['hands']} hands: {w['waits']:,.0f} hands/s "
