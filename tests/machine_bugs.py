@@ -12,8 +12,8 @@ that misbehaves:
 * ``peng_again``: a 臭 tracker that forgets a declined 碰 ("玩家可以吃、碰却选择不吃、不碰时，这张牌
   就成了该玩家的臭牌 … 不得再吃或者碰", 003): wrong when the card comes round again to a seat
   holding a copy;
-* ``settlement``: a settlement that pays the winner one unit too many on a win on another
-  seat's discard (点炮); the machine's own check that payments balance finds it.
+* ``settlement``: a settlement that pays the winner one unit too many (22 of 300 randomly
+  played Hunan hands end in a win); the machine's own check that payments balance finds it.
 
 The tracker is a plain re-reading of the events and of the options its seat was sent; the
 correct tracker (``Tracker()``) agrees with the engine on every seat holding the card of every
@@ -131,8 +131,8 @@ class PengAgain(TrackerMachine):
 
 
 class Settling(ZipaiMachine):
-    """The machine over an engine whose settlement overpays a win on a discard (the test
-    plants it with :func:`overpaid_discard_wins`)."""
+    """The machine over an engine whose settlement overpays a win (the test plants it with
+    :func:`overpaid_win`)."""
 
     variant = HUNAN
     check_records = False
@@ -148,16 +148,16 @@ class Settling(ZipaiMachine):
 
 
 @contextmanager
-def overpaid_discard_wins() -> Iterator[None]:
+def overpaid_win() -> Iterator[None]:
     """Plant the settlement bug: ``zipai_rules.settlement.settle`` pays the winner one more
-    unit on a win on another seat's discard."""
+    unit."""
     import zipai_rules.settlement as settlement
 
     real = settlement.settle
 
     def settle(variant: Any, result: Any = None, *args: Any, **kwargs: Any) -> Any:
         out = real(variant, result, *args, **kwargs)
-        if result is not None and getattr(result, "discarder", None) is not None:
+        if result is not None and getattr(result, "winner", None) is not None:
             pays = list(out.payments)
             pays[result.winner] += 1
             return attrs.evolve(out, payments=tuple(pays))

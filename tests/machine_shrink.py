@@ -27,7 +27,7 @@ import hypothesis.core  # noqa: E402
 from hypothesis import HealthCheck, Phase, settings  # noqa: E402
 from hypothesis.statistics import collector  # noqa: E402
 
-from machine_bugs import BUGS, HUNAN, overpaid_discard_wins  # noqa: E402
+from machine_bugs import BUGS, HUNAN, overpaid_win  # noqa: E402
 from zipai_rules.engine import Game  # noqa: E402
 from zipai_rules.testing import machine_for  # noqa: E402
 
@@ -61,7 +61,7 @@ def run(machine: Any, seed: int, examples: int, steps: int,
     try:
         with collector.with_value(stats.update):
             if machine.__name__ == "Settling":
-                with overpaid_discard_wins():
+                with overpaid_win():
                     machine.TestCase("runTest").runTest()
             else:
                 machine.TestCase("runTest").runTest()
