@@ -44,6 +44,15 @@ def _taker(card: int, events: Sequence[Event]) -> int | None:
 
 
 _PICKS = st.lists(st.integers(0, 31), min_size=1, max_size=16)
+_SIMPLEST = {ActionKind.HU: 0, ActionKind.PASS: 1}
+
+
+def _simplest_first(options: Sequence[Action]) -> list[Action]:
+    """The legal actions in the order the machine's picks index them: a 胡 first, then a
+    pass, then the engine's order; so picks of 0 play the simplest hand (a win when one is on
+    offer, otherwise every card let go) and a shrunk run keeps only the claims its failure
+    needs."""
+    return sorted(options, key=lambda a: _SIMPLEST.get(a.kind, 2))
 
 
 class ZipaiMachine(RuleBasedStateMachine):
@@ -52,7 +61,8 @@ class ZipaiMachine(RuleBasedStateMachine):
 
     Rules: ``first_deal`` (an ``@initialize()`` rule: every run plays the one hand it deals),
     ``actions`` (one to sixteen legal actions, :meth:`act`, each a small index into the legal
-    actions: 0, the first, is what it shrinks towards; nothing once the hand is over),
+    actions, a 胡 first, then a pass: 0 is what it shrinks towards; nothing once the hand is
+    over),
     ``illegal`` (an action that is not legal must raise
     :class:`~zipai_rules.errors.IllegalActionError` with code ``illegal_action`` and change
     nothing) and ``undo_or_clone`` (:meth:`undo_redo` or :meth:`clone_is_independent`).
@@ -80,8 +90,9 @@ class ZipaiMachine(RuleBasedStateMachine):
     :meth:`check_external` to compare your own code's view with ``self.game``; set
     ``seed_strategy`` (e.g. ``st.just(7)``) to deal from seeds instead. By default a deal is
     drawn with :func:`~zipai_rules.testing.deals`, the deal of seed 0 with a few swaps that
-    hypothesis drops: a failing run shrinks to few actions, most of them the first legal
-    one, on a deal a swap or two from that one (printed as a
+    hypothesis drops, and picks of 0 win where they can and otherwise let every card go: a
+    failing run shrinks to few actions, most of them passes, on a deal a swap or two from
+    that one (printed as a
     :func:`~zipai_rules.testing.swapped_deal` call). Run it with
     ``MyMachine.TestCase`` (pytest or unittest) and bound it with
     ``MyMachine.TestCase.settings = settings(max_examples=…, stateful_step_count=…)``.
@@ -149,9 +160,10 @@ class ZipaiMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def actions(self, data: st.DataObject) -> None:
         """One to sixteen legal actions, each a small index into the legal actions (shrinking
-        towards 0, the first); nothing once the hand is over (no rule waits on a
-        precondition). A run plays one hand, the one ``first_deal`` dealt, so a failing run
-        shrinks with its deal: a later hand's deal could not shrink into the first."""
+        towards 0: a 胡 where there is one, else a pass, else the first); nothing once the
+        hand is over (no rule waits on a precondition). A run plays one hand, the one
+        ``first_deal`` dealt, so a failing run shrinks with its deal: a later hand's deal
+        could not shrink into the first."""
         if self.game is not None and not self.game.is_over:
             self.act(data.draw(_PICKS, label="picks"))
 
@@ -164,16 +176,16 @@ class ZipaiMachine(RuleBasedStateMachine):
             self.clone_is_independent()
 
     def act(self, picks: list[int]) -> None:
-        """Apply ``picks``: each the index (modulo their number) of a legal action, in the
-        order of ``game.legal_actions()``, until the hand is over; the invariants and
-        :meth:`check_external` after each."""
+        """Apply ``picks``: each the index (modulo their number) of a legal action, a 胡 first,
+        then a pass, then in the order of ``game.legal_actions()``, until the hand is over;
+        the invariants and :meth:`check_external` after each."""
         game = self.game
         assert game is not None
         for pick in picks:
             if game.is_over:
                 break
             before, n_events = game.state, len(game.events)
-            options = game.legal_actions()
+            options = _simplest_first(game.legal_actions())
             action = options[pick % len(options)]
             game.apply(action)
             self._track(before, action, game.state, game.events[n_events:])
