@@ -474,9 +474,10 @@ def machine_for(variant: VariantLike, check: Callable[[Game], None] | None = Non
     called as :meth:`ZipaiMachine.check_external` (it must be deterministic: a function of
     the game alone), the ``seed_strategy`` its deals draw from (default: none, the deal is
     drawn by :func:`~zipai_rules.testing.deals`) and ``check_records`` (default True: the
-    record round trip at the end of each hand); run it with its ``TestCase`` attribute (pytest or unittest). ``variant``: a
-    :class:`~zipai_rules.variant.Variant` or anything :func:`~zipai_rules.variant.as_variant`
-    reads (a preset id, name or alias, a variant file's path)."""
+    record round trip at the end of each hand); run it with its ``TestCase`` attribute
+    (pytest or unittest). ``variant``: a :class:`~zipai_rules.variant.Variant` or anything
+    :func:`~zipai_rules.variant.as_variant` reads (a preset id, name or alias, a variant
+    file's path)."""
     variant = as_variant(variant)  # a Variant, or a preset id, name or alias, or a file
     attrs_: dict[str, Any] = {"variant": variant, "check_records": bool(check_records)}
     if seed_strategy is not None:
