@@ -10,7 +10,8 @@ Strategies (each takes the :class:`~zipai_rules.variant.Variant` whose rules it 
 
 * :func:`cards`, :func:`hands`, :func:`melds`, :func:`situations`, :func:`winning_hands`,
   :func:`winning_situations`;
-* :func:`deals` (a shuffled deck that shrinks towards the deal of seed 0), :func:`games`
+* :func:`deals` (the deal of seed 0 with a few swaps, shrinking to that deal;
+  :func:`swapped_deal` rebuilds one), :func:`games`
   (legal mid-game states reached by seeded play), :func:`game_states` (states
   with a claim, a 胡, a 比 choice or a forced move on offer), :func:`observations`,
   :func:`action_sequences`;
@@ -73,6 +74,7 @@ from .strategies import (
     melds,
     observations,
     situations,
+    swapped_deal,
     variant_documents,
     variants,
     winning_hands,
@@ -85,5 +87,6 @@ __all__ = ["OFFERS", "DrawnGame", "ExpectedSettlement", "OracleRefusal", "Situat
            "StrategyArgumentError", "WinningHand", "ZipaiMachine", "action_sequences", "cards",
            "covers", "deals", "engine_options", "game_states", "games", "hands", "machine_for",
            "melds", "observations", "offered_states", "register_type_strategies",
-           "settlement_oracle", "settlement_problems", "situations", "variant_documents",
+           "settlement_oracle", "settlement_problems", "situations", "swapped_deal",
+           "variant_documents",
            "variants", "win_decision_problems", "winning_hands", "winning_situations"]

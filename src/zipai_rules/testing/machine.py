@@ -43,16 +43,26 @@ def _taker(card: int, events: Sequence[Event]) -> int | None:
     return None
 
 
-_PICKS = st.lists(st.integers(0, 31), min_size=1, max_size=8)
+_PICKS = st.lists(st.integers(0, 31), min_size=1, max_size=16)
+_SIMPLEST = {ActionKind.HU: 0, ActionKind.PASS: 1}
+
+
+def _simplest_first(options: Sequence[Action]) -> list[Action]:
+    """The legal actions in the order the machine's picks index them: a 胡 first, then a
+    pass, then the engine's order; so picks of 0 play the simplest hand (a win when one is on
+    offer, otherwise every card let go) and a shrunk run keeps only the claims its failure
+    needs."""
+    return sorted(options, key=lambda a: _SIMPLEST.get(a.kind, 2))
 
 
 class ZipaiMachine(RuleBasedStateMachine):
     """A stateful test of hands of one variant: random legal actions, illegal ones, undo and
     clone, with the engine's invariants checked after every action.
 
-    Rules: ``first_deal`` (an ``@initialize()`` rule: every run starts with a hand),
-    ``actions`` (one to eight legal actions, :meth:`act`, each a small index into the legal
-    actions: 0, the first, is what it shrinks towards; once the hand is over, a new deal),
+    Rules: ``first_deal`` (an ``@initialize()`` rule: every run plays the one hand it deals),
+    ``actions`` (one to sixteen legal actions, :meth:`act`, each a small index into the legal
+    actions, a 胡 first, then a pass: 0 is what it shrinks towards; nothing once the hand is
+    over),
     ``illegal`` (an action that is not legal must raise
     :class:`~zipai_rules.errors.IllegalActionError` with code ``illegal_action`` and change
     nothing) and ``undo_or_clone`` (:meth:`undo_redo` or :meth:`clone_is_independent`).
@@ -79,9 +89,11 @@ class ZipaiMachine(RuleBasedStateMachine):
     Subclass and set ``variant`` (a :class:`~zipai_rules.variant.Variant`); override
     :meth:`check_external` to compare your own code's view with ``self.game``; set
     ``seed_strategy`` (e.g. ``st.just(7)``) to deal from seeds instead. By default a deal is
-    drawn with :func:`~zipai_rules.testing.deals`, a permutation of the deck that hypothesis
-    shrinks card by card towards the deck in order, so a failing run shrinks to few actions
-    on a simple deal. Run it with
+    drawn with :func:`~zipai_rules.testing.deals`, the deal of seed 0 with a few swaps that
+    hypothesis drops, and picks of 0 win where they can and otherwise let every card go: a
+    failing run shrinks to few actions, most of them passes, on a deal a swap or two from
+    that one (printed as a
+    :func:`~zipai_rules.testing.swapped_deal` call). Run it with
     ``MyMachine.TestCase`` (pytest or unittest) and bound it with
     ``MyMachine.TestCase.settings = settings(max_examples=…, stateful_step_count=…)``.
     To drive it by hand, call :meth:`start` and then the rules (``act([pick, …])``,
@@ -147,12 +159,12 @@ class ZipaiMachine(RuleBasedStateMachine):
     # run repeats the first: every rule takes one argument, so that rule is ``actions``.
     @rule(data=st.data())
     def actions(self, data: st.DataObject) -> None:
-        """One to eight legal actions, each a small index into the legal actions (shrinking
-        towards 0, the first); once the hand is over, the next deal (no rule waits on a
-        precondition)."""
-        if self.game is None or self.game.is_over:
-            self.start(self._draw_deal(data))
-        else:
+        """One to sixteen legal actions, each a small index into the legal actions (shrinking
+        towards 0: a 胡 where there is one, else a pass, else the first); nothing once the
+        hand is over (no rule waits on a precondition). A run plays one hand, the one
+        ``first_deal`` dealt, so a failing run shrinks with its deal: a later hand's deal
+        could not shrink into the first."""
+        if self.game is not None and not self.game.is_over:
             self.act(data.draw(_PICKS, label="picks"))
 
     @rule(undo=st.booleans())
@@ -164,15 +176,16 @@ class ZipaiMachine(RuleBasedStateMachine):
             self.clone_is_independent()
 
     def act(self, picks: list[int]) -> None:
-        """Apply ``picks``: each the index (modulo their number) of a legal action, until the
-        hand is over; the invariants and :meth:`check_external` after each."""
+        """Apply ``picks``: each the index (modulo their number) of a legal action, a 胡 first,
+        then a pass, then in the order of ``game.legal_actions()``, until the hand is over;
+        the invariants and :meth:`check_external` after each."""
         game = self.game
         assert game is not None
         for pick in picks:
             if game.is_over:
                 break
             before, n_events = game.state, len(game.events)
-            options = game.legal_actions()
+            options = _simplest_first(game.legal_actions())
             action = options[pick % len(options)]
             game.apply(action)
             self._track(before, action, game.state, game.events[n_events:])
@@ -459,11 +472,12 @@ def machine_for(variant: VariantLike, check: Callable[[Game], None] | None = Non
                 check_records: bool = True) -> type[ZipaiMachine]:
     """A :class:`ZipaiMachine` subclass bound to ``variant``, with an optional ``check``
     called as :meth:`ZipaiMachine.check_external` (it must be deterministic: a function of
-    the game alone), the ``seed_strategy`` its deals draw from (default: any seed) and
-    ``check_records`` (default True: the record round trip at the end of each hand); run it
-    with its ``TestCase`` attribute (pytest or unittest). ``variant``: a
-    :class:`~zipai_rules.variant.Variant` or anything :func:`~zipai_rules.variant.as_variant`
-    reads (a preset id, name or alias, a variant file's path)."""
+    the game alone), the ``seed_strategy`` its deals draw from (default: none, the deal is
+    drawn by :func:`~zipai_rules.testing.deals`) and ``check_records`` (default True: the
+    record round trip at the end of each hand); run it with its ``TestCase`` attribute
+    (pytest or unittest). ``variant``: a :class:`~zipai_rules.variant.Variant` or anything
+    :func:`~zipai_rules.variant.as_variant` reads (a preset id, name or alias, a variant
+    file's path)."""
     variant = as_variant(variant)  # a Variant, or a preset id, name or alias, or a file
     attrs_: dict[str, Any] = {"variant": variant, "check_records": bool(check_records)}
     if seed_strategy is not None:

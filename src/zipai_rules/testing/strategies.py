@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, NamedTuple, TypeVar
 
@@ -587,21 +587,60 @@ def winning_situations(variant: VariantLike) -> st.SearchStrategy[Situation]:
 
 # --- games and game states ---------------------------------------------------------------------
 
-def deals(variant: Variant, dealer: int = 0) -> st.SearchStrategy[Deal]:
-    """A :class:`~zipai_rules.engine.Deal` of the variant: a permutation of its whole deck,
-    dealt as :func:`~zipai_rules.engine.shuffled_deal` deals a shuffle (each hand in seat
-    order from ``dealer``, then the wall). Every order of the deck is drawn alike, as a
-    shuffle would; it prints in card notation. Shrinks swap by swap towards the deal of seed
-    0 (``shuffled_deal(variant, 0, dealer)``, an ordinary hand: the deck in its fixed order
-    would end most hands at the deal), so a failure shrinks to a deal a few swaps from that
-    one, not to another random shuffle as a seed does. A ``dealer`` that is not a seat raises
-    :class:`StrategyArgumentError`."""
+def _check_dealer(variant: Variant, dealer: int) -> None:
     if isinstance(dealer, bool) or not isinstance(dealer, int) \
             or not 0 <= dealer < variant.players:
         raise StrategyArgumentError(f"dealer is a seat 0..{variant.players - 1}, not {dealer!r}")
-    base = deck(variant)
-    random.Random(0).shuffle(base)  # the order shuffled_deal(variant, 0) deals
-    return st.permutations(base).map(lambda cs: deal_in_order(variant, cs, dealer))
+
+
+def deals(variant: VariantLike, dealer: int = 0,
+          max_swaps: int | None = None) -> st.SearchStrategy[Deal]:
+    """A :class:`~zipai_rules.engine.Deal` of the variant: the deck in the order of the deal of
+    seed 0 (``shuffled_deal(variant, 0, dealer)``, an ordinary hand: the deck in its fixed
+    order would end most hands at the deal) with a few swaps, dealt as
+    :func:`~zipai_rules.engine.shuffled_deal` deals a shuffle (each hand in seat order from
+    ``dealer``, then the wall). A swap is a pair of positions in that order, two small
+    integers (``(i, i)`` swaps nothing); up to ``max_swaps`` of them (default: the deck's
+    size), most draws a handful. It prints in card notation. Shrinks by dropping swaps and
+    lowering positions: zero swaps is the deal of seed 0, and hypothesis drops one swap per
+    attempt, so a failing deal shrinks in a few dozen replays to a deal a swap or two from
+    that one (a permutation of the deck drawn whole shrank card by card, 10–200 s). ``variant``
+    by name or as a :class:`~zipai_rules.variant.Variant`. A ``dealer`` that is not a seat, or
+    a ``max_swaps`` that is not an int ≥ 0, raises :class:`StrategyArgumentError`."""
+    variant = _variant(variant)
+    _check_dealer(variant, dealer)
+    n = len(deck(variant))
+    if max_swaps is None:
+        max_swaps = n
+    _check_steps(max_swaps, "max_swaps")
+    position = st.integers(0, n - 1)
+    swaps = st.lists(st.tuples(position, position), max_size=max_swaps)
+    return st.builds(swapped_deal, st.just(variant), swaps, st.just(dealer))
+
+
+def swapped_deal(variant: VariantLike, swaps: Sequence[tuple[int, int]] = (),
+                 dealer: int = 0) -> Deal:
+    """The deal :func:`deals` draws: the deck in the order of ``shuffled_deal(variant, 0,
+    dealer)`` with the positions of each pair of ``swaps`` (positions ``0..`` deck size − 1 in
+    that order: the dealer's hand first, then each seat's in turn, the wall, the cards set
+    aside) exchanged in turn, dealt as :func:`~zipai_rules.engine.deal_in_order` deals.
+    ``swapped_deal(variant)`` is the deal of seed 0. A failing run of the stateful machine
+    prints its deal as this call, to paste into a test. Raises
+    :class:`StrategyArgumentError` for a swap that is not a pair of positions in the deck,
+    a dealer that is not a seat or an unknown variant."""
+    variant = _variant(variant)
+    _check_dealer(variant, dealer)
+    cards = deck(variant)
+    random.Random(0).shuffle(cards)  # the order shuffled_deal(variant, 0) deals
+    n = len(cards)
+    for pair in swaps:
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(
+                isinstance(k, int) and not isinstance(k, bool) and 0 <= k < n for k in pair)):
+            raise StrategyArgumentError(f"a swap is a pair of positions 0..{n - 1}, "
+                                        f"not {pair!r}")
+        i, j = pair
+        cards[i], cards[j] = cards[j], cards[i]
+    return deal_in_order(variant, cards, dealer)
 
 
 #: the offers :func:`game_states` can stop at, and how each is recognised
@@ -936,5 +975,5 @@ def _keep_draws(d: dict[str, Any]) -> None:
 
 __all__ = ["OFFERS", "DrawnGame", "Situation", "StrategyArgumentError", "WinningHand",
            "action_sequences", "cards", "deals", "game_states", "games", "hands", "melds",
-           "observations", "situations", "variant_documents", "variants", "winning_hands",
-           "winning_situations"]
+           "observations", "situations", "swapped_deal", "variant_documents", "variants",
+           "winning_hands", "winning_situations"]
