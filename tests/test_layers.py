@@ -22,7 +22,8 @@ PACKAGE = Path(zipai_rules.__file__).parent
 #: the layers, bottom first: a module imports from its own layer or below. ``engine`` stands
 #: for the package ``zipai_rules.engine`` and each of its modules, ``cli`` likewise.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "arguments", "frozen", "schemas", "terminal", "vocab"),  # shared by every layer
+    ("errors", "arguments", "frozen", "native", "schemas", "terminal", "vocab"),  # shared by
+                                              # every layer; native: which modules are compiled
     ("cards",),
     ("melds",),
     ("hooks",),                               # the names of the code hooks

@@ -404,7 +404,7 @@ class _Searcher:
             return _EMPTY
         key = (x << 4) | (jiang << 1) | partial
         memo = self.memo
-        found = memo.get(key, _MISSING)
+        found: _Best | None = memo.get(key, _MISSING)
         if found is not _MISSING:
             return found
         low = ((x & -x).bit_length() - 1) // _BITS
@@ -442,7 +442,7 @@ class _Searcher:
             return None if plain is None else (plain[0], plain[1], ((),) * len(plain[1]))
         key = (x, kings, jiang, pend, room)
         memo = self.wmemo
-        found = memo.get(key, _MISSING_WILD)
+        found: _Wild | None = memo.get(key, _MISSING_WILD)
         if found is not _MISSING_WILD:
             return found
         res: _Wild | None = None
@@ -616,11 +616,16 @@ def king_room(variant: Variant, hand: Sequence[int], table: Sequence[Meld],
     return b"" if min(room) >= kings else room
 
 
-_MISSING: tuple[int, tuple[Meld, ...], tuple[int, ...]] = (-1, (), ())  # compared by identity
+# The memo's "not found": compared by identity, so typed Any. Typed as the tuple it is, the
+# compiled build (mypyc) would hold it as a plain C value, boxed into a new tuple at each use:
+# ``found is not _MISSING`` true for the marker itself, an empty split for every pool.
+_MISSING: Any = (-1, (), ())
 _EMPTY: tuple[int, tuple[Meld, ...], tuple[int, ...]] = (0, (), ())
+#: :meth:`_Searcher.best`'s result: ``(huxi, melds, leftover)``
+_Best = tuple[int, tuple[Meld, ...], tuple[int, ...]]
 #: :meth:`_Searcher.best_wild`'s result: ``(huxi, melds, stand_ins)``
 _Wild = tuple[int, tuple[Meld, ...], tuple[tuple[int, ...], ...]]
-_MISSING_WILD: _Wild = (-1, (), ())  # compared by identity
+_MISSING_WILD: Any = (-1, (), ())  # compared by identity: typed Any as _MISSING is
 
 _SEARCHERS: dict[str, _Searcher] = {}
 

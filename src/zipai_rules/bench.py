@@ -18,6 +18,7 @@ figures do not, and each is the median of :data:`PASSES` passes over them:
 from __future__ import annotations
 
 import os
+import platform
 import random
 import resource
 import statistics
@@ -31,6 +32,7 @@ from . import reference
 from .analysis import analyze, clear_searchers, searcher, verdict, waits
 from .cards import KING
 from .melds import chi_shapes_with
+from .native import build_name, compiled, compiled_modules
 from .presets import load_preset, preset_ids
 from .simulate import default_bots, play_game, prepare
 from .variant import Variant
@@ -177,6 +179,13 @@ def bench_presets(games: int, seed: int, ids: Sequence[str] | None = None
         rate, counts = bench_games(load_preset(pid), games, seed)
         out.append({"variant": pid, "games": games, "games_per_s": rate, "results": counts})
     return out
+
+
+def build_info() -> dict[str, Any]:
+    """The build measured (:mod:`zipai_rules.native`): ``{name, compiled, modules, python}``,
+    ``modules`` those running compiled (none in the pure build)."""
+    return {"name": build_name(), "compiled": compiled(), "modules": list(compiled_modules()),
+            "python": platform.python_version()}
 
 
 def peak_rss() -> int:

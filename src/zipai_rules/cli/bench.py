@@ -13,6 +13,7 @@ from ..bench import (
     bench_games,
     bench_presets,
     bench_waits,
+    build_info,
     peak_rss,
     simulate_peak_rss,
 )
@@ -69,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
 def measure(variant: Variant, hands: int, waits: int, games: int, seed: int,
             every_preset: bool) -> dict[str, Any]:
     """Every figure of one run, as ``--json`` prints them."""
-    out: dict[str, Any] = {"analysis": bench_analysis(variant, hands, seed)}
+    out: dict[str, Any] = {"build": build_info(),
+                           "analysis": bench_analysis(variant, hands, seed)}
     if waits:
         out["waits"] = bench_waits(variant, waits, seed)
     if games:
@@ -86,6 +88,7 @@ def measure(variant: Variant, hands: int, waits: int, games: int, seed: int,
 
 def print_figures(f: dict[str, Any]) -> None:
     """The figures of :func:`measure` as text."""
+    print(f"build     {f['build']['name']}, Python {f['build']['python']}")
     a = f["analysis"]
     print(f"analysis  {a['variant']}: {a['hands']} random {a['size']}-card meld hands "
           f"({a['wins']} of them win; block tables built in {a['tables_seconds']:.2f} s; "
