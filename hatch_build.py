@@ -84,7 +84,7 @@ def compile_modules(work: Path) -> list[Path]:
         # whole-program view of subclasses, under which == between two values of one attrs
         # class compiles to identity (the class's __eq__, made by attrs at run time, unseen)
         extensions = mypycify([f"--cache-dir={work / 'mypy-cache'}", *paths],
-                              opt_level="3", multi_file=True,
+                              opt_level="3",
                               separate=[(paths, "zipai_rules")],
                               target_dir=str(work / "c"))
         dist = Distribution({"name": "zipai-rules-compiled", "ext_modules": extensions})

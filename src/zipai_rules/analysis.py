@@ -850,8 +850,9 @@ def read_hand(hand: HandCards, argument: str = "hand") -> tuple[list[int], list[
         raise HandError(f"no {argument} given: pass a list of cards (may be empty)",
                         code="bad_hand")
     elif isinstance(hand, (bytes, Mapping)) or not isinstance(hand, Iterable):
-        raise HandError(f"{argument}: {hand!r:.60} (type {type(hand).__name__}) is not a list "
-                        "of cards nor a string of card tokens", code="bad_hand")
+        given_as: object = hand  # not narrowed: compiled, a narrowed 5 would fail its type
+        raise HandError(f"{argument}: {given_as!r:.60} (type {type(given_as).__name__}) is not "
+                        "a list of cards nor a string of card tokens", code="bad_hand")
     else:
         given: list[Any] = list(hand)  # probed: any mix of the accepted forms
         if not given or (set(map(type, given)) == _INT_ONLY and min(given) >= 0 and
@@ -887,8 +888,8 @@ def read_table(table: TableMelds) -> tuple[Meld, ...]:
 
 def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
             card: Card | int | str | None = None, source: str | None = None, *,
-            all_decompositions: bool = False, dealer: bool = False,
-            dealt: bool = False) -> Analysis:
+            all_decompositions: bool = False, dealer: object = False,
+            dealt: object = False) -> Analysis:
     """Analyse a situation with the engine's own win decision (:func:`win_verdict`).
 
     ``hand``: the concealed cards (card indices, :class:`~zipai_rules.cards.Card` values,
@@ -910,12 +911,12 @@ def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     variant = as_variant(variant)
     counts, table, c = _checked(variant, hand, table, card, source, dealer, dealt)
     return win_verdict(variant, counts, table, c, source, all_decompositions=all_decompositions,
-                       dealer=dealer, dealt=dealt)
+                       dealer=dealer is True, dealt=dealt is True)  # checked bools
 
 
 def _checked(variant: Variant, hand: HandCards, table: TableMelds,
-             card: Card | int | str | None, source: str | None, dealer: bool, dealt: bool
-             ) -> tuple[list[int], tuple[Meld, ...], int | None]:
+             card: Card | int | str | None, source: str | None, dealer: object,
+             dealt: object) -> tuple[list[int], tuple[Meld, ...], int | None]:
     """:func:`analyze`'s checks of a situation: ``(counts, table melds, card index)``, or
     the error it raises."""
     indices, counts = read_hand(hand)
