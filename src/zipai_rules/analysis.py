@@ -844,13 +844,13 @@ def read_hand(hand: HandCards, argument: str = "hand") -> tuple[list[int], list[
     one string (``"x1 x2 x3"``). Raises :class:`~zipai_rules.errors.HandError` (``bad_hand``)
     for a value that is not a list of cards, :class:`~zipai_rules.errors.CardError` for an
     item that is not a card (``True`` is not a card); both messages name ``argument``."""
+    given_as: object = hand  # for the message: compiled, a narrowed 5 would fail its type
     if isinstance(hand, str):
         indices = parse_indices(hand)
     elif hand is None:
         raise HandError(f"no {argument} given: pass a list of cards (may be empty)",
                         code="bad_hand")
     elif isinstance(hand, (bytes, Mapping)) or not isinstance(hand, Iterable):
-        given_as: object = hand  # not narrowed: compiled, a narrowed 5 would fail its type
         raise HandError(f"{argument}: {given_as!r:.60} (type {type(given_as).__name__}) is not "
                         "a list of cards nor a string of card tokens", code="bad_hand")
     else:
