@@ -35,15 +35,6 @@ def test_bench_analysis_counts_the_wins_of_its_hands(hunan):
     assert got["verdict_vs_oracle"] == got["verdict"] / got["oracle"]
 
 
-def test_build_names_the_pure_build_and_its_modules():
-    """Run from the sources, every hot module is loaded from its ``.py`` file: the pure
-    build, nothing compiled; each module named exists."""
-    got = bench.build()
-    assert got == {"build": "pure", "compiled": [], "python": got["python"]}
-    assert got["python"].count(".") == 2
-    assert "engine.transition" in bench.HOT_MODULES
-
-
 def test_games_summary_names_the_slowest_and_those_below_the_target():
     """Three presets at 1,200, 640 and 999.9 games/s against the target of 1,000: the
     slowest is the second, and the last two are below."""

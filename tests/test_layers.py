@@ -22,7 +22,8 @@ PACKAGE = Path(zipai_rules.__file__).parent
 #: the layers, bottom first: a module imports from its own layer or below. ``engine`` stands
 #: for the package ``zipai_rules.engine`` and each of its modules, ``cli`` likewise.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "arguments", "frozen", "schemas", "terminal", "vocab"),  # shared by every layer
+    ("errors", "arguments", "frozen", "native", "schemas", "terminal", "vocab"),  # shared by
+                                              # every layer; native: which modules are compiled
     ("cards",),
     ("melds",),
     ("hooks",),                               # the names of the code hooks
@@ -146,7 +147,8 @@ def test_the_layers_are_what_they_claim():
 def loaded_by(module: str) -> list[str]:
     """The package modules a fresh interpreter has loaded after ``import module``."""
     code = (f"import json, sys, {module}; "
-            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('zipai_rules'))))")
+            "print(json.dumps(sorted(m for m in sys.modules if m == 'zipai_rules' "
+            "or m.startswith('zipai_rules.'))))")  # not the compiled build's zipai_rules__mypyc
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     return json.loads(out)

@@ -27,6 +27,7 @@ from .melds import Meld, MeldKind, parse_meld
 from .variant import Variant
 
 if TYPE_CHECKING:
+    from .native import compiled
     from .presets import find_variant, load_preset, preset_ids
     from .records import loads_record, read_record
     from .variant_file import load_variant_file
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 #: names imported on first use, and their modules
 _LAZY = {"find_variant": "presets", "load_preset": "presets", "preset_ids": "presets",
          "load_variant_file": "variant_file", "loads_record": "records",
-         "read_record": "records"}
+         "read_record": "records", "compiled": "native"}
 
 __version__ = "0.1.0"
 
@@ -42,7 +43,7 @@ __all__ = [
     "Analysis", "Card", "CardError", "Decomposition", "Group", "HandError",
     "IllegalActionError", "Meld", "MeldError", "MeldKind", "RecordError", "ReplayError",
     "SeatError", "Variant", "VariantError", "Wait",
-    "ZipaiError", "analyze", "find_variant", "format_cards", "load_preset",
+    "ZipaiError", "analyze", "compiled", "find_variant", "format_cards", "load_preset",
     "load_variant_file", "loads_record", "parse_card", "parse_cards", "parse_meld",
     "preset_ids", "read_record", "tianhu",
     "waits",

@@ -412,7 +412,7 @@ class _Searcher:
             return _EMPTY
         key = (x << 4) | (jiang << 1) | partial
         memo = self.memo
-        found = memo.get(key, _MISSING)
+        found: _Best | None = memo.get(key, _MISSING)
         if found is not _MISSING:
             return found
         low = ((x & -x).bit_length() - 1) // _BITS
@@ -450,7 +450,7 @@ class _Searcher:
             return None if plain is None else (plain[0], plain[1], ((),) * len(plain[1]))
         key = (x, kings, jiang, pend, room)
         memo = self.wmemo
-        found = memo.get(key, _MISSING_WILD)
+        found: _Wild | None = memo.get(key, _MISSING_WILD)
         if found is not _MISSING_WILD:
             return found
         res: _Wild | None = None
@@ -624,11 +624,16 @@ def king_room(variant: Variant, hand: Sequence[int], table: Sequence[Meld],
     return b"" if min(room) >= kings else room
 
 
-_MISSING: tuple[int, tuple[Meld, ...], tuple[int, ...]] = (-1, (), ())  # compared by identity
+# The memo's "not found": compared by identity, so typed Any. Typed as the tuple it is, the
+# compiled build (mypyc) would hold it as a plain C value, boxed into a new tuple at each use:
+# ``found is not _MISSING`` true for the marker itself, an empty split for every pool.
+_MISSING: Any = (-1, (), ())
 _EMPTY: tuple[int, tuple[Meld, ...], tuple[int, ...]] = (0, (), ())
+#: :meth:`_Searcher.best`'s result: ``(huxi, melds, leftover)``
+_Best = tuple[int, tuple[Meld, ...], tuple[int, ...]]
 #: :meth:`_Searcher.best_wild`'s result: ``(huxi, melds, stand_ins)``
 _Wild = tuple[int, tuple[Meld, ...], tuple[tuple[int, ...], ...]]
-_MISSING_WILD: _Wild = (-1, (), ())  # compared by identity
+_MISSING_WILD: Any = (-1, (), ())  # compared by identity: typed Any as _MISSING is
 
 _SEARCHERS: dict[str, _Searcher] = {}
 
@@ -847,14 +852,15 @@ def read_hand(hand: HandCards, argument: str = "hand") -> tuple[list[int], list[
     one string (``"x1 x2 x3"``). Raises :class:`~zipai_rules.errors.HandError` (``bad_hand``)
     for a value that is not a list of cards, :class:`~zipai_rules.errors.CardError` for an
     item that is not a card (``True`` is not a card); both messages name ``argument``."""
+    given_as: object = hand  # for the message: compiled, a narrowed 5 would fail its type
     if isinstance(hand, str):
         indices = parse_indices(hand)
     elif hand is None:
         raise HandError(f"no {argument} given: pass a list of cards (may be empty)",
                         code="bad_hand")
     elif isinstance(hand, (bytes, Mapping)) or not isinstance(hand, Iterable):
-        raise HandError(f"{argument}: {hand!r:.60} (type {type(hand).__name__}) is not a list "
-                        "of cards nor a string of card tokens", code="bad_hand")
+        raise HandError(f"{argument}: {given_as!r:.60} (type {type(given_as).__name__}) is not "
+                        "a list of cards nor a string of card tokens", code="bad_hand")
     else:
         given: list[Any] = list(hand)  # probed: any mix of the accepted forms
         if not given or (set(map(type, given)) == _INT_ONLY and min(given) >= 0 and
@@ -890,8 +896,8 @@ def read_table(table: TableMelds) -> tuple[Meld, ...]:
 
 def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
             card: Card | int | str | None = None, source: str | None = None, *,
-            all_decompositions: bool = False, dealer: bool = False,
-            dealt: bool = False) -> Analysis:
+            all_decompositions: bool = False, dealer: object = False,
+            dealt: object = False) -> Analysis:
     """Analyse a situation with the engine's own win decision (:func:`win_verdict`).
 
     ``hand``: the concealed cards (card indices, :class:`~zipai_rules.cards.Card` values,
@@ -924,7 +930,7 @@ def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
     variant = as_variant(variant)
     counts, table, c = _checked(variant, hand, table, card, source, dealer, dealt)
     return win_verdict(variant, counts, table, c, source, all_decompositions=all_decompositions,
-                       dealer=dealer, dealt=dealt)
+                       dealer=dealer is True, dealt=dealt is True)  # checked bools
 
 
 #: the exact types of a list of ``n`` card indices (a bool, an int subclass, any other value
@@ -1017,8 +1023,8 @@ _TWOS2 = sum(1 << (2 * i) for i in range(20))
 
 
 def _checked(variant: Variant, hand: HandCards, table: TableMelds,
-             card: Card | int | str | None, source: str | None, dealer: bool, dealt: bool
-             ) -> tuple[list[int], tuple[Meld, ...], int | None]:
+             card: Card | int | str | None, source: str | None, dealer: object,
+             dealt: object) -> tuple[list[int], tuple[Meld, ...], int | None]:
     """:func:`analyze`'s checks of a situation: ``(counts, table melds, card index)``, or
     the error it raises."""
     indices, counts = read_hand(hand)

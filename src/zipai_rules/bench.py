@@ -1,6 +1,6 @@
 """Benchmarks behind ``zipai bench`` (which prints them): hand analyses per second beside the
 naive reference decomposer, waits per second, full games per second per preset (with the
-build in use, pure Python or compiled: :func:`build`), and the peak memory.
+build in use, pure Python or compiled: :func:`build_info`), and the peak memory.
 
 Hands are random concealed hands built from valid melds (chi-type triples and 坎, no pair),
 drawn from one deck each so no card exceeds its copies. Each analysis rate is measured on the
@@ -22,6 +22,7 @@ figures do not, and each is the median of :data:`PASSES` passes over them:
 from __future__ import annotations
 
 import os
+import platform
 import random
 import resource
 import statistics
@@ -35,6 +36,7 @@ from . import reference
 from .analysis import analyze, clear_searchers, searcher, verdict, waits
 from .cards import KING
 from .melds import chi_shapes_with
+from .native import build_name, compiled, compiled_modules
 from .presets import load_preset, preset_ids
 from .simulate import default_bots, play_game, prepare
 from .variant import Variant
@@ -178,30 +180,8 @@ def bench_games(variant: Variant, games: int, seed: int,
     return _rate(games, time.perf_counter() - t0), counts
 
 
-#: the modules a game runs most in, whose build :func:`build` reports
-HOT_MODULES = ("analysis", "blocks", "kings", "bots", "play", "engine.transition",
-               "engine.claims", "engine.state", "engine.chou", "engine.refusals",
-               "engine.game", "settlement")
-
 #: the games/s per core that issue 28 asks of every preset with simulate's default bots
 GAMES_TARGET = 1000
-
-
-def build() -> dict[str, Any]:
-    """Which build of the library is in use: ``{"build": "pure" | "compiled" | "mixed",
-    "compiled": [module, ...], "python": version}``; a module counts as compiled when it was
-    loaded from an extension module (``.so``/``.pyd``, e.g. built by mypyc) rather than from
-    its ``.py`` source. The modules are those of :data:`HOT_MODULES`."""
-    import importlib
-
-    compiled = []
-    for name in HOT_MODULES:
-        path = getattr(importlib.import_module(f"{__package__}.{name}"), "__file__", "") or ""
-        if not path.endswith(".py"):
-            compiled.append(name)
-    kind = "pure" if not compiled else "compiled" if len(compiled) == len(HOT_MODULES) \
-        else "mixed"
-    return {"build": kind, "compiled": compiled, "python": sys.version.split()[0]}
 
 
 def games_summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -223,6 +203,13 @@ def bench_presets(games: int, seed: int, ids: Sequence[str] | None = None
         rate, counts = bench_games(load_preset(pid), games, seed)
         out.append({"variant": pid, "games": games, "games_per_s": rate, "results": counts})
     return out
+
+
+def build_info() -> dict[str, Any]:
+    """The build measured (:mod:`zipai_rules.native`): ``{name, compiled, modules, python}``,
+    ``modules`` those running compiled (none in the pure build)."""
+    return {"name": build_name(), "compiled": compiled(), "modules": list(compiled_modules()),
+            "python": platform.python_version()}
 
 
 def peak_rss() -> int:

@@ -74,11 +74,16 @@ def huxi_key(meld_huxi: Callable[[Meld], int]) -> tuple[int, ...]:
     return tuple(meld_huxi(Meld(k, cs)) for k, cs in meld_types())
 
 
+#: the attributes of :class:`BlockTables` (read from here: a class compiled by mypyc has no
+#: ``__slots__`` to read back)
+_SLOTS = ("a", "b", "ma", "mb", "pair_huxi", "digits", "melds_with", "wild", "_no_pairs",
+          "_pair_free", "_one", "kings_memo")
+
+
 class BlockTables:
     """The two block tables for one 胡息 table (``values``: :func:`huxi_key`)."""
 
-    __slots__ = ("a", "b", "ma", "mb", "pair_huxi", "digits", "melds_with", "wild", "_no_pairs",
-                 "_pair_free", "_one", "kings_memo")
+    __slots__ = _SLOTS
 
     def __init__(self, values: Sequence[int]) -> None:
         value = dict(zip(meld_types(), values, strict=True))
@@ -119,15 +124,7 @@ class BlockTables:
         allowing 将). Made on first use, kept with the tables."""
         view = self._no_pairs
         if view is None:
-            view = BlockTables.__new__(BlockTables)
-            for name in BlockTables.__slots__:
-                setattr(view, name, getattr(self, name))
-            view.ma, view.mb = self._pair_free
-            view.wild = {}
-            view.kings_memo = {}
-            view._one = None
-            view._no_pairs = view
-            self._no_pairs = view
+            view = self._no_pairs = _PairFree(self)
         return view
 
     @staticmethod
@@ -385,6 +382,23 @@ class BlockTables:
         if ca >= N_CONTENTS or cb >= N_CONTENTS:
             raise ValueError("a count above 2 is not in the block tables")
         return self.splits(x, ca, cb, jiang)
+
+
+class _PairFree(BlockTables):
+    """:meth:`BlockTables.without_pairs`: the tables' own values, the masks without 将. Built
+    from the tables, not from the 胡息 (a class compiled by mypyc cannot be made without
+    running its ``__init__``)."""
+
+    __slots__ = ()
+
+    def __init__(self, tables: BlockTables) -> None:  # the tables' values, not built again
+        for name in _SLOTS:
+            setattr(self, name, getattr(tables, name))
+        self.ma, self.mb = tables._pair_free
+        self.wild = {}
+        self.kings_memo = {}
+        self._one = None
+        self._no_pairs = self
 
 
 def _one_wild(masks: list[int]) -> list[int]:

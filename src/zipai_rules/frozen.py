@@ -12,6 +12,13 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+#: ``attrs.field(..., validator=NO_VALIDATOR)``: no validator, as when the argument is left out,
+#: but typed ``Any``, so that mypy types the ``field(...)`` call ``Any`` rather than the field's
+#: own type. A field with a ``converter`` (or a default) is typed so otherwise, and the mypyc
+#: build (docs/benchmarks.md) checks the value of a class-body line against that type: the
+#: ``attrs`` field marker is no ``tuple``, and the module would fail at import.
+NO_VALIDATOR: Any = None
+
 
 def freeze(value: Any) -> Any:
     """A deep read-only copy: mappings → ``MappingProxyType``, lists and tuples → tuples."""

@@ -35,6 +35,7 @@ import attrs
 from .arguments import text_arg
 from .cards import INDEX_CARDS, KING, Card, format_cards, is_big, parse_indices, rank_of
 from .errors import MeldError
+from .frozen import NO_VALIDATOR
 
 
 class MeldKind(enum.StrEnum):
@@ -156,10 +157,11 @@ class Meld:
     """
 
     kind: MeldKind = attrs.field(converter=_kind)
-    cards: tuple[int, ...] = attrs.field(converter=_sorted_cards)
+    cards: tuple[int, ...] = attrs.field(converter=_sorted_cards, validator=NO_VALIDATOR)
     claimed: int | None = None
     bi: bool = False
-    kings: tuple[int, ...] = attrs.field(default=(), converter=_sorted_cards)
+    kings: tuple[int, ...] = attrs.field(default=(), converter=_sorted_cards,
+                                         validator=NO_VALIDATOR)
     big: bool = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:

@@ -13,7 +13,7 @@ from ..bench import (
     bench_games,
     bench_presets,
     bench_waits,
-    build,
+    build_info,
     games_summary,
     peak_rss,
     simulate_peak_rss,
@@ -71,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
 def measure(variant: Variant, hands: int, waits: int, games: int, seed: int,
             every_preset: bool) -> dict[str, Any]:
     """Every figure of one run, as ``--json`` prints them."""
-    out: dict[str, Any] = {"analysis": bench_analysis(variant, hands, seed)}
+    out: dict[str, Any] = {"build": build_info(),
+                           "analysis": bench_analysis(variant, hands, seed)}
     if waits:
         out["waits"] = bench_waits(variant, waits, seed)
     if games:
@@ -82,7 +83,6 @@ def measure(variant: Variant, hands: int, waits: int, games: int, seed: int,
             out["games"] = [{"variant": variant.id, "games": games, "games_per_s": rate,
                              "results": counts}]
         out["bots"] = "zipai simulate's default bots: " + ", ".join(default_bots(4))
-        out["games_build"] = build()
         out["games_summary"] = games_summary(out["games"])
     out["peak_rss_mib"] = round(peak_rss() / 2**20, 1)
     return out
@@ -90,6 +90,7 @@ def measure(variant: Variant, hands: int, waits: int, games: int, seed: int,
 
 def print_figures(f: dict[str, Any]) -> None:
     """The figures of :func:`measure` as text."""
+    print(f"build     {f['build']['name']}, Python {f['build']['python']}")
     a = f["analysis"]
     print(f"analysis  {a['variant']}: {a['hands']} random {a['size']}-card meld hands "
           f"({a['wins']} of them win; block tables built in {a['tables_seconds']:.2f} s; "
@@ -125,12 +126,8 @@ def print_figures(f: dict[str, Any]) -> None:
 
 def print_games_header(f: dict[str, Any]) -> None:
     """The line before the games: the build in use and the bots."""
-    b = f.get("games_build")
-    if b is None:
-        return
-    which = "pure Python" if b["build"] == "pure" else \
-        f"{b['build']} ({', '.join(b['compiled'])} compiled)"
-    print(f"games     build: {which}, Python {b['python']}; {f['bots']}; one core")
+    print(f"games     build: {f['build']['name']}, Python {f['build']['python']}; "
+          f"{f['bots']}; one core")
 
 
 def run_memory_bench(variant: str, games: Sequence[int], jobs: Sequence[int]) -> None:

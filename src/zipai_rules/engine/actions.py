@@ -15,6 +15,7 @@ import attrs
 
 from ..cards import Card, card_index, format_cards, parse_indices, token
 from ..errors import IllegalActionError, MeldError, RecordError, ZipaiError, brief, type_phrase
+from ..frozen import NO_VALIDATOR
 from ..melds import Meld, MeldKind
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class Action:
     kind: ActionKind = attrs.field(converter=_action_kind)
     seat: int
     card: int | None = attrs.field(default=None, converter=_optional_card)
-    melds: tuple[Meld, ...] = attrs.field(default=(), converter=_melds)
+    melds: tuple[Meld, ...] = attrs.field(default=(), converter=_melds, validator=NO_VALIDATOR)
 
     def __str__(self) -> str:
         return self.describe()

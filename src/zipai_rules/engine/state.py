@@ -9,6 +9,7 @@ import attrs
 from ..analysis import Analysis, Decomposition
 from ..cards import indices_of, token
 from ..errors import IllegalActionError, ZipaiError
+from ..frozen import NO_VALIDATOR
 from ..melds import QUADS, Meld, MeldKind
 from ..variant import Variant
 from ..vocab import Label, Phase, ResultKind, Source
@@ -241,7 +242,8 @@ class GameState:
     pending: Pending | None = None
     result: Result | None = None
     turn: int = 0
-    plans: tuple[tuple[Action, Plan], ...] = attrs.field(default=(), eq=False, repr=False)
+    plans: tuple[tuple[Action, Plan], ...] = attrs.field(default=(), eq=False, repr=False,
+                                                         validator=NO_VALIDATOR)
     drawn: int | None = None
     windows: bool = False
     prompts: tuple[int, ...] = ()
