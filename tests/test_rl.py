@@ -454,3 +454,30 @@ def test_win_lose_rewards():
     with pytest.raises(rl.ZipaiError) as refused:
         rl.env("hunan", reward="money")
     assert refused.value.code == "bad_argument"
+
+
+# --- the incremental encoding (issue 28) --------------------------------------------------
+
+@pytest.mark.parametrize("preset", preset_ids())
+def test_the_incremental_observation_equals_the_full_encoding(preset):
+    """At every step of seeded hands played by random masked agents, every seat's array
+    and mask from the environment (kept up to date incrementally) equal the encoding of the
+    seat's view from scratch (``rl.full_encoding``: ``Game.observe``), for the seat views,
+    the whole table and the memory blocks."""
+    for seat_views, memory, seed in ((True, False, 1), (False, False, 2), (True, True, 3)):
+        env = rl.raw_env(preset, seat_views, memory=memory)
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        while env.agents:
+            agent = env.agent_selection
+            for other in env.possible_agents:
+                got = env.observe(other)
+                array, mask = rl.full_encoding(env.game, env.agent_name_mapping[other],
+                                               seat_views, memory)
+                assert got["observation"].tolist() == array.tolist(), (seat_views, memory)
+                assert got["action_mask"].tolist() == mask.tolist()
+            if env.terminations[agent]:
+                env.step(None)
+                continue
+            codes = np.flatnonzero(env.observe(agent)["action_mask"])
+            env.step(int(codes[rng.randrange(len(codes))]))
