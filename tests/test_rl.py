@@ -458,13 +458,20 @@ def test_win_lose_rewards():
 
 # --- the incremental encoding (issue 28) --------------------------------------------------
 
+#: seeds of random masked play reaching what the seat views redact (found by searching
+#: seeds 1..59): guilin's single dealt 提 kept in the hand (seed 10; its 吃 of its own draw
+#: lies face down from seed 1), chenzhou's draw kept unseen, on offer to its drawer (seed 18)
+REDACTED = [("guilin", 10), ("chenzhou", 18)]
+
+
 @pytest.mark.parametrize("preset", preset_ids())
-def test_the_incremental_observation_equals_the_full_encoding(preset):
+def test_the_incremental_observation_equals_the_full_encoding(preset, seeds=(1, 2, 3)):
     """At every step of seeded hands played by random masked agents, every seat's array
     and mask from the environment (kept up to date incrementally) equal the encoding of the
     seat's view from scratch (``rl.full_encoding``: ``Game.observe``), for the seat views,
     the whole table and the memory blocks."""
-    for seat_views, memory, seed in ((True, False, 1), (False, False, 2), (True, True, 3)):
+    for seat_views, memory, seed in zip((True, False, True), (False, False, True), seeds,
+                                        strict=False):
         env = rl.raw_env(preset, seat_views, memory=memory)
         env.reset(seed=seed)
         rng = random.Random(seed)
@@ -481,3 +488,8 @@ def test_the_incremental_observation_equals_the_full_encoding(preset):
                 continue
             codes = np.flatnonzero(env.observe(agent)["action_mask"])
             env.step(int(codes[rng.randrange(len(codes))]))
+
+
+@pytest.mark.parametrize(("preset", "seed"), REDACTED)
+def test_the_incremental_observation_equals_the_full_encoding_where_views_redact(preset, seed):
+    test_the_incremental_observation_equals_the_full_encoding(preset, (seed, seed, seed))
