@@ -42,8 +42,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("settlement", "invariants", "match", "scored"),
     ("records", "svg", "wording"),            # svg: pictures of tables, analyses, settlements;
                                               # wording: the words of play --zh and the replay
-    ("bots", "simulate", "bench", "reference", "testing", "variant_docs", "rl", "rl_vector",
-     "rl_parallel", "rl_opponents", "replay_html", "arena"),
+    ("bots", "simulate", "bench", "reference", "testing", "variant_docs", "rl_encoder", "rl",
+     "rl_vector", "rl_parallel", "rl_opponents", "replay_html", "arena"),
     ("cli",),
 )
 

@@ -269,3 +269,64 @@ def simulate_peak_rss(variant: str, games: int, jobs: int, seed: int = 1,
         raise RuntimeError(f"zipai simulate failed: {err.decode(errors='replace').strip()}")
     largest = int(out.splitlines()[-1]) * 1024  # ru_maxrss is in KiB on Linux
     return seconds, max(total, largest), largest
+
+
+# --- the RL environment ------------------------------------------------------------------
+
+#: passes of the environment's rate (the median is given)
+ENV_PASSES = 3
+
+
+def bench_env(variant: Variant, hands: int, seed: int) -> dict[str, Any]:
+    """Steps per second of the PettingZoo environment (``rl.env``, extra ``[rl]``) with
+    random masked agents (each picks uniformly among the 1s of its ``action_mask``,
+    ``random.Random(seed)``), over ``hands`` hands seeded ``seed``, ``seed + 1``, …: a step is
+    ``last()`` (the observation and the mask) and ``step(code)``, the dealing, the
+    settlement and the agent's pick included. Beside it, in the same run, the engine alone
+    (``Game.apply`` of the same actions on the same deals, dealing included) and the
+    environment's rate over it. Each rate is the median of :data:`ENV_PASSES` passes, in
+    CPU seconds of this process."""
+    from . import rl  # the [rl] extra only when measured
+    from .engine.game import Game
+
+    def play() -> tuple[int, list[list[Any]]]:
+        env = rl.env(variant)
+        rng = random.Random(seed)
+        steps, played = 0, []
+        for k in range(hands):
+            env.reset(seed=seed + k)
+            for _ in env.agent_iter():
+                obs, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = obs["action_mask"].nonzero()[0]
+                env.step(int(legal[rng.randrange(len(legal))]))
+                steps += 1
+            played.append(list(env.unwrapped.game.actions))
+        return steps, played
+
+    _, actions = play()  # first uses (tables, the action space), untimed
+
+    def replay() -> int:
+        steps = 0
+        for k in range(hands):
+            game = Game(variant, seed=seed + k)
+            for action in actions[k]:
+                game.apply(action)
+                steps += 1
+        return steps
+
+    env_rates, engine_rates = [], []
+    steps = 0
+    for _ in range(ENV_PASSES):
+        t0 = time.process_time()
+        steps = play()[0]
+        env_rates.append(_rate(steps, time.process_time() - t0))
+        t0 = time.process_time()
+        replay()
+        engine_rates.append(_rate(steps, time.process_time() - t0))
+    env_rate, engine_rate = statistics.median(env_rates), statistics.median(engine_rates)
+    return {"variant": variant.id, "hands": hands, "steps": steps, "env": env_rate,
+            "engine": engine_rate, "env_vs_engine": env_rate / engine_rate,
+            "passes": ENV_PASSES}

@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from .arguments import int_arg, of_type, refuse
+from .arguments import of_type, refuse
 from .errors import install_hint
 
 try:
@@ -38,64 +38,32 @@ except ModuleNotFoundError as exc:  # tested in a subprocess without them
         + install_hint("rl"), name=exc.name) from exc
 
 from .cards import N_KINDS, format_cards
-from .engine.actions import EventKind
-from .engine.encoding import decode_action, encode_action, num_distinct_actions
+from .engine.actions import Action, EventKind
+from .engine.encoding import legal_mask
 from .engine.game import Deal, Game
 from .engine.observation import Observation, SeenMeld
 from .engine.seeds import check_seed, fresh_seed, hand_seed
 from .errors import IllegalActionError, ZipaiError
-from .melds import MeldKind
+from .rl_encoder import (
+    _EVENTS,
+    _KINDS,
+    _PHASES,
+    _SOURCES,
+    HIGH,
+    RECENT,
+    TableEncoder,
+    observation_layout,
+    observation_size,
+)
 from .settlement import settle
 from .variant import Variant, VariantLike, as_variant
-from .vocab import Phase, Source
 
-__all__ = ["ZipaiEnv", "env", "observation_layout", "observation_size", "raw_env"]
+__all__ = ["ZipaiEnv", "action_code", "env", "full_encoding", "observation_layout",
+           "observation_size", "raw_env"]
 
-_KINDS = tuple(MeldKind)
-_SOURCES = tuple(Source)
-_PHASES = tuple(Phase)
-_EVENTS = tuple(EventKind)
-#: the events of the ``memory`` blocks, most recent first
-RECENT = 8
 #: the reward shapes: the settlement's payments (in the variant's unit), or 1 for the winner
 #: and -1 for every other seat (0 for all in a 荒庄)
 REWARDS = ("units", "win_lose")
-#: the largest value of an observation entry (a count of cards, the wall, a one-hot 1)
-HIGH = 127
-
-
-def observation_layout(players: int, seat_views: bool = True, memory: bool = False
-                       ) -> tuple[tuple[str, int], ...]:
-    """The blocks of the observation array, in order, as ``(name, length)``; ``seat r`` is
-    the seat ``r`` places after the observing one (``seat 0`` is the observer itself).
-    ``memory`` appends what the seat remembers (docs/rl.md): the turn, the 亮张, its own
-    臭胡 marks, the cards each seat declined where it saw them, and the last
-    :data:`RECENT` events it was shown, most recent first. Raises
-    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for ``players`` that is not
-    an int in 2..4 or a ``seat_views`` or ``memory`` that is not a bool."""
-    int_arg(players, "players", 2, 4)
-    of_type(seat_views, bool, "seat_views", "a bool")
-    of_type(memory, bool, "memory", "a bool")
-    blocks = [("hand", N_KINDS)]
-    for r in range(players):
-        blocks += [(f"seat {r} meld cards", N_KINDS), (f"seat {r} meld hidden", 1),
-                   (f"seat {r} meld kinds", len(_KINDS) + 1),
-                   (f"seat {r} discards", N_KINDS), (f"seat {r} concealed", 1)]
-    blocks += [("wall", 1), ("pending card", N_KINDS), ("pending source", len(_SOURCES)),
-               ("pending by", players), ("phase", len(_PHASES)), ("chou chi", N_KINDS),
-               ("chou peng", N_KINDS), ("own seat", players)]
-    if not seat_views:
-        blocks += [(f"seat {r} hand", N_KINDS) for r in range(1, players)]
-    if memory:
-        blocks += [("turn", 1), ("lianzhang", N_KINDS), ("chou hu", N_KINDS)]
-        blocks += [(f"seat {r} declined", N_KINDS) for r in range(players)]
-        blocks += [(f"event {k}", len(_EVENTS) + players + N_KINDS) for k in range(RECENT)]
-    return tuple(blocks)
-
-
-def observation_size(players: int, seat_views: bool = True, memory: bool = False) -> int:
-    """The length of the observation array (:func:`observation_layout`)."""
-    return sum(n for _, n in observation_layout(players, seat_views, memory))
 
 
 def encode_memory(view: Observation, players: int, turn: int,
@@ -180,6 +148,52 @@ def encode_observation(view: Observation, players: int,
     return out
 
 
+def full_encoding(game: Game, seat: int, seat_views: bool = True, memory: bool = False
+                  ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The observation array and action mask of ``seat`` in ``game``, encoded from scratch
+    from its view (``game.observe``: :func:`encode_observation`, :func:`encode_memory` and
+    :func:`~zipai_rules.engine.encoding.legal_mask`), for the whole table where
+    ``seat_views`` is false: what the environments' incremental encoding
+    (:class:`~zipai_rules.rl_encoder.TableEncoder`) equals at every step, at several times
+    its cost. Raises :class:`~zipai_rules.errors.SeatError` for a bad seat."""
+    view = own = game.observe(seat)
+    state = game.state
+    hands = None
+    if not seat_views:
+        view = attrs.evolve(view, melds=tuple(tuple(SeenMeld(m.kind, m.cards)
+                                                    for m in st.melds)
+                                              for st in state.seats))
+        hands = tuple(st.hand for st in state.seats)
+        p = state.pending
+        view = attrs.evolve(view, pending=None if p is None else (p.card, p.source, p.by))
+    mask = np.array(legal_mask(view.options, game.variant), dtype=np.int8)
+    array = encode_observation(view, game.variant.players, hands)
+    if memory:
+        array = np.concatenate([array, encode_memory(
+            own, game.variant.players, state.turn, state.seats[seat].chou_hu_marks)])
+    return array, mask
+
+
+def action_code(action: Any, codes: int, variant_id: str = "the variant") -> int:
+    """``action`` as a code of an action space ``0..codes-1`` (an ``int`` or a NumPy
+    integer), else :class:`~zipai_rules.errors.IllegalActionError` (``unencodable_action``,
+    naming the space of ``variant_id``; never an ``assert``, which ``python -O`` drops):
+    ``bool``, ``float`` and ``str`` are no codes (1.5 is not code 1, ``True`` not code 1).
+    The one check of a code for every environment here (AEC, vectorised, parallel)."""
+    space = f"0..{codes - 1}, the action space of {variant_id}"
+    if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+        raise IllegalActionError(f"action {action!r:.40} is a {type(action).__name__}, "
+                                 f"not an integer code in {space}",
+                                 code="unencodable_action")
+    code = int(action)
+    if not 0 <= code < codes:
+        shown = str(code) if code.bit_length() <= 128 else \
+            f"of {code.bit_length()} bits"  # too long to print whole
+        raise IllegalActionError(f"action code {shown} outside {space}",
+                                 code="unencodable_action")
+    return code
+
+
 class Codes(spaces.Discrete):
     """``Discrete(n)`` whose ``n`` and ``start`` are Python ``int`` (Gymnasium keeps them as
     NumPy ``int64``, which ``json``, ``range`` checks by ``type`` and typed code refuse)."""
@@ -227,10 +241,10 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         n = self.variant.players
         self.possible_agents = [f"seat_{s}" for s in range(n)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
-        size = observation_size(n, seat_views, memory)
-        codes = self._codes = num_distinct_actions(self.variant)
+        self._encoder = TableEncoder(self.variant, seat_views, memory)
+        codes = self._codes = self._encoder.codes
         self.observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(0, HIGH, (size,), np.int8),
+            "observation": spaces.Box(0, HIGH, (self._encoder.size,), np.int8),
             "action_mask": spaces.Box(0, 1, (codes,), np.int8)}) for a in self.possible_agents}
         self.action_spaces = {a: Codes(codes) for a in self.possible_agents}
         self._series: int | None = None  # the seed the later hands derive from
@@ -314,32 +328,17 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
             self.agent_selection = self.agents[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        """The agent's observation array and action mask. Raises
-        :class:`~zipai_rules.errors.ZipaiError`: ``bad_argument`` for a name that is no agent
-        of this environment (``"seat_9"``), ``bad_option`` before the first ``reset()``."""
+        """The agent's observation array and action mask (new arrays, the caller's to keep),
+        kept up to date incrementally (:class:`~zipai_rules.rl_encoder.TableEncoder`: equal
+        to :func:`full_encoding`). Raises :class:`~zipai_rules.errors.ZipaiError`:
+        ``bad_argument`` for a name that is no agent of this environment (``"seat_9"``),
+        ``bad_option`` before the first ``reset()``."""
         seat = self.agent_name_mapping[self._agent(agent)]
         if self.game is None:
             raise ZipaiError("reset() the environment before observing it", code="bad_option")
-        view = own = self.game.observe(seat)
-        hands = None
-        if not self.seat_views:
-            state = self.game.state
-            view = attrs.evolve(view, melds=tuple(tuple(SeenMeld(m.kind, m.cards)
-                                                        for m in st.melds)
-                                                  for st in state.seats))
-            hands = tuple(st.hand for st in state.seats)
-            p = state.pending
-            view = attrs.evolve(view, pending=None if p is None else (p.card, p.source, p.by))
-        mask = np.zeros(self._codes, dtype=np.int8)
-        for a in view.options:
-            mask[encode_action(a)] = 1
-        array = encode_observation(view, self.variant.players, hands)
-        if self.memory:
-            state = self.game.state
-            array = np.concatenate([array, encode_memory(
-                own, self.variant.players, state.turn,
-                state.seats[seat].chou_hu_marks)])
-        return {"observation": array, "action_mask": mask}
+        array, mask = self._encoder.observe(self.game, seat)
+        return {"observation": np.frombuffer(array, np.int8),
+                "action_mask": np.frombuffer(mask, np.int8)}
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's action code (``None`` for an agent whose hand is
@@ -355,29 +354,26 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0
-        seat = self.agent_name_mapping[agent]
-        self.game.apply(decode_action(self._code(action), seat))
-        self.rewards = {a: 0 for a in self.agents}
+        self.game.apply(self.action(agent, action))
+        self.rewards = dict.fromkeys(self.agents, 0)
         self._end_if_over()
         self._select()
         self._accumulate_rewards()
 
-    def _code(self, action: Any) -> int:
-        """``action`` as a code of this variant's action space, or refused (never by
-        ``assert``, which ``python -O`` drops)."""
-        codes = self._codes
-        space = f"0..{codes - 1}, the action space of {self.variant.id}"
-        if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
-            raise IllegalActionError(f"action {action!r:.40} is a {type(action).__name__}, "
-                                     f"not an integer code in {space}",
-                                     code="unencodable_action")
-        code = int(action)
-        if not 0 <= code < codes:
-            shown = str(code) if code.bit_length() <= 128 else \
-                f"of {code.bit_length()} bits"  # too long to print whole
-            raise IllegalActionError(f"action code {shown} outside {space}",
-                                     code="unencodable_action")
-        return code
+    def action(self, agent: str, code: Any) -> Action:
+        """The game action that ``code`` stands for when ``agent`` plays it: the agent's
+        legal action of that code, else the decoded code (which ``game.apply`` refuses with
+        the game's own words). Raises :class:`~zipai_rules.errors.IllegalActionError`
+        (``unencodable_action``) for a ``code`` that is no code of this action space
+        (:func:`action_code`), :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``)
+        for an ``agent`` that is none of this environment, ``bad_option`` before
+        ``reset()``."""
+        seat = self.agent_name_mapping[self._agent(agent)]
+        if self.game is None:
+            raise ZipaiError("reset() the environment before stepping it", code="bad_option")
+        if type(code) is not int or not 0 <= code < self._codes:
+            code = action_code(code, self._codes, self.variant.id)
+        return self._encoder.action(self.game, seat, code)
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``: the table, every hand shown (for a human watching)."""
@@ -394,6 +390,30 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
 
     def close(self) -> None:
         pass
+
+
+class OrderEnforced(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # untyped base
+    """PettingZoo's ``OrderEnforcingWrapper`` (its checks of the call order, and
+    ``agent_iter``'s), reading what a loop reads at every step (``last()``, ``agents``,
+    ``agent_selection``) from the environment at once rather than through the wrapper's
+    ``__getattr__``: each read raises the same ``AttributeError`` before ``reset()``."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents  # type: ignore[no-any-return]
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection  # type: ignore[no-any-return]
 
 
 def raw_env(variant: VariantLike = "hunan", seat_views: bool = True,
@@ -416,5 +436,5 @@ def env(variant: VariantLike = "hunan", seat_views: bool = True,
     ``memory``: append what the seat remembers (:func:`observation_layout`). ``reward``:
     ``"units"`` (the settlement's payments, the default) or ``"win_lose"`` (1 for the
     winner, -1 for the others, 0 in a 荒庄); another value is refused (``bad_argument``)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(variant, seat_views, render_mode,
-                                                  memory=memory, reward=reward))
+    return OrderEnforced(raw_env(variant, seat_views, render_mode, memory=memory,
+                                 reward=reward))

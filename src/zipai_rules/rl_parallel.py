@@ -26,7 +26,6 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 # isort: on
 
-from .engine.encoding import decode_action
 from .engine.game import Game
 from .errors import IllegalActionError, ZipaiError
 from .variant import Variant, VariantLike
@@ -69,7 +68,7 @@ class ZipaiParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo's base 
         self._aec.reset(seed=seed)
         assert self._aec.game is not None
         self.game = Game(self.variant, seed=self._aec.game.seed, windows=True)
-        self._aec.game = self.game  # its observe() reads the windowed game from now on
+        self._aec.game = self.game  # its observe() and action() read the windowed game now
         self.payments = None
         self.agents = self.possible_agents[:]
         return self._observe(), {a: {} for a in self.agents}
@@ -108,7 +107,7 @@ class ZipaiParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo's base 
                 raise ZipaiError(f"actions: {agent} acts now and has no action",
                                  code="bad_argument")
             try:
-                action = decode_action(self._aec._code(actions[agent]), seat)
+                action = self._aec.action(agent, actions[agent])
             except IllegalActionError as exc:
                 raise IllegalActionError(f"{agent}: {exc}", code=exc.code) from exc
             problem = game.check(action, by=seat)

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..bench import (
     bench_analysis,
+    bench_env,
     bench_games,
     bench_presets,
     bench_waits,
@@ -39,6 +40,9 @@ def add_parser(sub: Any) -> None:
     be.add_argument("--games", type=count(0), default=80,
                     help="full games per preset, with zipai simulate's default bots "
                     "(default 80)")
+    be.add_argument("--env-hands", type=count(0), default=100,
+                    help="hands of the RL environment with random masked agents, 0 for none "
+                    "(default 100; needs the [rl] extra)")
     be.add_argument("--seed", type=count(0), default=1, help="seed (default 1)")
     be.add_argument("--json", action="store_true", help="print the figures as JSON")
     be.add_argument("--memory", type=count_list, metavar="N,N,...",
@@ -61,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     variant = variant_arg(args.variant or "hunan", args)
     figures = measure(variant, hands=args.hands, waits=args.waits, games=args.games,
                       seed=args.seed, every_preset=args.variant is None)
+    add_env(figures, variant, args.env_hands, args.seed)
     if args.json:
         print(json.dumps(figures, ensure_ascii=False, indent=2))
     else:
@@ -121,6 +126,7 @@ def print_figures(f: dict[str, Any]) -> None:
         below = ", ".join(g["below_target"]) or "none"
         print(f"  slowest {g['slowest']} {g['slowest_games_per_s']:,.1f} games/s; below "
               f"{g['target']:,} games/s: {below}")
+    print_env(f)
     print(f"peak RSS  {f['peak_rss_mib']:.1f} MiB")
 
 
@@ -128,6 +134,31 @@ def print_games_header(f: dict[str, Any]) -> None:
     """The line before the games: the build in use and the bots."""
     print(f"games     build: {f['build']['name']}, Python {f['build']['python']}; "
           f"{f['bots']}; one core")
+
+
+def add_env(figures: dict[str, Any], variant: Variant, hands: int, seed: int) -> None:
+    """The RL environment's steps per second (:func:`~zipai_rules.bench.bench_env`) into
+    ``figures["env"]``, when ``hands`` and the ``[rl]`` extra are there."""
+    if not hands:
+        return
+    try:
+        figures["env"] = bench_env(variant, hands, seed)
+    except ModuleNotFoundError as exc:  # no [rl] extra: say so, measure the rest
+        figures["env"] = {"skipped": str(exc)}
+
+
+def print_env(f: dict[str, Any]) -> None:
+    """The environment's line of :func:`print_figures`."""
+    e = f.get("env")
+    if e is None:
+        return
+    if "skipped" in e:
+        print(f"env       skipped: {e['skipped']}")
+        return
+    print(f"env       {e['variant']}: rl.env, random masked agents, {e['hands']} hands "
+          f"({e['steps']} steps) {e['env']:9,.0f} steps/s; the engine alone on the same "
+          f"actions {e['engine']:9,.0f} steps/s ({e['env_vs_engine']:.2f} x; median of "
+          f"{e['passes']}, CPU time)")
 
 
 def run_memory_bench(variant: str, games: Sequence[int], jobs: Sequence[int]) -> None:

@@ -19,4 +19,5 @@ DISPLAYED = frozenset({"wei", "chou_wei", "ti", "pao"})
 def display(variant: Variant, kind: MeldKind | EventKind) -> str:
     """How the other seats see a meld of ``kind`` (or the meld an event of that name lays
     down): ``hidden``, ``one_up`` or ``all_up``."""
-    return getattr(variant.display, kind.value) if kind.value in DISPLAYED else "all_up"
+    name = kind._value_  # the value itself: ``kind.value`` is a property, read at every meld
+    return getattr(variant.display, name) if name in DISPLAYED else "all_up"

@@ -128,31 +128,44 @@ def num_distinct_actions(variant: VariantLike | None = None) -> int:
     return two if rules.chi_kings >= 2 else one
 
 
+# the kinds, looked up once (an enum member read from its class costs more than the test)
+_DISCARD, _CHI, _PENG, _PAO, _HU, _PASS = (ActionKind.DISCARD, ActionKind.CHI, ActionKind.PENG,
+                                           ActionKind.PAO, ActionKind.HU, ActionKind.PASS)
+
+
 def encode_action(action: Action) -> int:
     """The integer code of an action. Raises :class:`IllegalActionError` for an action the
     encoding cannot hold (e.g. a malformed 吃 plan), :class:`~zipai_rules.errors.ZipaiError`
     (``bad_argument``) for a value that is no :class:`Action`."""
-    k, c = of_type(action, Action, "action", "an Action").kind, action.card
-    if k == ActionKind.DISCARD and c is not None:
-        return c
-    if k == ActionKind.PENG and c is not None and c < 20:
-        return PENG0 + c
-    if k == ActionKind.PAO and c is not None and c < 20:
-        return PAO0 + c
-    if k == ActionKind.HU:
-        return HU_NONE if c is None else HU0 + c
-    if k == ActionKind.PASS:
+    if type(action) is not Action:  # the masks encode every legal action: the common case
+        of_type(action, Action, "action", "an Action")
+    k, c = action.kind, action.card
+    if k is _DISCARD:
+        if c is not None:
+            return c
+    elif k is _CHI:
+        if c is not None and action.melds:
+            code = _chi_code(c, action.melds)
+            if code is not None:
+                return code
+    elif k is _PASS:
         return PASS
-    if k == ActionKind.CHI and c is not None and action.melds:
-        if any(m.kings for m in action.melds):
-            code = _king_chi_table()[1].get((c, _shape(action.melds[0]),
-                                             tuple(sorted(map(_shape, action.melds[1:])))))
-        else:
-            code = _chi_table()[1].get((c, action.melds[0].cards,
-                                        tuple(sorted(m.cards for m in action.melds[1:]))))
-        if code is not None:
-            return code
+    elif k is _PENG or k is _PAO:
+        if c is not None and c < 20:
+            return (PENG0 if k is _PENG else PAO0) + c
+    elif k is _HU:
+        return HU_NONE if c is None else HU0 + c
     raise IllegalActionError(f"{action} has no action code", code="unencodable_action")
+
+
+def _chi_code(card: int, melds: tuple[Meld, ...]) -> int | None:
+    """The code of a 吃 of ``card`` with the plan ``melds``, ``None`` if the table has none."""
+    first, rest = melds[0], melds[1:]
+    if first.kings or any(m.kings for m in rest):
+        return _king_chi_table()[1].get((card, _shape(first), tuple(sorted(map(_shape, rest)))))
+    bis = () if not rest else (rest[0].cards,) if len(rest) == 1 else \
+        tuple(sorted(m.cards for m in rest))
+    return _chi_table()[1].get((card, first.cards, bis))
 
 
 def decode_action(code: int, seat: int) -> Action:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 _PRIVATE_EVENTS = frozenset({EventKind.PASS, EventKind.CHOU})
 
 WAIT = Phase.WAIT
+_TI = MeldKind.TI  # read once: an enum member read from its class costs more than the test
 
 
 @attrs.frozen(slots=True)
@@ -419,10 +420,11 @@ def seen_by_others(variant: Variant, seat: SeatState) -> tuple[tuple[SeenMeld, .
     the seat's own draw under ``display.chi_own_draw: hidden`` shows neither kind nor cards;
     every other meld as the variant's ``display`` lays it (:func:`seen`)."""
     shown, hidden = [], sum(seat.hand)
+    own_chi_hidden = variant.display.chi_own_draw == "hidden"
     for k, m in enumerate(seat.melds):
-        if m.kind == MeldKind.TI and m.cards[0] == seat.held_ti:
+        if m.kind is _TI and m.cards[0] == seat.held_ti:
             hidden += len(m.cards)  # a dealt 提 kept in the hand
-        elif k in seat.own_chi and variant.display.chi_own_draw == "hidden":
+        elif own_chi_hidden and k in seat.own_chi:
             shown.append(SeenMeld(None, (), len(m.cards)))  # its kind would tell the cards
         else:
             shown.append(seen(m, display(variant, m.kind)))
