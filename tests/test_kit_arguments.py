@@ -1,0 +1,57 @@
+"""Hostile arguments to the kit's strategies: every one is refused with
+``StrategyArgumentError`` when the strategy is built, never a ``TypeError``, an ``IndexError``
+or hypothesis' ``InvalidArgument`` when it draws, and never silently read as true."""
+
+from __future__ import annotations
+
+import pytest
+
+from zipai_rules.testing import (
+    StrategyArgumentError,
+    game_states,
+    games,
+    hands,
+    melds,
+    situations,
+    variants,
+    winning_hands,
+)
+
+BUILDS = [
+    ("hands size str", lambda: hands("hunan", size="3")),
+    ("hands size bool", lambda: hands("hunan", size=True)),
+    ("hands size float", lambda: hands("hunan", size=1.5)),
+    ("hands min_size None", lambda: hands("hunan", min_size=None)),
+    ("hands max_size list", lambda: hands("hunan", max_size=[])),
+    ("melds kinds int", lambda: melds("hunan", kinds=3)),
+    ("melds kinds bool", lambda: melds("hunan", kinds=True)),
+    ("situations variant None", lambda: situations(None)),
+    ("situations unknown variant", lambda: situations("nope")),
+    ("situations complete str", lambda: situations("hunan", complete="no")),
+    ("winning_hands min_huxi str", lambda: winning_hands("hunan", min_huxi="20")),
+    ("winning_hands min_huxi bool", lambda: winning_hands("hunan", min_huxi=True)),
+    ("winning_hands min_huxi float", lambda: winning_hands("hunan", min_huxi=20.5)),
+    ("winning_hands max_huxi None", lambda: winning_hands("hunan", max_huxi=None)),
+    ("winning_hands max_huxi nan", lambda: winning_hands("hunan", max_huxi=float("nan"))),
+    ("games finished str", lambda: games("hunan", finished="no")),
+    ("games finished None", lambda: games("hunan", finished=None)),
+    ("game_states offer list", lambda: game_states("hunan", offer=[])),
+    ("game_states offer dict", lambda: game_states("hunan", offer={})),
+    ("variants mutated str", lambda: variants(mutated="no")),
+]
+
+
+@pytest.mark.parametrize("build", [b for _, b in BUILDS], ids=[n for n, _ in BUILDS])
+def test_a_hostile_argument_is_refused_when_the_strategy_is_built(build):
+    with pytest.raises(StrategyArgumentError):
+        build()
+
+
+def test_the_arguments_that_are_right_still_build():
+    hands("hunan", size=3)
+    hands("hunan", min_size=2, max_size=5)
+    melds("hunan", kinds="peng")
+    situations("hunan", complete=True)
+    winning_hands("hunan", min_huxi=20, max_huxi=30)
+    games("hunan", finished=False)
+    variants(mutated=False)
