@@ -12,6 +12,7 @@ from zipai_rules.testing import (
     games,
     hands,
     melds,
+    offered_states,
     situations,
     variants,
     winning_hands,
@@ -38,6 +39,11 @@ BUILDS = [
     ("game_states offer list", lambda: game_states("hunan", offer=[])),
     ("game_states offer dict", lambda: game_states("hunan", offer={})),
     ("variants mutated str", lambda: variants(mutated="no")),
+    ("offered_states holds bytes", lambda: offered_states("hunan", b"d2 d3", "d4")),
+    ("offered_states holds bools", lambda: offered_states("hunan", [True, True], "d4")),
+    ("offered_states holds float", lambda: offered_states("hunan", [11.0, 12.0], "d4")),
+    ("offered_states card huge", lambda: offered_states("hunan", "d2 d3", 10 ** 30)),
+    ("offered_states card negative", lambda: offered_states("hunan", "d2 d3", -1)),
 ]
 
 
@@ -55,3 +61,4 @@ def test_the_arguments_that_are_right_still_build():
     winning_hands("hunan", min_huxi=20, max_huxi=30)
     games("hunan", finished=False)
     variants(mutated=False)
+    offered_states("hunan", [11, 12], 13)
