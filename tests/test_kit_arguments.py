@@ -11,6 +11,7 @@ from zipai_rules.testing import (
     game_states,
     games,
     hands,
+    machine_for,
     melds,
     offered_states,
     situations,
@@ -44,6 +45,10 @@ BUILDS = [
     ("offered_states holds float", lambda: offered_states("hunan", [11.0, 12.0], "d4")),
     ("offered_states card huge", lambda: offered_states("hunan", "d2 d3", 10 ** 30)),
     ("offered_states card negative", lambda: offered_states("hunan", "d2 d3", -1)),
+    ("machine_for check not callable", lambda: machine_for("hunan", 3)),
+    ("machine_for seed_strategy int", lambda: machine_for("hunan", seed_strategy=7)),
+    ("machine_for check_records str", lambda: machine_for("hunan", check_records="no")),
+    ("machine_for unknown variant", lambda: machine_for("nope")),
 ]
 
 
@@ -62,3 +67,4 @@ def test_the_arguments_that_are_right_still_build():
     games("hunan", finished=False)
     variants(mutated=False)
     offered_states("hunan", [11, 12], 13)
+    machine_for("hunan", lambda game: None, check_records=False)

@@ -18,8 +18,9 @@ from ..engine.observation import display, observe
 from ..engine.state import GameState, PaoTarget
 from ..errors import ERROR_CODES, IllegalActionError
 from ..invariants import game_problem, payments_balance
-from ..variant import Variant, VariantLike, as_variant
-from .strategies import deals
+from ..variant import Variant, VariantLike
+from .strategies import StrategyArgumentError, deals
+from .strategies import _variant as _strategy_variant
 
 
 def _same_offer(a: GameState, b: GameState) -> bool:
@@ -463,9 +464,18 @@ def machine_for(variant: VariantLike, check: Callable[[Game], None] | None = Non
     ``check_records`` (default True: the record round trip at the end of each hand); run it
     with its ``TestCase`` attribute (pytest or unittest). ``variant``: a
     :class:`~zipai_rules.variant.Variant` or anything :func:`~zipai_rules.variant.as_variant`
-    reads (a preset id, name or alias, a variant file's path)."""
-    variant = as_variant(variant)  # a Variant, or a preset id, name or alias, or a file
-    attrs_: dict[str, Any] = {"variant": variant, "check_records": bool(check_records)}
+    reads (a preset id, name or alias, a variant file's path). A ``check`` that is not
+    callable, a ``seed_strategy`` that is no strategy or a ``check_records`` that is not a
+    bool raise :class:`~zipai_rules.testing.strategies.StrategyArgumentError` at once."""
+    variant = _strategy_variant(variant)  # a Variant, or a preset id, name or alias, or a file
+    if check is not None and not callable(check):
+        raise StrategyArgumentError(f"check is a function check(game) or None, not {check!r}")
+    if seed_strategy is not None and not isinstance(seed_strategy, st.SearchStrategy):
+        raise StrategyArgumentError(f"seed_strategy is a hypothesis strategy of seeds or None, "
+                                    f"not {seed_strategy!r}")
+    if not isinstance(check_records, bool):
+        raise StrategyArgumentError(f"check_records is True or False, not {check_records!r}")
+    attrs_: dict[str, Any] = {"variant": variant, "check_records": check_records}
     if seed_strategy is not None:
         attrs_["seed_strategy"] = seed_strategy
     if check is not None:
