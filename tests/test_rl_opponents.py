@@ -153,3 +153,29 @@ def test_the_single_agent_env_with_memory_and_win_lose():
     while not done:
         obs, reward, done, _, info = single.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert reward == (0 if info["winner"] is None else 1 if info["winner"] == 2 else -1)
+
+
+HOSTILE = [True, 3, 1.5, None, object(), np.int64(3)]
+
+
+@pytest.mark.parametrize("policies", HOSTILE[:5] + ["greedy"])
+def test_policies_that_are_neither_callable_nor_a_collection_are_refused(policies):
+    """A policy argument that is no policy, no sequence and no mapping was a ``TypeError``
+    (``'int' object is not iterable``) from ``play_episode``, ``self_play`` and
+    ``SingleAgentEnv``; now ``bad_argument``."""
+    builds = [lambda: ro.play_episode(rl.env("hunan"), policies, 1),
+              lambda: next(ro.self_play("hunan", policies, 1))]
+    if policies is not None:  # None: SingleAgentEnv's default opponents
+        builds.append(lambda: ro.SingleAgentEnv("hunan", opponents=policies))
+    for build in builds:
+        with pytest.raises(ZipaiError) as refused:
+            build()
+        assert refused.value.code == "bad_argument"
+
+
+@pytest.mark.parametrize("env", [None, "hunan", 3, rl.ZipaiEnv])
+def test_play_episode_refuses_what_is_no_environment(env):
+    with pytest.raises(ZipaiError) as refused:
+        ro.play_episode(env, ro.bot_policy("random"), 1)
+    assert refused.value.code == "bad_argument"
+

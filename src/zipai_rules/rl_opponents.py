@@ -10,7 +10,7 @@ is as blind as the seat it plays (with ``seat_views=True``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -104,6 +104,8 @@ def _per_seat(policies: Any, keys: list[Any], argument: str) -> dict[Any, Policy
     order of ``keys``; refused (``bad_argument``) unless every key has a callable."""
     if callable(policies):
         return dict.fromkeys(keys, policies)
+    if isinstance(policies, (str, bytes, bytearray)) or not isinstance(policies, Iterable):
+        raise refuse(argument, policies, "a policy for each of " + ", ".join(map(str, keys)))
     table = dict(policies) if isinstance(policies, Mapping) else \
         dict(zip(keys, policies, strict=False))
     if sorted(table) != sorted(keys) or not all(callable(p) for p in table.values()):
@@ -134,6 +136,8 @@ def play_episode(env: Any, policies: Mapping[str, Policy] | Sequence[Policy] | P
     ``record``: keep every decision in :attr:`Episode.steps`. A hand over at the deal is an
     episode of no decisions. Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``)
     for policies that do not name every agent."""
+    if not isinstance(getattr(env, "unwrapped", None), ZipaiEnv):
+        raise refuse("env", env, "an AEC environment of rl.env or rl.raw_env")
     agents = list(env.possible_agents)
     chosen = _per_seat(policies, agents, "policies")
     env.reset(seed=seed)
