@@ -179,3 +179,23 @@ def test_play_episode_refuses_what_is_no_environment(env):
         ro.play_episode(env, ro.bot_policy("random"), 1)
     assert refused.value.code == "bad_argument"
 
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True, np.int64(3), 2 ** 10000])
+def test_the_single_agent_env_refuses_a_bad_seed_as_the_aec_env_does(seed):
+    """Gymnasium's own ``Error`` (``Seed must be a python integer``) came first; now the
+    environment's ``bad_seed``, as ``rl.env().reset`` says it."""
+    with pytest.raises(ZipaiError) as refused:
+        ro.SingleAgentEnv("hunan").reset(seed=seed)
+    assert refused.value.code == "bad_seed"
+
+
+@pytest.mark.parametrize("name, seed, code", [
+    (["greedy"], None, "unknown_bot"), ({}, None, "unknown_bot"),
+    ("random", "7", "bad_seed"), ("random", 1.5, "bad_seed"), ("random", True, "bad_seed"),
+    ("random", [1], "bad_seed"), ("random", -1, "bad_seed")])
+def test_bot_policy_refuses_a_name_or_seed_of_the_wrong_type(name, seed, code):
+    """An unhashable name was a ``TypeError``; a seed of any type was taken
+    (``random.Random("7")``) or a ``TypeError``."""
+    with pytest.raises(ZipaiError) as refused:
+        ro.bot_policy(name, "hunan", seed)
+    assert refused.value.code == code

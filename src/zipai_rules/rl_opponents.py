@@ -60,12 +60,12 @@ class BotPolicy:
 
     def __init__(self, name: str, variant: VariantLike = "hunan", seed: int | None = None,
                  seat_views: bool = True, memory: bool = False) -> None:
-        if name not in BOTS:
+        if not isinstance(name, str) or name not in BOTS:
             raise ZipaiError(f"unknown bot name {name!r}; known: " + ", ".join(BOTS),
                              code="unknown_bot")
         self.name = name
         self.variant: Variant = as_variant(variant)
-        self.bot = BOTS[name](seed)
+        self.bot = BOTS[name](None if seed is None else check_seed(seed))
         players = self.variant.players
         self._hand = _block(players, "hand", seat_views)
         self._seat = _block(players, "own seat", seat_views)
@@ -229,6 +229,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], int]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
+        if seed is not None:
+            check_seed(seed)  # the environment's own refusal, before Gymnasium's
         super().reset(seed=seed)
         skipped: list[tuple[int | None, int]] = []
         self.aec.reset(seed=seed, options=options)
