@@ -240,3 +240,17 @@ def test_cli_refuses_bad_policy_specs(tmp_path, capsys, monkeypatch, spec):
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and "Traceback" not in err and "\x1b" not in err
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"act": 3}, {"act": None}, {"act": "greedy"},
+    {"act": lambda o, m: 0, "name": float("nan")}, {"act": lambda o, m: 0, "name": 7},
+    {"act": lambda o, m: 0, "name": ""}, {"act": lambda o, m: 0, "name": ["p"]},
+    {"act": lambda o, m: 0, "seat_views": "no"}, {"act": lambda o, m: 0, "seat_views": None}])
+def test_a_policy_is_checked_when_it_is_built(kwargs):
+    """A Policy of a non-callable act failed only once played (``TypeError: 'int' object is
+    not callable``), a name of NaN broke the arena's pooling by name (``ZeroDivisionError``:
+    NaN is no key equal to itself), a list name was unhashable; now ``bad_argument`` at once."""
+    with pytest.raises(ZipaiError) as refused:
+        Policy(**kwargs)
+    assert refused.value.code == "bad_argument"

@@ -59,11 +59,28 @@ class Policy:
     """A player from the RL environment's view alone: ``act(observation, action_mask)`` gives
     an action code the mask allows (NumPy ``int8`` arrays of :mod:`zipai_rules.rl`; the
     observation is the seat view, or the whole table with ``seat_views=False``). ``name``
-    names it in the report. Needs the ``[rl]`` extra when played."""
+    names it in the report. Needs the ``[rl]`` extra when played. Raises
+    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) when built with an ``act``
+    that is not callable, a ``name`` that is not a non-empty string or a ``seat_views`` that
+    is not a bool."""
 
-    act: Callable[[Any, Any], Any]
-    name: str = "policy"
-    seat_views: bool = True
+    act: Callable[[Any, Any], Any] = attrs.field()
+    name: str = attrs.field(default="policy")
+    seat_views: bool = attrs.field(default=True)
+
+    @act.validator
+    def _check_act(self, attribute: Any, value: Any) -> None:
+        if not callable(value):
+            raise refuse("Policy.act", value, "a function act(observation, action_mask)")
+
+    @name.validator
+    def _check_name(self, attribute: Any, value: Any) -> None:
+        if not isinstance(value, str) or not value.strip():
+            raise refuse("Policy.name", value, "a non-empty string")
+
+    @seat_views.validator
+    def _check_views(self, attribute: Any, value: Any) -> None:
+        of_type(value, bool, "Policy.seat_views", "True or False")
 
 
 @attrs.frozen(slots=True)
