@@ -68,3 +68,49 @@ def test_the_arguments_that_are_right_still_build():
     variants(mutated=False)
     offered_states("hunan", [11, 12], 13)
     machine_for("hunan", lambda game: None, check_records=False)
+
+
+def _state():
+    from zipai_rules import find_variant
+    from zipai_rules.engine import Game
+
+    game = Game(find_variant("hunan"), seed=3)
+    for _ in range(3):
+        game.apply(game.legal_actions()[0])
+    return game
+
+
+@pytest.mark.parametrize("args", [
+    ("state", 0, 3, "discard"), (None, 0, 3, "discard"),
+    (0, 3, "discard"),                                   # the game, not its state: below
+    ("S", 1, -1, "discard"), ("S", 1, True, "discard"), ("S", 1, None, "discard"),
+    ("S", 1, 1.5, "discard"), ("S", 1, 10 ** 30, "discard"), ("S", 1, 21, "discard"),
+    ("S", 1, 3, ["discard"]), ("S", 1, 3, "discard", -1), ("S", 1, 3, "discard", True),
+    ("S", 1, 3, "discard", "0"), ("S", 1, 3, "discard", 10 ** 30)])
+def test_engine_options_refuses_what_is_no_state_seat_card_or_source(args):
+    """A card of -1 read the 王's count (a wrong answer, silently), a card of None or a
+    float was a TypeError, a huge one an IndexError, a state of None an AttributeError."""
+    from zipai_rules.testing import engine_options
+
+    game = _state()
+    args = tuple(game.state if a == "S" else a for a in args)
+    if len(args) == 3:
+        args = (game, *args)
+    with pytest.raises(StrategyArgumentError):
+        engine_options(*args)
+
+
+@pytest.mark.parametrize("value", [None, 3, "game", []])
+def test_the_win_and_settlement_oracles_refuse_what_is_no_game_or_result(value):
+    from zipai_rules.errors import ZipaiError
+    from zipai_rules.testing import settlement_oracle, win_decision_problems
+
+    game = _state()
+    with pytest.raises(StrategyArgumentError):
+        win_decision_problems(value)
+    with pytest.raises(StrategyArgumentError):
+        win_decision_problems(game.state)
+    if value is not None:
+        with pytest.raises(ZipaiError) as refused:
+            settlement_oracle("hunan", value)
+        assert refused.value.code == "bad_argument"

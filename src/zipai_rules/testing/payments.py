@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from ..arguments import items_of, of_type
 from ..cards import KING
 from ..engine.actions import Event, EventKind
 from ..engine.game import Game
@@ -366,6 +367,8 @@ def settlement_oracle(hand: Game | VariantLike, result: Result | None = None,
     v = as_variant(hand)
     if result is None:
         raise ZipaiError("the hand is not over", code="hand_not_over")
+    of_type(result, Result, "result", "a Result (game.state.result)")
+    events = items_of(events, Event, "events", "an Event")
     why = refusal(v)
     if why:
         raise OracleRefusal(f"{v.id}: the settlement oracle does not model {why}")
