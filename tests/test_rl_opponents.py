@@ -199,3 +199,23 @@ def test_bot_policy_refuses_a_name_or_seed_of_the_wrong_type(name, seed, code):
     with pytest.raises(ZipaiError) as refused:
         ro.bot_policy(name, "hunan", seed)
     assert refused.value.code == code
+
+
+def test_the_single_agent_env_refuses_a_step_before_reset_or_after_the_end():
+    """A step after ``terminated`` was PettingZoo's ``ValueError`` ("when an agent is dead,
+    the only valid action is None"), or a ``KeyError`` for ``None``; now ``hand_over``.
+    Before any reset: ``bad_option``, as the AEC env refuses."""
+    single = ro.SingleAgentEnv("hunan", opponents=ro.bot_policy("random"))
+    with pytest.raises(ZipaiError) as refused:
+        single.step(0)
+    assert refused.value.code == "bad_option"
+    obs, _ = single.reset(seed=1)
+    done = False
+    while not done:
+        obs, _, done, _, _ = single.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    for code in (0, None):
+        with pytest.raises(ZipaiError) as refused:
+            single.step(code)
+        assert refused.value.code == "hand_over"
+    single.reset()  # and the next hand plays
+    assert single.aec.agents

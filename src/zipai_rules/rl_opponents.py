@@ -191,7 +191,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], int]):
     so that an evaluation can count their payments. Raises
     :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a ``seat`` that is no
     seat or opponents that miss a seat; a code the mask does not allow as the AEC
-    environment does. ``memory`` and ``reward`` as :func:`zipai_rules.rl.env`."""
+    environment does; ``step`` before ``reset`` (``bad_option``) or after the hand ended
+    (``hand_over``). ``memory`` and ``reward`` as :func:`zipai_rules.rl.env`."""
 
     metadata = {"render_modes": ["ansi"]}
 
@@ -247,7 +248,12 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], int]):
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray[Any, Any]], int, bool, bool,
                                          dict[str, Any]]:
-        self.aec.step(action)
+        aec = self.aec
+        if aec.game is None:
+            raise ZipaiError("reset() the environment before stepping it", code="bad_option")
+        if not aec.agents or aec.terminations[self.agent]:
+            raise ZipaiError("the hand is over: reset() deals the next", code="hand_over")
+        aec.step(action)
         over, reward, info = self._advance()
         return self.aec.observe(self.agent), reward, over, False, info
 
