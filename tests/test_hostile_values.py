@@ -373,3 +373,17 @@ def test_analyze_refuses_a_source_that_is_no_string():
         with pytest.raises(HandError) as refused:
             analyze("hunan", "x1 x2 x3", (), 4, source)
         assert refused.value.code == "bad_source"
+
+
+def test_observation_from_json_refuses_what_is_no_json_object():
+    """A NumPy scalar or array given as the JSON was an ``IndexError``; now
+    ``bad_observation``, as for any other malformed observation."""
+    np = pytest.importorskip("numpy")
+    from zipai_rules.engine.observation import Observation, TableView
+    from zipai_rules.errors import RecordError
+
+    for data in (np.int64(3), np.zeros(3), [1, 2], "hand", None):
+        for cls in (Observation, TableView):
+            with pytest.raises(RecordError) as refused:
+                cls.from_json(data)
+            assert refused.value.code == "bad_observation"
