@@ -114,3 +114,24 @@ def test_the_win_and_settlement_oracles_refuse_what_is_no_game_or_result(value):
         with pytest.raises(ZipaiError) as refused:
             settlement_oracle("hunan", value)
         assert refused.value.code == "bad_argument"
+
+
+@pytest.mark.parametrize("picks", [None, 3, 1.5, "nope", {}, [1.5], [True], ["a"]])
+def test_driving_the_machine_by_hand_refuses_picks_that_are_no_ints(picks):
+    """``m.act(picks)`` with a number, a string or a float pick was a ``TypeError`` (``'int'
+    object is not iterable``, ``not all arguments converted during string formatting``), a
+    bool pick was taken for 0 or 1; acting before ``start`` an empty ``AssertionError``."""
+    machine = machine_for("hunan")()
+    with pytest.raises(StrategyArgumentError):
+        machine.act([0])
+    machine.start(3)
+    with pytest.raises(StrategyArgumentError):
+        machine.act(picks)
+    machine.act([0, 10 ** 30, -5])  # any int: an index modulo the number of legal actions
+
+
+@pytest.mark.parametrize("deal", [None, True, 1.5, -1, "7"])
+def test_start_refuses_what_is_no_deal_or_seed(deal):
+    """``m.start(None)`` dealt from a secret seed, so that a run never replayed."""
+    with pytest.raises(StrategyArgumentError):
+        machine_for("hunan")().start(deal)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
@@ -15,8 +15,9 @@ from ..engine.actions import Action, ActionKind, Event, EventKind
 from ..engine.claims import hu_allowed, tier_options
 from ..engine.game import Deal, Game, replay
 from ..engine.observation import display, observe
+from ..engine.seeds import check_seed
 from ..engine.state import GameState, PaoTarget
-from ..errors import ERROR_CODES, IllegalActionError
+from ..errors import ERROR_CODES, IllegalActionError, ZipaiError
 from ..invariants import game_problem, payments_balance
 from ..variant import Variant, VariantLike
 from .strategies import StrategyArgumentError, deals
@@ -130,7 +131,13 @@ class ZipaiMachine(RuleBasedStateMachine):
     def start(self, deal: Deal | int) -> Game:
         """Begin a new hand from a :class:`~zipai_rules.engine.Deal` or the shuffle seed
         ``deal`` (seat 0 deals), check it and return it: what the deal rules do, for driving
-        the machine by hand."""
+        the machine by hand. Anything else (``None``, a bool, a float, a negative number)
+        raises :class:`~zipai_rules.testing.strategies.StrategyArgumentError`."""
+        if not isinstance(deal, Deal):
+            try:
+                check_seed(deal)
+            except ZipaiError as exc:
+                raise StrategyArgumentError(f"start: a Deal or a shuffle seed: {exc}") from None
         if isinstance(deal, Deal):
             self.game = Game(self._variant, deal=deal)
         else:
@@ -166,9 +173,19 @@ class ZipaiMachine(RuleBasedStateMachine):
 
     def act(self, picks: list[int]) -> None:
         """Apply ``picks``: each the index (modulo their number) of a legal action, until the
-        hand is over; the invariants and :meth:`check_external` after each."""
+        hand is over; the invariants and :meth:`check_external` after each. Raises
+        :class:`~zipai_rules.testing.strategies.StrategyArgumentError` before :meth:`start`,
+        or for ``picks`` that are not a list of ints (bools, floats and strings are none)."""
         game = self.game
-        assert game is not None
+        if game is None:
+            raise StrategyArgumentError("start() a hand before acting in it")
+        if isinstance(picks, (str, bytes, bytearray, Mapping)) or not isinstance(picks, Iterable):
+            raise StrategyArgumentError(f"picks is a list of ints, not {picks!r:.40}")
+        picks = list(picks)
+        for pick in picks:
+            if isinstance(pick, bool) or not isinstance(pick, int):
+                raise StrategyArgumentError(f"a pick is an int (an index into the legal "
+                                            f"actions), not {pick!r:.40}")
         for pick in picks:
             if game.is_over:
                 break
