@@ -135,3 +135,25 @@ def test_start_refuses_what_is_no_deal_or_seed(deal):
     """``m.start(None)`` dealt from a secret seed, so that a run never replayed."""
     with pytest.raises(StrategyArgumentError):
         machine_for("hunan")().start(deal)
+
+
+def test_settlement_problems_compares_payments_exactly_and_reports_what_is_no_list():
+    """Payments were compared after ``int()``: ``[2.5, -1.25, -1.25]`` against the oracle's
+    ``[2, -1, -1]`` (Hunan seed 0, greedy bots, seat 0 wins 15 胡息 on its draw) agreed;
+    ``None`` or a number was a ``TypeError``, ``"abc"`` a ``ValueError``."""
+    from zipai_rules import find_variant
+    from zipai_rules.bots import make_bots, play_out
+    from zipai_rules.engine import Game
+    from zipai_rules.testing import settlement_problems
+
+    game = Game(find_variant("hunan"), seed=0)
+    play_out(game, make_bots(["greedy"], 0, 3))
+    assert settlement_problems(game) == []
+    assert settlement_problems(game, lambda g: [2, -1, -1]) == []
+    assert settlement_problems(game, lambda g: [2.0, -1, -1]) == []
+    assert settlement_problems(game, lambda g: [2.5, -1.25, -1.25])[0] == (
+        "payments [2.5, -1.25, -1.25], the oracle's [2, -1, -1]")
+    for wrong in ("abc", None, 5, [True, 0, 0], {"a": 1}):
+        assert "not a list of numbers" in settlement_problems(game, lambda g, w=wrong: w)[0]
+    with pytest.raises(StrategyArgumentError):
+        settlement_problems(game, 3)
