@@ -157,3 +157,29 @@ def test_settlement_problems_compares_payments_exactly_and_reports_what_is_no_li
         assert "not a list of numbers" in settlement_problems(game, lambda g, w=wrong: w)[0]
     with pytest.raises(StrategyArgumentError):
         settlement_problems(game, 3)
+
+
+def test_deals_takes_its_variant_by_name_as_every_strategy_does():
+    """``deals("hunan")`` was ``AttributeError: 'str' object has no attribute 'players'``
+    (docs/testing.md: every strategy takes the variant or its name)."""
+    from hypothesis import given, settings
+
+    from zipai_rules.engine.game import shuffled_deal
+    from zipai_rules.presets import load_preset
+    from zipai_rules.testing import deals
+
+    with pytest.raises(StrategyArgumentError):
+        deals(None)
+    with pytest.raises(StrategyArgumentError):
+        deals("nope")
+
+    seen = []
+
+    @settings(max_examples=3, database=None, deadline=None)
+    @given(deals("guilin", dealer=1))
+    def draw(deal):
+        seen.append(deal)
+
+    draw()
+    assert seen and all(len(d.wall) == len(shuffled_deal(load_preset("guilin"), 0, 1).wall)
+                        for d in seen)

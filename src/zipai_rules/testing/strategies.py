@@ -618,7 +618,7 @@ def winning_situations(variant: VariantLike) -> st.SearchStrategy[Situation]:
 
 # --- games and game states ---------------------------------------------------------------------
 
-def deals(variant: Variant, dealer: int = 0) -> st.SearchStrategy[Deal]:
+def deals(variant: VariantLike, dealer: int = 0) -> st.SearchStrategy[Deal]:
     """A :class:`~zipai_rules.engine.Deal` of the variant: a permutation of its whole deck,
     dealt as :func:`~zipai_rules.engine.shuffled_deal` deals a shuffle (each hand in seat
     order from ``dealer``, then the wall). Every order of the deck is drawn alike, as a
@@ -626,7 +626,8 @@ def deals(variant: Variant, dealer: int = 0) -> st.SearchStrategy[Deal]:
     0 (``shuffled_deal(variant, 0, dealer)``, an ordinary hand: the deck in its fixed order
     would end most hands at the deal), so a failure shrinks to a deal a few swaps from that
     one, not to another random shuffle as a seed does. A ``dealer`` that is not a seat raises
-    :class:`StrategyArgumentError`."""
+    :class:`StrategyArgumentError`; the variant may be given by name, as to every strategy."""
+    variant = _variant(variant)
     if isinstance(dealer, bool) or not isinstance(dealer, int) \
             or not 0 <= dealer < variant.players:
         raise StrategyArgumentError(f"dealer is a seat 0..{variant.players - 1}, not {dealer!r}")
