@@ -183,3 +183,27 @@ def test_deals_takes_its_variant_by_name_as_every_strategy_does():
     draw()
     assert seen and all(len(d.wall) == len(shuffled_deal(load_preset("guilin"), 0, 1).wall)
                         for d in seen)
+
+
+def test_a_machine_subclass_may_name_its_variant():
+    """``variant = "guilin"`` in a subclass failed in the machine's ``illegal`` rule
+    (``AttributeError: 'str' object has no attribute 'players'``); a subclass without a
+    variant was a bare ``TypeError``."""
+    from zipai_rules.testing import ZipaiMachine
+
+    class Named(ZipaiMachine):
+        variant = "guilin"
+
+    machine = Named()
+    machine.start(4)
+    machine.act([0, 1, 2])
+    assert machine.game.variant.id == "guilin"
+
+    class Unset(ZipaiMachine):
+        pass
+
+    with pytest.raises(StrategyArgumentError):
+        Unset()
+    Bad = type("Bad", (ZipaiMachine,), {"variant": "nope"})
+    with pytest.raises(StrategyArgumentError):
+        Bad()

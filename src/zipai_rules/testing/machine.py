@@ -98,8 +98,9 @@ class ZipaiMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         if self.variant is None:
-            raise TypeError("set ZipaiMachine.variant in a subclass")
-        self._variant: Variant = self.variant
+            raise StrategyArgumentError("set ZipaiMachine.variant in a subclass (a Variant or "
+                                        "a preset id, name or alias, or a variant file's path)")
+        self._variant: Variant = _strategy_variant(self.variant)  # by name too, as machine_for
         self.game: Game | None = None
         self._states: list[GameState] = []
         self._passes: set[tuple[int, int]] = set()
