@@ -132,9 +132,14 @@ def main(episodes: int, deals: int) -> None:
     print(format_arena(result))
 
 
+USAGE = ("usage: python examples/rl_baseline.py [EPISODES] [DEALS]: EPISODES ≥ 0 (default "
+         "3000), DEALS 1..1000000 (default 300), ASCII digits")
+
+
 if __name__ == "__main__":
-    argv = sys.argv[1:3]
-    if not argv or not argv[0].isdigit():  # run by a test runner: its own arguments
-        small = os.environ.get("ZIPAI_EXAMPLE_GAMES")
-        argv = [small, "10"] if small else ["3000", "300"]
-    main(int(argv[0]), int(argv[1]) if len(argv) > 1 else 300)
+    small = os.environ.get("ZIPAI_EXAMPLE_GAMES")  # run by the test suite: a short run
+    argv = [small, "10"] if small else sys.argv[1:]
+    if len(argv) > 2 or not all(a.isascii() and a.isdigit() for a in argv) or (
+            len(argv) == 2 and not 1 <= int(argv[1]) <= 1_000_000):
+        sys.exit(USAGE)  # a typo ("-3", "abc") no longer runs the default 3000 episodes
+    main(int(argv[0]) if argv else 3000, int(argv[1]) if len(argv) > 1 else 300)

@@ -240,3 +240,34 @@ def test_cli_refuses_bad_policy_specs(tmp_path, capsys, monkeypatch, spec):
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and "Traceback" not in err and "\x1b" not in err
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"act": 3}, {"act": None}, {"act": "greedy"},
+    {"act": lambda o, m: 0, "name": float("nan")}, {"act": lambda o, m: 0, "name": 7},
+    {"act": lambda o, m: 0, "name": ""}, {"act": lambda o, m: 0, "name": ["p"]},
+    {"act": lambda o, m: 0, "seat_views": "no"}, {"act": lambda o, m: 0, "seat_views": None}])
+def test_a_policy_is_checked_when_it_is_built(kwargs):
+    """A Policy of a non-callable act failed only once played (``TypeError: 'int' object is
+    not callable``), a name of NaN broke the arena's pooling by name (``ZeroDivisionError``:
+    NaN is no key equal to itself), a list name was unhashable; now ``bad_argument`` at once."""
+    with pytest.raises(ZipaiError) as refused:
+        Policy(**kwargs)
+    assert refused.value.code == "bad_argument"
+
+
+def test_one_deal_is_never_significant():
+    """Deal 2 on its own: greedy won 3 of its 6 games, random none, the same on the only
+    deal: that was "p = 0: significant" with intervals of no width. One deal tells no
+    spread: p = 1, the win rates' intervals 0..1, the units' unbounded (null in JSON)."""
+    result = arena(["greedy", "random"], games=1, seed=2)
+    (c,) = result.comparisons
+    assert not c.significant and c.units_p == c.win_rate_p == 1.0
+    assert c.units.mean == 7.5 and c.units.low == -math.inf and c.units.high == math.inf
+    greedy = result.standings[0]
+    assert (greedy.win_rate.mean, greedy.win_rate.low, greedy.win_rate.high) == (0.5, 0.0, 1.0)
+    data = json.loads(json.dumps(result.as_dict(), allow_nan=False))
+    assert data["comparisons"][0]["units"]["low"] is None
+    assert "not significant" in format_arena(result)
+    two = arena(["greedy", "random"], games=2, seed=2).comparisons[0]
+    assert two.units.low > -math.inf  # from two deals on, the normal approximation

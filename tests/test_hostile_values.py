@@ -349,3 +349,41 @@ def test_a_plain_integer_and_bot_list_still_work(capsys):
 def test_a_unicode_digit_is_not_a_decimal_to_python_either():
     """The oracle: Python's int() takes these, so they had silently become numbers."""
     assert int("١٢٣") == 123 and int("1_000") == 1000 and unicodedata.digit("١") == 1
+
+
+@pytest.mark.parametrize("table", [True, None, 1.5, 3, float("nan"), object(), b"peng=x1 x1 x1",
+                                   {"peng": "x1 x1 x1"}])
+def test_analyze_refuses_a_table_that_is_no_list_of_melds(table):
+    """A table of ``None``, a number or an object was ``TypeError: 'int' object is not
+    iterable``; now :class:`MeldError` naming the argument."""
+    from zipai_rules import analyze
+    from zipai_rules.errors import MeldError
+
+    with pytest.raises(MeldError, match="is not a list of melds"):
+        analyze("hunan", "x1 x2 x3", table)
+
+
+def test_analyze_refuses_a_source_that_is_no_string():
+    """An array as the source was NumPy's ``ValueError`` (an ambiguous truth value)."""
+    np = pytest.importorskip("numpy")
+    from zipai_rules import analyze
+    from zipai_rules.errors import HandError
+
+    for source in (np.zeros(3), ["draw"], 1):
+        with pytest.raises(HandError) as refused:
+            analyze("hunan", "x1 x2 x3", (), 4, source)
+        assert refused.value.code == "bad_source"
+
+
+def test_observation_from_json_refuses_what_is_no_json_object():
+    """A NumPy scalar or array given as the JSON was an ``IndexError``; now
+    ``bad_observation``, as for any other malformed observation."""
+    np = pytest.importorskip("numpy")
+    from zipai_rules.engine.observation import Observation, TableView
+    from zipai_rules.errors import RecordError
+
+    for data in (np.int64(3), np.zeros(3), [1, 2], "hand", None):
+        for cls in (Observation, TableView):
+            with pytest.raises(RecordError) as refused:
+                cls.from_json(data)
+            assert refused.value.code == "bad_observation"

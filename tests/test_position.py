@@ -175,3 +175,22 @@ def test_hostile_text_is_refused_with_a_code_naming_the_part():
     _refused(_edit(lambda d: d["pending"].update(card="d5")), "bad_position_cards", "seats")
     _refused(_edit(lambda d: d.update(wall=d["wall"][3:])), "bad_position_cards", "seats")
     _refused(_edit(lambda d: d.update(dealer=-1)), "bad_position", "dealer")
+
+
+def test_a_position_without_options_is_checked_before_its_options_are_derived():
+    """A 郴州 position written without options, seat 1 holding four d6 (a card swapped
+    between two seats' hands): deriving the options ran the win check on the four and failed
+    with a bare ``KeyError`` inside the analysis; now the four is refused first."""
+    text = (POSITION_FORMAT + " " + json.dumps({
+        "variant": "chenzhou", "dealer": 0, "turn": 4, "phase": "respond", "actor": 1,
+        "wall": "d5 x9 d7 d5 d2 d7 d3 d4 x6 x2 x7 x9 x10 x6 d2 x3 x3 x2",
+        "seats": [{"hand": "x2 x4 x5 x5 x5 x7 x8 x10 x10 x10 d1 d3 d4 x4 d7 d8 d9",
+                   "melds": [{"kind": "peng", "cards": ["x1", "x1", "x1"]}],
+                   "discards": "d10", "first_take": 3},
+                  {"hand": "x2 d6 x5 x6 x7 x8 x8 d1 d1 d2 d2 d3 d3 d4 d4 d5 d6 d6 d6 d9"},
+                  {"hand": "x1 x3 x4 x4 x6 x7 x8 x9 x9 d1 d5 d7 d8 d8 d8 d9 d9 d10 d10 d10"}],
+        "prompts": [3, 2, 0], "pending": {"card": "x3", "source": "discard", "by": 0}}))
+    with pytest.raises(PositionError) as refused:
+        position(load_preset("chenzhou"), text)
+    assert refused.value.code == "bad_position_seats"
+    assert refused.value.field == "seats[1].hand"

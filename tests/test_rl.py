@@ -172,6 +172,23 @@ def test_reset_seeds():
             Game(load_preset("guilin"), seed=env.game.seed).state.seats[0].hand)
 
 
+@pytest.mark.parametrize("options", [True, 3, "deal", b"x", 1.5, ["deal"], ("deal",)])
+def test_options_that_are_no_mapping_are_refused_and_change_nothing(options):
+    """``reset(options=…)`` not a mapping was an ``AttributeError`` (``'int' object has no
+    attribute 'get'``), or silently ignored when falsy; now ``bad_argument``, the series
+    unmoved: the next ``reset()`` deals hand 2 of seed 11 as if the refusal never was."""
+    env = rl.env("hunan")
+    env.reset(seed=11)
+    with pytest.raises(rl.ZipaiError) as refused:
+        env.reset(options=options)
+    assert refused.value.code == "bad_argument"
+    with pytest.raises(rl.ZipaiError):
+        env.reset(seed=5, options={"deal": "x1 x2"})
+    env.reset()
+    digest = hashlib.sha256(b"zipai-hand-seed/1\0" + b"11\0" + b"2").digest()
+    assert env.game.seed == int.from_bytes(digest, "big")
+
+
 def test_an_unseeded_env_draws_secret_seeds_and_derives_the_next():
     """kind 10: 128 secret bits, and later hands not seed + 1 (which gave them away)."""
     seeds = []

@@ -50,3 +50,18 @@ def test_a_tiny_training_run_reports_its_curve():
     assert [done for done, _, _ in curve] == [10, 20, 30]
     assert all(0 <= won <= 1 for _, won, _ in curve)
     assert theta.shape == (BASE["N_FEATURES"],) and np.isfinite(theta).all()
+
+
+@pytest.mark.parametrize("argv", [["-3"], ["10", "0"], ["5", "abc"], ["1", "2", "3"], ["١٠"]])
+def test_bad_arguments_print_the_usage_and_run_nothing(argv):
+    """``-3`` ran the default 3000 episodes (a value not of digits was taken for a test
+    runner's arguments), ``10 0`` and ``5 abc`` ended in a traceback; now the usage line,
+    exit status 1, nothing trained."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "ZIPAI_EXAMPLE_GAMES"}
+    done = subprocess.run([sys.executable, str(SCRIPT), *argv], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert done.returncode == 1 and done.stderr.startswith("usage:") and not done.stdout

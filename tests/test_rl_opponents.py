@@ -153,3 +153,69 @@ def test_the_single_agent_env_with_memory_and_win_lose():
     while not done:
         obs, reward, done, _, info = single.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert reward == (0 if info["winner"] is None else 1 if info["winner"] == 2 else -1)
+
+
+HOSTILE = [True, 3, 1.5, None, object(), np.int64(3)]
+
+
+@pytest.mark.parametrize("policies", HOSTILE[:5] + ["greedy"])
+def test_policies_that_are_neither_callable_nor_a_collection_are_refused(policies):
+    """A policy argument that is no policy, no sequence and no mapping was a ``TypeError``
+    (``'int' object is not iterable``) from ``play_episode``, ``self_play`` and
+    ``SingleAgentEnv``; now ``bad_argument``."""
+    builds = [lambda: ro.play_episode(rl.env("hunan"), policies, 1),
+              lambda: next(ro.self_play("hunan", policies, 1))]
+    if policies is not None:  # None: SingleAgentEnv's default opponents
+        builds.append(lambda: ro.SingleAgentEnv("hunan", opponents=policies))
+    for build in builds:
+        with pytest.raises(ZipaiError) as refused:
+            build()
+        assert refused.value.code == "bad_argument"
+
+
+@pytest.mark.parametrize("env", [None, "hunan", 3, rl.ZipaiEnv])
+def test_play_episode_refuses_what_is_no_environment(env):
+    with pytest.raises(ZipaiError) as refused:
+        ro.play_episode(env, ro.bot_policy("random"), 1)
+    assert refused.value.code == "bad_argument"
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True, np.int64(3), 2 ** 10000])
+def test_the_single_agent_env_refuses_a_bad_seed_as_the_aec_env_does(seed):
+    """Gymnasium's own ``Error`` (``Seed must be a python integer``) came first; now the
+    environment's ``bad_seed``, as ``rl.env().reset`` says it."""
+    with pytest.raises(ZipaiError) as refused:
+        ro.SingleAgentEnv("hunan").reset(seed=seed)
+    assert refused.value.code == "bad_seed"
+
+
+@pytest.mark.parametrize("name, seed, code", [
+    (["greedy"], None, "unknown_bot"), ({}, None, "unknown_bot"),
+    ("random", "7", "bad_seed"), ("random", 1.5, "bad_seed"), ("random", True, "bad_seed"),
+    ("random", [1], "bad_seed"), ("random", -1, "bad_seed")])
+def test_bot_policy_refuses_a_name_or_seed_of_the_wrong_type(name, seed, code):
+    """An unhashable name was a ``TypeError``; a seed of any type was taken
+    (``random.Random("7")``) or a ``TypeError``."""
+    with pytest.raises(ZipaiError) as refused:
+        ro.bot_policy(name, "hunan", seed)
+    assert refused.value.code == code
+
+
+def test_the_single_agent_env_refuses_a_step_before_reset_or_after_the_end():
+    """A step after ``terminated`` was PettingZoo's ``ValueError`` ("when an agent is dead,
+    the only valid action is None"), or a ``KeyError`` for ``None``; now ``hand_over``.
+    Before any reset: ``bad_option``, as the AEC env refuses."""
+    single = ro.SingleAgentEnv("hunan", opponents=ro.bot_policy("random"))
+    with pytest.raises(ZipaiError) as refused:
+        single.step(0)
+    assert refused.value.code == "bad_option"
+    obs, _ = single.reset(seed=1)
+    done = False
+    while not done:
+        obs, _, done, _, _ = single.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    for code in (0, None):
+        with pytest.raises(ZipaiError) as refused:
+            single.step(code)
+        assert refused.value.code == "hand_over"
+    single.reset()  # and the next hand plays
+    assert single.aec.agents

@@ -110,3 +110,19 @@ def test_refusals_change_nothing():
         assert len(env.game.actions) == done
     env.step({**legal, "seat_9": "ignored"})  # entries of agents that do not act are ignored
     assert len(env.game.actions) > done
+
+
+def test_reset_plays_the_deal_given_in_options():
+    """``reset(options={"deal": deal})`` was ignored: the parallel env dealt its seed's hand.
+    Now the deal, as the AEC env plays it: the deal of seed 5 shows what ``reset(seed=5)``
+    shows, whatever the seed given with it; a deal that is no Deal is refused."""
+    from zipai_rules.engine.game import shuffled_deal
+
+    env = parallel_env("hunan")
+    want, _ = env.reset(seed=5)
+    got, _ = env.reset(seed=9, options={"deal": shuffled_deal(load_preset("hunan"), 5)})
+    assert all((got[a]["observation"] == want[a]["observation"]).all() for a in want)
+    assert env.game.windows
+    with pytest.raises(ZipaiError) as refused:
+        env.reset(options={"deal": "x1 x2"})
+    assert refused.value.code == "bad_argument"

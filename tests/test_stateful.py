@@ -61,7 +61,9 @@ def test_machine_over_every_preset(preset):
 
 
 def test_machine_needs_a_variant():
-    with pytest.raises(TypeError, match="variant"):
+    from zipai_rules.testing import StrategyArgumentError
+
+    with pytest.raises(StrategyArgumentError, match="variant"):
         ZipaiMachine()
 
 

@@ -882,6 +882,9 @@ def read_table(table: TableMelds) -> tuple[Meld, ...]:
     out = []
     if isinstance(table, str):  # one meld written out: "peng=d4 d4 d4"
         table = [table]
+    if isinstance(table, (bytes, bytearray, Mapping)) or not isinstance(table, Iterable):
+        raise MeldError(f"table: {type(table).__name__} {table!r:.40} is not a list of melds: "
+                        "give Meld values or 'KIND=CARDS' strings")
     for m in table:
         if isinstance(m, str):
             m = parse_meld(m)
@@ -1029,12 +1032,12 @@ def _checked(variant: Variant, hand: HandCards, table: TableMelds,
     the error it raises."""
     indices, counts = read_hand(hand)
     c = None if card is None else card_index(card)
-    if c is not None and source not in SOURCES:
-        what = "needs a source" if source is None else f"has an unknown source {source!r}"
+    if c is not None and (not isinstance(source, str) or source not in SOURCES):
+        what = "needs a source" if source is None else f"has an unknown source {source!r:.40}"
         raise HandError(f"incoming card {token(c)} {what}: one of {', '.join(SOURCES)}",
                         code="bad_source")
     if c is None and source is not None:
-        raise HandError(f"source {source!r} given without an incoming card", code="bad_source")
+        raise HandError(f"source {source!r:.40} given without an incoming card", code="bad_source")
     for flag, value in (("dealer", dealer), ("dealt", dealt)):
         if not isinstance(value, bool):
             raise HandError(f"{flag}: {value!r:.40} (type {type(value).__name__}) is not True or "

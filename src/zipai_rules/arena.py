@@ -59,11 +59,28 @@ class Policy:
     """A player from the RL environment's view alone: ``act(observation, action_mask)`` gives
     an action code the mask allows (NumPy ``int8`` arrays of :mod:`zipai_rules.rl`; the
     observation is the seat view, or the whole table with ``seat_views=False``). ``name``
-    names it in the report. Needs the ``[rl]`` extra when played."""
+    names it in the report. Needs the ``[rl]`` extra when played. Raises
+    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) when built with an ``act``
+    that is not callable, a ``name`` that is not a non-empty string or a ``seat_views`` that
+    is not a bool."""
 
-    act: Callable[[Any, Any], Any]
-    name: str = "policy"
-    seat_views: bool = True
+    act: Callable[[Any, Any], Any] = attrs.field()
+    name: str = attrs.field(default="policy")
+    seat_views: bool = attrs.field(default=True)
+
+    @act.validator
+    def _check_act(self, attribute: Any, value: Any) -> None:
+        if not callable(value):
+            raise refuse("Policy.act", value, "a function act(observation, action_mask)")
+
+    @name.validator
+    def _check_name(self, attribute: Any, value: Any) -> None:
+        if not isinstance(value, str) or not value.strip():
+            raise refuse("Policy.name", value, "a non-empty string")
+
+    @seat_views.validator
+    def _check_views(self, attribute: Any, value: Any) -> None:
+        of_type(value, bool, "Policy.seat_views", "True or False")
 
 
 @attrs.frozen(slots=True)
@@ -131,8 +148,10 @@ class ArenaResult:
     comparisons: tuple[Comparison, ...]
 
     def as_dict(self) -> dict[str, Any]:
-        """The result as plain JSON data (``zipai arena --json``)."""
-        return attrs.asdict(self, recurse=True)
+        """The result as plain JSON data (``zipai arena --json``): an unbounded end of an
+        interval (one deal) is ``null``, as strict JSON has no infinity."""
+        return attrs.asdict(self, recurse=True, value_serializer=lambda _i, _a, v: (
+            None if isinstance(v, float) and not math.isfinite(v) else v))
 
 
 def normal_quantile(p: float) -> float:
@@ -153,11 +172,15 @@ def normal_quantile(p: float) -> float:
 def _estimate(values: Sequence[float], z: float, share: bool = False
               ) -> tuple[Estimate, float]:
     """The mean of ``values`` with its interval (cut to 0..1 for a ``share``), and its z
-    statistic against 0 (``inf`` with the sign of the mean where every value is the same
-    nonzero one, 0 where all are 0)."""
+    statistic against 0 (``inf`` with the sign of the mean where every value of two or more is
+    the same nonzero one, 0 where all are 0). One value tells no spread: its interval is
+    unbounded (0..1 for a share) and its statistic 0, so that one deal is never significant
+    (it was p = 0, an interval of no width)."""
     n = len(values)
     mean = math.fsum(values) / n
-    sd = statistics.stdev(values) if n > 1 else 0.0
+    if n < 2:
+        return Estimate(mean, 0.0 if share else -math.inf, 1.0 if share else math.inf, n), 0.0
+    sd = statistics.stdev(values)
     half = z * sd / math.sqrt(n)
     if sd > 0:
         stat = mean / (sd / math.sqrt(n))

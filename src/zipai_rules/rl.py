@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from .arguments import of_type, refuse
+from .arguments import mapping_arg, of_type, refuse
 from .errors import install_hint
 
 try:
@@ -281,7 +281,13 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         agent terminated with its payment (Hunan seed 2857). Raises
         :class:`~zipai_rules.errors.HandError` (``bad_seed``) for a seed that is not a
         non-negative ``int``, :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``)
-        for a ``deal`` that is no ``Deal``."""
+        for ``options`` that are not a mapping (or ``None``) and a ``deal`` that is no
+        ``Deal``; a refused reset changes nothing."""
+        if options is not None:
+            mapping_arg(options, "options", "a mapping such as {'deal': deal}, or None")
+        deal = (options or {}).get("deal")
+        if deal is not None and not isinstance(deal, Deal):
+            raise refuse("options['deal']", deal, "a zipai_rules.engine.Deal")
         if seed is not None:
             shuffle = self._series = check_seed(seed)
             self._hands = 1
@@ -290,9 +296,6 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
                 self._series, self._hands = fresh_seed(), 0
             self._hands += 1
             shuffle = hand_seed(self._series, self._hands)
-        deal = (options or {}).get("deal")
-        if deal is not None and not isinstance(deal, Deal):
-            raise refuse("options['deal']", deal, "a zipai_rules.engine.Deal")
         self.game = Game(self.variant, seed=None if deal else shuffle, deal=deal)
         self.payments = None
         self.agents = self.possible_agents[:]

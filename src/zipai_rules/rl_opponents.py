@@ -10,7 +10,7 @@ is as blind as the seat it plays (with ``seat_views=True``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -60,12 +60,12 @@ class BotPolicy:
 
     def __init__(self, name: str, variant: VariantLike = "hunan", seed: int | None = None,
                  seat_views: bool = True, memory: bool = False) -> None:
-        if name not in BOTS:
+        if not isinstance(name, str) or name not in BOTS:
             raise ZipaiError(f"unknown bot name {name!r}; known: " + ", ".join(BOTS),
                              code="unknown_bot")
         self.name = name
         self.variant: Variant = as_variant(variant)
-        self.bot = BOTS[name](seed)
+        self.bot = BOTS[name](None if seed is None else check_seed(seed))
         players = self.variant.players
         self._hand = _block(players, "hand", seat_views)
         self._seat = _block(players, "own seat", seat_views)
@@ -104,6 +104,8 @@ def _per_seat(policies: Any, keys: list[Any], argument: str) -> dict[Any, Policy
     order of ``keys``; refused (``bad_argument``) unless every key has a callable."""
     if callable(policies):
         return dict.fromkeys(keys, policies)
+    if isinstance(policies, (str, bytes, bytearray)) or not isinstance(policies, Iterable):
+        raise refuse(argument, policies, "a policy for each of " + ", ".join(map(str, keys)))
     table = dict(policies) if isinstance(policies, Mapping) else \
         dict(zip(keys, policies, strict=False))
     if sorted(table) != sorted(keys) or not all(callable(p) for p in table.values()):
@@ -134,6 +136,8 @@ def play_episode(env: Any, policies: Mapping[str, Policy] | Sequence[Policy] | P
     ``record``: keep every decision in :attr:`Episode.steps`. A hand over at the deal is an
     episode of no decisions. Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``)
     for policies that do not name every agent."""
+    if not isinstance(getattr(env, "unwrapped", None), ZipaiEnv):
+        raise refuse("env", env, "an AEC environment of rl.env or rl.raw_env")
     agents = list(env.possible_agents)
     chosen = _per_seat(policies, agents, "policies")
     env.reset(seed=seed)
@@ -187,7 +191,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], int]):
     so that an evaluation can count their payments. Raises
     :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for a ``seat`` that is no
     seat or opponents that miss a seat; a code the mask does not allow as the AEC
-    environment does. ``memory`` and ``reward`` as :func:`zipai_rules.rl.env`."""
+    environment does; ``step`` before ``reset`` (``bad_option``) or after the hand ended
+    (``hand_over``). ``memory`` and ``reward`` as :func:`zipai_rules.rl.env`."""
 
     metadata = {"render_modes": ["ansi"]}
 
@@ -225,6 +230,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], int]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
+        if seed is not None:
+            check_seed(seed)  # the environment's own refusal, before Gymnasium's
         super().reset(seed=seed)
         skipped: list[tuple[int | None, int]] = []
         self.aec.reset(seed=seed, options=options)
@@ -241,7 +248,12 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], int]):
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray[Any, Any]], int, bool, bool,
                                          dict[str, Any]]:
-        self.aec.step(action)
+        aec = self.aec
+        if aec.game is None:
+            raise ZipaiError("reset() the environment before stepping it", code="bad_option")
+        if not aec.agents or aec.terminations[self.agent]:
+            raise ZipaiError("the hand is over: reset() deals the next", code="hand_over")
+        aec.step(action)
         over, reward, info = self._advance()
         return self.aec.observe(self.agent), reward, over, False, info
 

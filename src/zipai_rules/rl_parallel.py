@@ -63,11 +63,15 @@ class ZipaiParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo's base 
               ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         """Deal a hand, seeded as :meth:`zipai_rules.rl.ZipaiEnv.reset` (``reset(seed=S)``
         the hand of ``zipai play --seed S``, later ``reset()`` the series' next hands);
-        return ``(observations, infos)`` of every agent. Raises
-        :class:`~zipai_rules.errors.HandError` (``bad_seed``) for a bad seed."""
-        self._aec.reset(seed=seed)
+        return ``(observations, infos)`` of every agent. ``options={"deal": deal}`` plays that
+        :class:`~zipai_rules.engine.Deal` instead, as the AEC environment does (it was
+        ignored). Raises :class:`~zipai_rules.errors.HandError` (``bad_seed``) for a bad
+        seed, :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for bad options."""
+        self._aec.reset(seed=seed, options=options)
         assert self._aec.game is not None
-        self.game = Game(self.variant, seed=self._aec.game.seed, windows=True)
+        deal = (options or {}).get("deal")
+        self.game = (Game(self.variant, deal=deal, windows=True) if deal is not None else
+                     Game(self.variant, seed=self._aec.game.seed, windows=True))
         self._aec.game = self.game  # its observe() and action() read the windowed game now
         self.payments = None
         self.agents = self.possible_agents[:]

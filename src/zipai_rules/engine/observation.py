@@ -237,6 +237,8 @@ class Observation:
         """The observation of one :meth:`to_json` dict: ``Observation.from_json(o.to_json())
         == o``. Raises :class:`~zipai_rules.errors.RecordError` (``bad_observation``) for a
         missing key or a value of the wrong type, card and action errors for bad tokens."""
+        if not isinstance(data, Mapping):
+            raise _decoding(f"observation: {type(data).__name__} is not a JSON object")
         try:
             hand = [0] * 21
             for i in _cards(data["hand"]):
@@ -247,7 +249,7 @@ class Observation:
                        options=tuple(Action.from_json(a) for a in data["options"]),
                        dealer=data["dealer"], variant_id=_variant_id(data),
                        decision=_decision(data), **_public(data))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, RecordError):
                 raise
             raise _decoding(f"observation: {exc!r}") from None
@@ -294,10 +296,12 @@ class TableView:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableView:
         """The view of one :meth:`to_json` dict; errors as :meth:`Observation.from_json`."""
+        if not isinstance(data, Mapping):
+            raise _decoding(f"table view: {type(data).__name__} is not a JSON object")
         try:
             return cls(dealer=int(data["dealer"]), sitting_out=bool(data["sitting_out"]),
                        variant_id=_variant_id(data), **_public(data))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, RecordError):
                 raise
             raise _decoding(f"table view: {exc!r}") from None

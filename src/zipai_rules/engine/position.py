@@ -492,7 +492,8 @@ def position(variant: Variant, text: str) -> GameState:
                       r.int_(d.get("turn", 0), "turn", turn_code, 0, 10**6), (),
                       r.card(d.get("drawn"), "drawn", turn_code, True),
                       r.bool_(d.get("windows", False), "windows", turn_code), prompts)
-    if derive:
+    if derive:  # the rules run on the cards only once the cards are checked
+        _check(state, options=False)
         written = d.get("pending", {})
         state = _derive_options(state, "queue" not in written, "tier" not in written)
     _check(state)
@@ -539,9 +540,10 @@ def _derive_options(state: GameState, queue: bool, tier: bool) -> GameState:
     return attrs.evolve(state, options=cands[at][1], pending=p)
 
 
-def _check(state: GameState) -> None:
+def _check(state: GameState, options: bool = True) -> None:
     """The consistency a position must have beyond its shape: the deck's cards, a phase that
-    fits the actor, the result and the card on offer."""
+    fits the actor, the result and the card on offer; the actor's options too unless
+    ``options`` is false (a position whose options are still to be derived)."""
     v = state.variant
     turn = "bad_position_turn"
     if len(state.prompts) not in (0, len(state.seats)):
@@ -551,7 +553,7 @@ def _check(state: GameState) -> None:
     if over != (state.result is not None):
         raise PositionError("a result exactly when the phase is over", "result",
                             code="bad_position_result")
-    if over != (state.actor is None) or over == bool(state.options):
+    if over != (state.actor is None) or options and over == bool(state.options):
         raise PositionError("an actor with options exactly while the hand goes on", "actor",
                             code=turn)
     if state.drawn is not None and state.phase != Phase.HU_CHECK:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
@@ -15,11 +15,13 @@ from ..engine.actions import Action, ActionKind, Event, EventKind
 from ..engine.claims import hu_allowed, tier_options
 from ..engine.game import Deal, Game, replay
 from ..engine.observation import display, observe
+from ..engine.seeds import check_seed
 from ..engine.state import GameState, PaoTarget
-from ..errors import ERROR_CODES, IllegalActionError
+from ..errors import ERROR_CODES, IllegalActionError, ZipaiError
 from ..invariants import game_problem, payments_balance
-from ..variant import Variant, VariantLike, as_variant
-from .strategies import deals
+from ..variant import Variant, VariantLike
+from .strategies import StrategyArgumentError, deals
+from .strategies import _variant as _strategy_variant
 
 
 def _same_offer(a: GameState, b: GameState) -> bool:
@@ -108,8 +110,9 @@ class ZipaiMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         if self.variant is None:
-            raise TypeError("set ZipaiMachine.variant in a subclass")
-        self._variant: Variant = self.variant
+            raise StrategyArgumentError("set ZipaiMachine.variant in a subclass (a Variant or "
+                                        "a preset id, name or alias, or a variant file's path)")
+        self._variant: Variant = _strategy_variant(self.variant)  # by name too, as machine_for
         self.game: Game | None = None
         self._states: list[GameState] = []
         self._passes: set[tuple[int, int]] = set()
@@ -141,7 +144,13 @@ class ZipaiMachine(RuleBasedStateMachine):
     def start(self, deal: Deal | int) -> Game:
         """Begin a new hand from a :class:`~zipai_rules.engine.Deal` or the shuffle seed
         ``deal`` (seat 0 deals), check it and return it: what the deal rules do, for driving
-        the machine by hand."""
+        the machine by hand. Anything else (``None``, a bool, a float, a negative number)
+        raises :class:`~zipai_rules.testing.strategies.StrategyArgumentError`."""
+        if not isinstance(deal, Deal):
+            try:
+                check_seed(deal)
+            except ZipaiError as exc:
+                raise StrategyArgumentError(f"start: a Deal or a shuffle seed: {exc}") from None
         if isinstance(deal, Deal):
             self.game = Game(self._variant, deal=deal)
         else:
@@ -178,9 +187,19 @@ class ZipaiMachine(RuleBasedStateMachine):
     def act(self, picks: list[int]) -> None:
         """Apply ``picks``: each the index (modulo their number) of a legal action, a 胡 first,
         then a pass, then in the order of ``game.legal_actions()``, until the hand is over;
-        the invariants and :meth:`check_external` after each."""
+        the invariants and :meth:`check_external` after each. Raises
+        :class:`~zipai_rules.testing.strategies.StrategyArgumentError` before :meth:`start`,
+        or for ``picks`` that are not a list of ints (bools, floats and strings are none)."""
         game = self.game
-        assert game is not None
+        if game is None:
+            raise StrategyArgumentError("start() a hand before acting in it")
+        if isinstance(picks, (str, bytes, bytearray, Mapping)) or not isinstance(picks, Iterable):
+            raise StrategyArgumentError(f"picks is a list of ints, not {picks!r:.40}")
+        picks = list(picks)
+        for pick in picks:
+            if isinstance(pick, bool) or not isinstance(pick, int):
+                raise StrategyArgumentError(f"a pick is an int (an index into the legal "
+                                            f"actions), not {pick!r:.40}")
         for pick in picks:
             if game.is_over:
                 break
@@ -477,9 +496,18 @@ def machine_for(variant: VariantLike, check: Callable[[Game], None] | None = Non
     record round trip at the end of each hand); run it with its ``TestCase`` attribute
     (pytest or unittest). ``variant``: a :class:`~zipai_rules.variant.Variant` or anything
     :func:`~zipai_rules.variant.as_variant` reads (a preset id, name or alias, a variant
-    file's path)."""
-    variant = as_variant(variant)  # a Variant, or a preset id, name or alias, or a file
-    attrs_: dict[str, Any] = {"variant": variant, "check_records": bool(check_records)}
+    file's path). A ``check`` that is not callable, a ``seed_strategy`` that is no strategy
+    or a ``check_records`` that is not a bool raise
+    :class:`~zipai_rules.testing.strategies.StrategyArgumentError` at once."""
+    variant = _strategy_variant(variant)  # a Variant, or a preset id, name or alias, or a file
+    if check is not None and not callable(check):
+        raise StrategyArgumentError(f"check is a function check(game) or None, not {check!r}")
+    if seed_strategy is not None and not isinstance(seed_strategy, st.SearchStrategy):
+        raise StrategyArgumentError(f"seed_strategy is a hypothesis strategy of seeds or None, "
+                                    f"not {seed_strategy!r}")
+    if not isinstance(check_records, bool):
+        raise StrategyArgumentError(f"check_records is True or False, not {check_records!r}")
+    attrs_: dict[str, Any] = {"variant": variant, "check_records": check_records}
     if seed_strategy is not None:
         attrs_["seed_strategy"] = seed_strategy
     if check is not None:

@@ -12,6 +12,7 @@ not, so that another engine (a server's, a client's, a port) can be compared wit
 from __future__ import annotations
 
 from ..analysis import analyze
+from ..cards import KING
 from ..engine.actions import Action, ActionKind
 from ..engine.claims import tier_options
 from ..engine.game import Game
@@ -30,12 +31,20 @@ def engine_options(state: GameState, seat: int, card: int, source: str,
     :class:`~zipai_rules.engine.Action`, empty when the seat can claim nothing; the seat
     answering its own draw is offered its ``self`` options. The same function the engine
     asks with (engine/claims.py ``tier_options``). Raises :class:`StrategyArgumentError` for
-    a seat that is not one or an unknown source."""
+    a ``state`` that is no ``GameState``, a seat (``seat``, ``by``) that is not one, a card
+    that is no index ``0..20`` or an unknown source."""
+    if not isinstance(state, GameState):
+        raise StrategyArgumentError(f"state is a GameState (game.state), not {state!r}")
     v = state.variant
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.seats):
+    if not _is_index(seat, len(state.seats)):
         raise StrategyArgumentError(f"seat is 0..{len(state.seats) - 1}, not {seat!r}")
-    if source not in ("draw", "discard"):
+    if not _is_index(card, KING + 1):
+        raise StrategyArgumentError(f"card is a card index 0..{KING}, not {card!r}")
+    if not isinstance(source, str) or source not in ("draw", "discard"):
         raise StrategyArgumentError(f"source is 'draw' or 'discard', not {source!r}")
+    if by is not None and not _is_index(by, len(state.seats)):
+        raise StrategyArgumentError(f"by is a seat 0..{len(state.seats) - 1} or None, "
+                                    f"not {by!r}")
     if by is None:
         by = state.pending.by if state.pending is not None else state.acting_seat
     out: list[Action] = []
@@ -47,6 +56,11 @@ def engine_options(state: GameState, seat: int, card: int, source: str,
     return tuple(out)
 
 
+def _is_index(value: object, n: int) -> bool:
+    """Whether ``value`` is an ``int`` (not a bool) in ``0..n-1``."""
+    return not isinstance(value, bool) and isinstance(value, int) and 0 <= value < n
+
+
 def win_decision_problems(game: Game) -> list[str]:
     """The one win decision at the card now on offer in ``game`` (a
     :class:`~zipai_rules.engine.Game` in its ``respond`` phase; otherwise ``[]``): for every
@@ -54,7 +68,10 @@ def win_decision_problems(game: Game) -> list[str]:
     exactly when the engine offers that seat 胡 (:func:`engine_options`). Seats with a
     死手 or a 臭胡 mark on the card are left out (``analyze`` keeps no memory of declined
     wins). Returns one line per disagreement (empty when they agree): feed it the games of
-    your own engine's states to find a 胡 it offers or misses."""
+    your own engine's states to find a 胡 it offers or misses. Raises
+    :class:`StrategyArgumentError` for a ``game`` that is no ``Game``."""
+    if not isinstance(game, Game):
+        raise StrategyArgumentError(f"game is a zipai_rules.engine.Game, not {game!r}")
     state = game.state
     p = state.pending
     if state.phase != "respond" or p is None:

@@ -38,15 +38,18 @@ a capped multiplier (``mingtang.max_multiplier``), the facts ``hand_cards`` and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from numbers import Real
 from typing import Any, NamedTuple
 
+from ..arguments import items_of, of_type
 from ..cards import KING
 from ..engine.actions import Event, EventKind
 from ..engine.game import Game
 from ..engine.state import Result
 from ..errors import ZipaiError
 from ..variant import Variant, VariantLike, as_variant, normalise
+from .strategies import StrategyArgumentError
 
 #: the 胡息 a 无胡 win counts (docs/settlement.md "A fixed-value shape": 0 胡息, no pair, no
 #: leftover wins as 21 胡息)
@@ -366,6 +369,8 @@ def settlement_oracle(hand: Game | VariantLike, result: Result | None = None,
     v = as_variant(hand)
     if result is None:
         raise ZipaiError("the hand is not over", code="hand_not_over")
+    of_type(result, Result, "result", "a Result (game.state.result)")
+    events = items_of(events, Event, "events", "an Event")
     why = refusal(v)
     if why:
         raise OracleRefusal(f"{v.id}: the settlement oracle does not model {why}")
@@ -431,8 +436,14 @@ def settlement_problems(game: Game, payments: Callable[[Game], Any] | None = Non
     optionally ``units``, ``sitting_out``, ``credited``, as
     :class:`~zipai_rules.settlement.Settlement` has); default: the library's own
     :func:`~zipai_rules.settlement.settle`. Returns one line per disagreement (empty when
-    they agree, or when the oracle refuses the hand: check :func:`covers` to know). Raises
-    what ``payments`` raises."""
+    they agree, or when the oracle refuses the hand: check :func:`covers` to know); payments
+    that are no list of numbers are one such line, and a payment agrees only when it equals
+    the oracle's (2.5 is not 2). Raises what ``payments`` raises, and
+    :class:`~zipai_rules.testing.strategies.StrategyArgumentError` for a ``payments`` that is
+    not callable."""
+    if payments is not None and not callable(payments):
+        raise StrategyArgumentError(f"payments is a function payments(game) or None, not "
+                                    f"{payments!r:.40}")
     try:
         want = settlement_oracle(game)
     except OracleRefusal:
@@ -442,8 +453,17 @@ def settlement_problems(game: Game, payments: Callable[[Game], Any] | None = Non
         payments = settle
     got: Any = payments(game)
     problems = []
-    paid: Sequence[int] = getattr(got, "payments", got)
-    if tuple(int(x) for x in paid) != want.payments:
+    paid: Any = getattr(got, "payments", got)
+    numbers = not isinstance(paid, (str, bytes, bytearray, Mapping)) and isinstance(
+        paid, Iterable)
+    if numbers:
+        paid = list(paid)
+        numbers = all(isinstance(x, Real) and not isinstance(x, bool) for x in paid)
+    if not numbers:
+        problems.append(f"payments {paid!r:.60} are not a list of numbers; the oracle's "
+                        f"{list(want.payments)}")
+    elif len(paid) != len(want.payments) or any(x != y for x, y in zip(paid, want.payments,
+                                                                          strict=False)):
         problems.append(f"payments {list(paid)}, the oracle's {list(want.payments)}")
     for name in ("units", "sitting_out", "credited"):
         if hasattr(got, name) and getattr(got, name) != getattr(want, name):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hypothesis import assume
@@ -26,10 +27,21 @@ from .strategies import StrategyArgumentError, _named, _variant
 
 
 def _cards(value: Any, name: str) -> list[int]:
-    try:
-        return parse_indices(value) if isinstance(value, str) else [int(c) for c in value]
-    except (ZipaiError, TypeError, ValueError) as exc:
-        raise StrategyArgumentError(f"{name}: {exc}") from None
+    """Card tokens (``"d5 d5 x2"``) or card indices ``0..20`` (ints, never bools, bytes or
+    floats); anything else raises :class:`StrategyArgumentError`."""
+    if isinstance(value, str):
+        try:
+            return parse_indices(value)
+        except ZipaiError as exc:
+            raise StrategyArgumentError(f"{name}: {exc}") from None
+    if isinstance(value, (bytes, bytearray, Mapping)) or not isinstance(value, Iterable):
+        raise StrategyArgumentError(f"{name} is card tokens or a list of card indices, "
+                                    f"not {value!r}")
+    out = list(value)
+    for c in out:
+        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= KING:
+            raise StrategyArgumentError(f"{name}: a card index is an int 0..{KING}, not {c!r}")
+    return out
 
 
 def _draw_offered(draw: st.DrawFn, v: Variant, seat: int, holds: tuple[int, ...], card: int,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple, TypeVar
 
@@ -123,6 +123,9 @@ def _kinds(kinds: Any) -> frozenset[MeldKind] | None:
         return None
     if isinstance(kinds, (str, MeldKind)):
         kinds = [kinds]
+    if isinstance(kinds, (bytes, bytearray, Mapping)) or not isinstance(kinds, Iterable):
+        raise StrategyArgumentError(f"kinds is None, a meld kind or a set of them, not "
+                                    f"{kinds!r}")
     out = set()
     for k in kinds:
         try:
@@ -134,8 +137,21 @@ def _kinds(kinds: Any) -> frozenset[MeldKind] | None:
 
 
 def _check_steps(max_steps: int, name: str = "max_steps") -> None:
-    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 0:
-        raise StrategyArgumentError(f"{name} is an int ≥ 0, not {max_steps!r}")
+    _check_int(max_steps, name, 0)
+
+
+def _check_int(value: object, name: str, low: int | None = None) -> None:
+    """Refuse anything but an ``int`` (a bool is none) of at least ``low``, at build time."""
+    if isinstance(value, bool) or not isinstance(value, int) or (low is not None
+                                                                  and value < low):
+        bound = "" if low is None else f" ≥ {low}"
+        raise StrategyArgumentError(f"{name} is an int{bound}, not {value!r}")
+
+
+def _check_flag(value: object, name: str) -> None:
+    """Refuse anything but ``True`` or ``False`` (a flag given ``"no"`` would read as true)."""
+    if not isinstance(value, bool):
+        raise StrategyArgumentError(f"{name} is True or False, not {value!r}")
 
 
 def cards(variant: VariantLike) -> st.SearchStrategy[int]:
@@ -156,6 +172,9 @@ def hands(variant: VariantLike, size: int | None = None, min_size: int = 0,
     empty range raise :class:`StrategyArgumentError`."""
     variant = _variant(variant)
     pool = deck(variant)
+    for name, value in (("size", size), ("min_size", min_size), ("max_size", max_size)):
+        if value is not None or name == "min_size":
+            _check_int(value, name)
     if size is not None and (min_size != 0 or max_size is not None):
         raise StrategyArgumentError("give either size or min_size/max_size, not both")
     lo = size if size is not None else min_size
@@ -230,8 +249,9 @@ def _hand_melds() -> list[Meld]:
 
 
 _HAND_MELDS = _hand_melds()
-@st.composite
-def situations(draw: st.DrawFn, variant: VariantLike, complete: bool = False) -> Situation:
+
+
+def situations(variant: VariantLike, complete: bool = False) -> st.SearchStrategy[Situation]:
     """A :class:`Situation` ``(hand, table, card, source)`` for one player, as a game can
     reach it (``analyze(variant, *situation)`` judges it).
 
@@ -252,9 +272,16 @@ def situations(draw: st.DrawFn, variant: VariantLike, complete: bool = False) ->
     after the first: 八块); judged as it stands, the resting size or one more, and with
     ``complete`` exactly one more (every card in a meld, so the hand always decomposes; the
     win still depends on the threshold). Copies never exceed the deck, table and incoming card
-    included. Shrinks towards fewer table melds and no incoming card.
+    included. Shrinks towards fewer table melds and no incoming card. A variant that is none,
+    or a ``complete`` that is not a bool, raises :class:`StrategyArgumentError` when the
+    strategy is built.
     """
     variant = _variant(variant)
+    _check_flag(complete, "complete")
+    return _situation(variant, complete)
+
+
+def _draw_situation(draw: st.DrawFn, variant: Variant, complete: bool) -> Situation:
     counts = [0] * 21
     table: list[Meld] = []
 
@@ -338,6 +365,7 @@ def situations(draw: st.DrawFn, variant: VariantLike, complete: bool = False) ->
     return Situation(sorted(hand), table, card, source)
 
 
+_situation = _named("situations", _draw_situation)
 
 
 # --- winning hands, built to a 胡息 target ---------------------------------------------------
@@ -537,6 +565,9 @@ def winning_hands(variant: VariantLike, min_huxi: int | None = None, max_huxi: i
     ``max_huxi`` below the variant's threshold, a ``min_huxi`` above what a hand of the
     variant reaches, or a variant whose sizes leave no complete hand."""
     variant = _variant(variant)
+    if min_huxi is not None:
+        _check_int(min_huxi, "min_huxi")
+    _check_int(max_huxi, "max_huxi")
     low = variant.win.min_huxi if min_huxi is None else min_huxi
     name = f"winning_hands({variant.id}, min_huxi={low}, max_huxi={max_huxi})"
     reach = _reach(variant)
@@ -726,6 +757,7 @@ def games(variant: VariantLike, max_steps: int = 120, finished: bool = True
     :class:`StrategyArgumentError`."""
     variant = _variant(variant)
     _check_steps(max_steps)
+    _check_flag(finished, "finished")
     return _game(variant, max_steps, finished)
 
 
@@ -808,7 +840,7 @@ def game_states(variant: VariantLike, offer: str = "claim", max_hands: int = 20
     Shrinks towards seed 0 and eager play, in a few steps. An unknown ``offer`` or
     ``max_hands < 1`` raises :class:`StrategyArgumentError`."""
     variant = _variant(variant)
-    if offer not in OFFERS:
+    if not isinstance(offer, str) or offer not in OFFERS:
         raise StrategyArgumentError(f"unknown offer {offer!r}; known: {', '.join(OFFERS)}")
     if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
         raise StrategyArgumentError(f"max_hands is an int ≥ 1, not {max_hands!r}")
@@ -875,6 +907,7 @@ def variants(mutated: bool = True) -> st.SearchStrategy[Variant]:
     variants built from :func:`variant_documents` of a preset (a document the loader refuses
     gives its base preset instead, so every draw is a valid variant). Shrinks towards the
     first preset."""
+    _check_flag(mutated, "mutated")
     presets = st.sampled_from(list(preset_ids())).map(load_preset)
     if not mutated:
         return presets
