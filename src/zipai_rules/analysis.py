@@ -305,9 +305,14 @@ class _Searcher:
         self.kan_huxi = [variant.meld_huxi(Meld(MeldKind.KAN, (i,) * 3)) for i in range(20)]
         self.readers = slice_readers(self.kan_huxi)
         t = self.tables
-        #: what :func:`_joined` reads, at hand: the block tables and their masks
+        #: what :func:`_joined` reads, at hand: the block tables, their masks with any
+        #: number of 将 and with none (:meth:`~zipai_rules.blocks.BlockTables.without_pairs`:
+        #: the boundary states a content reaches, so two contents split with no 将 exactly
+        #: where their pair-free masks meet)
+        free = t.without_pairs()
         self.joins: tuple[list[dict[int, int] | None], list[dict[int, int] | None], list[int],
-                          list[int]] = (t.a, t.b, t.ma, t.mb)
+                          list[int], list[int], list[int]] = (t.a, t.b, t.ma, t.mb, free.ma,
+                                                              free.mb)
         self.plain_jiang = 0 if variant.win.jiang_requires_quad else variant.win.max_jiang
         self.quad_jiang = variant.win.max_jiang  # with a 提 or 跑
         # a 将 allowed whatever the table holds (:func:`_jiang_views`)
@@ -992,10 +997,48 @@ def _lean(variant: Variant, hand: list[Any]) -> Analysis | None:
     total = _joined(s, a & mask, b & mask, y)
     if total < 0:
         return _REFUSAL[_FAILED[total]]
-    lazy = functools.partial(_plain_best, variant, _pool_of(y), s.plain_jiang)
+    lazy = functools.partial(_lean_best, variant, y, s.plain_jiang)
     if total < s.min_huxi:
-        return Analysis(False, Reason.BELOW_MIN_HUXI, total, None, lazy=lazy)
-    return Analysis(True, None, total, None, lazy=lazy)
+        return _made(False, Reason.BELOW_MIN_HUXI, total, lazy)
+    return _made(True, None, total, lazy)
+
+
+def _lean_best(variant: Variant, y: int, jiang: int) -> Decomposition:
+    """:func:`_plain_best` of a hand given in :func:`_lean`'s count layout."""
+    return _plain_best(variant, _pool_of(y), jiang)
+
+
+def _slot_setters() -> tuple[Callable[[Analysis, Any], None], ...] | None:
+    """The setters of :class:`Analysis`' seven fields, in order, where they are the
+    interpreter's plain slots (the pure build), else ``None``."""
+    found = []
+    for field in attrs.fields(Analysis):
+        slot: Any = Analysis.__dict__.get(field.name)
+        if type(slot).__name__ != "member_descriptor":
+            return None  # (compiled: the class's own constructor is the fast one)
+        found.append(slot.__set__)
+    return tuple(found)
+
+
+_SETTERS = _slot_setters()
+
+
+def _made(win: bool, reason: Reason | None, huxi: int, lazy: Callable[[], Decomposition]
+          ) -> Analysis:
+    """``Analysis(win, reason, huxi, None, lazy=lazy)``, its fields set straight into their
+    slots where the build allows (half the time of the class's frozen ``__init__``)."""
+    if _SETTERS is None:
+        return Analysis(win, reason, huxi, None, lazy=lazy)
+    sw, sr, sh, sb, sd, sl, ss = _SETTERS
+    made = object.__new__(Analysis)
+    sw(made, win)
+    sr(made, reason)
+    sh(made, huxi)
+    sb(made, None)
+    sd(made, ())
+    sl(made, lazy)
+    ss(made, None)
+    return made
 
 
 def _lean_set(s: _Searcher) -> tuple[list[int | None], ...]:
@@ -1205,25 +1248,23 @@ def _joined(s: _Searcher, a: int, b: int, counts: bytes | int) -> int:
     content index plus its 坎 胡息 shifted by :data:`~zipai_rules.blocks.KAN_SHIFT`) and the
     hand's ``counts`` (21 bytes, or the hand's pool in the layout of :func:`encode`, read
     only where a 将 is tried)."""
-    ta, tb, ma, mb = s.joins
+    ta, tb, ma, mb, fa, fb = s.joins
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     jiang = s.plain_jiang
     if jiang:
         found = s.tables.best(_unlocked(counts), jiang)
         if found >= 0:
             return (a >> KAN_SHIFT) + (b >> KAN_SHIFT) + found
-    else:
-        za = ta[ca]
-        if za is not None:
-            zb = tb[cb]
-            if zb is not None:
-                found = -1
-                for st, h in za.items():
-                    hb = zb.get(st)
-                    if hb is not None and h + hb > found:
-                        found = h + hb
-                if found >= 0:
-                    return (a >> KAN_SHIFT) + (b >> KAN_SHIFT) + found
+    elif fa[ca] & fb[cb]:  # a split with no 将: the two tables share a boundary state
+        za, zb = ta[ca], tb[cb]
+        found = -1
+        if za is not None and zb is not None:  # (always, where the masks meet)
+            for st, h in za.items():
+                hb = zb.get(st)
+                if hb is not None and h + hb > found:
+                    found = h + hb
+        if found >= 0:
+            return (a >> KAN_SHIFT) + (b >> KAN_SHIFT) + found
     if jiang >= 7 or not ma[ca] & mb[cb]:
         return -1  # no split with any number of 将 (a 将 takes a kind held twice)
     # some split exists; one with 7 将 at most surely does when at most 7 kinds are held twice
