@@ -948,6 +948,8 @@ _WEIGHT = {i: 1 << (2 * i) for i in range(N_KINDS)}
 _FIELD10 = (1 << 10) - 1
 #: :func:`_lean_readers`' bit where a slice's number of cards starts (above its 坎 胡息)
 _COUNT_SHIFT = 28
+_BELOW_COUNT = (1 << _COUNT_SHIFT) - 1
+_GETTER = operator.itemgetter
 _LEAN_READERS: dict[tuple[int, ...], tuple[list[int | None], ...]] = {}
 #: five 2-bit counts as five 3-bit fields of the search's pool (:func:`encode`)
 _POOL5 = [sum(((k >> (2 * j)) & 3) << (_BITS * j) for j in range(5)) for k in range(1 << 10)]
@@ -985,7 +987,7 @@ def _lean(variant: Variant, hand: list[Any]) -> Analysis | None:
     if n not in s.lean_sizes or list(map(type, hand)) != _EXACT_INTS[n]:
         return None
     try:  # each card's weight added (a card not 0..20 is no key)
-        y = sum(operator.itemgetter(*hand)(_WEIGHT)) if n > 1 else _WEIGHT[hand[0]]
+        y = sum(_GETTER(*hand)(_WEIGHT)) if n > 1 else _WEIGHT[hand[0]]
         r0, r1, r2, r3 = s.lean or _lean_set(s)
         a = r0[y & _FIELD10] + r1[(y >> 20) & _FIELD10]  # type: ignore[operator]
         b = r2[(y >> 10) & _FIELD10] + r3[(y >> 30) & _FIELD10]  # type: ignore[operator]
@@ -993,10 +995,9 @@ def _lean(variant: Variant, hand: list[Any]) -> Analysis | None:
         return None
     if (a >> _COUNT_SHIFT) + (b >> _COUNT_SHIFT) != n:
         return None  # a 王 (bit 40 up), or a count above 3 that carried into the next kind
-    mask = (1 << _COUNT_SHIFT) - 1
-    total = _joined(s, a & mask, b & mask, y)
+    total = _joined(s, a & _BELOW_COUNT, b & _BELOW_COUNT, y)
     if total < 0:
-        return _REFUSAL[_FAILED[total]]
+        return _REFUSAL_OF[total]
     lazy = functools.partial(_lean_best, variant, y, s.plain_jiang)
     if total < s.min_huxi:
         return _made(False, Reason.BELOW_MIN_HUXI, total, lazy)
@@ -1220,6 +1221,8 @@ _FAILED = {-1: Reason.INCOMPLETE, -3: Reason.JIANG_NOT_ALLOWED}
 _SLICES = operator.itemgetter(slice(0, 5), slice(10, 15), slice(5, 10), slice(15, 20))
 #: the analysis of a refusal with nothing to show (no 胡息, no decomposition): one value each
 _REFUSAL = {r: Analysis(False, r, 0, None) for r in Reason}
+#: :func:`_joined`'s failures as their refusals
+_REFUSAL_OF = {total: _REFUSAL[r] for total, r in _FAILED.items()}
 _REFUSED = {k: (False, r, 0) for k, r in _FAILED.items()}
 
 
@@ -1484,7 +1487,7 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
         total = _plain(s, hand) if s.plain else None
         if total is not None:  # the hand as it stands, from the block tables
             if total < 0:
-                return _REFUSAL[_FAILED[total]]
+                return _REFUSAL_OF[total]
             kans = tuple(same_meld(MeldKind.KAN, i) for i in range(20) if hand[i] == 3)
             rest = encode([n if n < 3 else 0 for n in hand[:20]])
             lazy = functools.partial(_searched, variant, (), kans, rest, s.plain_jiang)
