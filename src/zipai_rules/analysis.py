@@ -984,7 +984,7 @@ def _lean(variant: Variant, hand: list[Any]) -> Analysis | None:
     if s is None or s.lean_sizes is None:
         return None
     n = len(hand)
-    if n not in s.lean_sizes or list(map(type, hand)) != _EXACT_INTS[n]:
+    if n not in s.lean_sizes or [*map(type, hand)] != _EXACT_INTS[n]:
         return None
     try:  # each card's weight added (a card not 0..20 is no key)
         y = sum(_GETTER(*hand)(_WEIGHT)) if n > 1 else _WEIGHT[hand[0]]
