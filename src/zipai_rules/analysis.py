@@ -1258,16 +1258,18 @@ def _joined(s: _Searcher, a: int, b: int, counts: bytes | int) -> int:
         found = s.tables.best(_unlocked(counts), jiang)
         if found >= 0:
             return (a >> KAN_SHIFT) + (b >> KAN_SHIFT) + found
-    elif fa[ca] & fb[cb]:  # a split with no 将: the two tables share a boundary state
+    else:
         za, zb = ta[ca], tb[cb]
-        found = -1
-        if za is not None and zb is not None:  # (always, where the masks meet)
+        # a split with no 将 where the two tables share a boundary state (their pair-free
+        # masks meet): tested before walking the dicts
+        if za is not None and zb is not None and fa[ca] & fb[cb]:
+            found = -1
             for st, h in za.items():
                 hb = zb.get(st)
                 if hb is not None and h + hb > found:
                     found = h + hb
-        if found >= 0:
-            return (a >> KAN_SHIFT) + (b >> KAN_SHIFT) + found
+            if found >= 0:
+                return (a >> KAN_SHIFT) + (b >> KAN_SHIFT) + found
     if jiang >= 7 or not ma[ca] & mb[cb]:
         return -1  # no split with any number of 将 (a 将 takes a kind held twice)
     # some split exists; one with 7 将 at most surely does when at most 7 kinds are held twice
