@@ -305,9 +305,14 @@ class _Searcher:
         self.kan_huxi = [variant.meld_huxi(Meld(MeldKind.KAN, (i,) * 3)) for i in range(20)]
         self.readers = slice_readers(self.kan_huxi)
         t = self.tables
-        #: what :func:`_joined` reads, at hand: the block tables and their masks
+        #: what :func:`_joined` reads, at hand: the block tables, their masks with any
+        #: number of 将 and with none (:meth:`~zipai_rules.blocks.BlockTables.without_pairs`:
+        #: the boundary states a content reaches, so two contents split with no 将 exactly
+        #: where their pair-free masks meet)
+        free = t.without_pairs()
         self.joins: tuple[list[dict[int, int] | None], list[dict[int, int] | None], list[int],
-                          list[int]] = (t.a, t.b, t.ma, t.mb)
+                          list[int], list[int], list[int]] = (t.a, t.b, t.ma, t.mb, free.ma,
+                                                              free.mb)
         self.plain_jiang = 0 if variant.win.jiang_requires_quad else variant.win.max_jiang
         self.quad_jiang = variant.win.max_jiang  # with a 提 or 跑
         # a 将 allowed whatever the table holds (:func:`_jiang_views`)
@@ -946,6 +951,8 @@ _WEIGHT = {i: 1 << (2 * i) for i in range(N_KINDS)}
 _FIELD10 = (1 << 10) - 1
 #: :func:`_lean_readers`' bit where a slice's number of cards starts (above its 坎 胡息)
 _COUNT_SHIFT = 28
+_BELOW_COUNT = (1 << _COUNT_SHIFT) - 1
+_GETTER = operator.itemgetter
 _LEAN_READERS: dict[tuple[int, ...], tuple[list[int | None], ...]] = {}
 #: five 2-bit counts as five 3-bit fields of the search's pool (:func:`encode`)
 _POOL5 = [sum(((k >> (2 * j)) & 3) << (_BITS * j) for j in range(5)) for k in range(1 << 10)]
@@ -980,10 +987,10 @@ def _lean(variant: Variant, hand: list[Any]) -> Analysis | None:
     if s is None or s.lean_sizes is None:
         return None
     n = len(hand)
-    if n not in s.lean_sizes or list(map(type, hand)) != _EXACT_INTS[n]:
+    if n not in s.lean_sizes or [*map(type, hand)] != _EXACT_INTS[n]:
         return None
     try:  # each card's weight added (a card not 0..20 is no key)
-        y = sum(operator.itemgetter(*hand)(_WEIGHT)) if n > 1 else _WEIGHT[hand[0]]
+        y = sum(_GETTER(*hand)(_WEIGHT)) if n > 1 else _WEIGHT[hand[0]]
         r0, r1, r2, r3 = s.lean or _lean_set(s)
         a = r0[y & _FIELD10] + r1[(y >> 20) & _FIELD10]  # type: ignore[operator]
         b = r2[(y >> 10) & _FIELD10] + r3[(y >> 30) & _FIELD10]  # type: ignore[operator]
@@ -991,14 +998,51 @@ def _lean(variant: Variant, hand: list[Any]) -> Analysis | None:
         return None
     if (a >> _COUNT_SHIFT) + (b >> _COUNT_SHIFT) != n:
         return None  # a 王 (bit 40 up), or a count above 3 that carried into the next kind
-    mask = (1 << _COUNT_SHIFT) - 1
-    total = _joined(s, a & mask, b & mask, y)
+    total = _joined(s, a & _BELOW_COUNT, b & _BELOW_COUNT, y)
     if total < 0:
-        return _REFUSAL[_FAILED[total]]
-    lazy = functools.partial(_plain_best, variant, _pool_of(y), s.plain_jiang)
+        return _REFUSAL_OF[total]
+    lazy = functools.partial(_lean_best, variant, y, s.plain_jiang)
     if total < s.min_huxi:
-        return Analysis(False, Reason.BELOW_MIN_HUXI, total, None, lazy=lazy)
-    return Analysis(True, None, total, None, lazy=lazy)
+        return _made(False, Reason.BELOW_MIN_HUXI, total, lazy)
+    return _made(True, None, total, lazy)
+
+
+def _lean_best(variant: Variant, y: int, jiang: int) -> Decomposition:
+    """:func:`_plain_best` of a hand given in :func:`_lean`'s count layout."""
+    return _plain_best(variant, _pool_of(y), jiang)
+
+
+def _slot_setters() -> tuple[Callable[[Analysis, Any], None], ...] | None:
+    """The setters of :class:`Analysis`' seven fields, in order, where they are the
+    interpreter's plain slots (the pure build), else ``None``."""
+    found = []
+    for field in attrs.fields(Analysis):
+        slot: Any = Analysis.__dict__.get(field.name)
+        if type(slot).__name__ != "member_descriptor":
+            return None  # (compiled: the class's own constructor is the fast one)
+        found.append(slot.__set__)
+    return tuple(found)
+
+
+_SETTERS = _slot_setters()
+
+
+def _made(win: bool, reason: Reason | None, huxi: int, lazy: Callable[[], Decomposition]
+          ) -> Analysis:
+    """``Analysis(win, reason, huxi, None, lazy=lazy)``, its fields set straight into their
+    slots where the build allows (half the time of the class's frozen ``__init__``)."""
+    if _SETTERS is None:
+        return Analysis(win, reason, huxi, None, lazy=lazy)
+    sw, sr, sh, sb, sd, sl, ss = _SETTERS
+    made = object.__new__(Analysis)
+    sw(made, win)
+    sr(made, reason)
+    sh(made, huxi)
+    sb(made, None)
+    sd(made, ())
+    sl(made, lazy)
+    ss(made, None)
+    return made
 
 
 def _lean_set(s: _Searcher) -> tuple[list[int | None], ...]:
@@ -1180,6 +1224,8 @@ _FAILED = {-1: Reason.INCOMPLETE, -3: Reason.JIANG_NOT_ALLOWED}
 _SLICES = operator.itemgetter(slice(0, 5), slice(10, 15), slice(5, 10), slice(15, 20))
 #: the analysis of a refusal with nothing to show (no 胡息, no decomposition): one value each
 _REFUSAL = {r: Analysis(False, r, 0, None) for r in Reason}
+#: :func:`_joined`'s failures as their refusals
+_REFUSAL_OF = {total: _REFUSAL[r] for total, r in _FAILED.items()}
 _REFUSED = {k: (False, r, 0) for k, r in _FAILED.items()}
 
 
@@ -1208,7 +1254,7 @@ def _joined(s: _Searcher, a: int, b: int, counts: bytes | int) -> int:
     content index plus its 坎 胡息 shifted by :data:`~zipai_rules.blocks.KAN_SHIFT`) and the
     hand's ``counts`` (21 bytes, or the hand's pool in the layout of :func:`encode`, read
     only where a 将 is tried)."""
-    ta, tb, ma, mb = s.joins
+    ta, tb, ma, mb, fa, fb = s.joins
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     jiang = s.plain_jiang
     if jiang:
@@ -1216,17 +1262,17 @@ def _joined(s: _Searcher, a: int, b: int, counts: bytes | int) -> int:
         if found >= 0:
             return (a >> KAN_SHIFT) + (b >> KAN_SHIFT) + found
     else:
-        za = ta[ca]
-        if za is not None:
-            zb = tb[cb]
-            if zb is not None:
-                found = -1
-                for st, h in za.items():
-                    hb = zb.get(st)
-                    if hb is not None and h + hb > found:
-                        found = h + hb
-                if found >= 0:
-                    return (a >> KAN_SHIFT) + (b >> KAN_SHIFT) + found
+        za, zb = ta[ca], tb[cb]
+        # a split with no 将 where the two tables share a boundary state (their pair-free
+        # masks meet): tested before walking the dicts
+        if za is not None and zb is not None and fa[ca] & fb[cb]:
+            found = -1
+            for st, h in za.items():
+                hb = zb.get(st)
+                if hb is not None and h + hb > found:
+                    found = h + hb
+            if found >= 0:
+                return (a >> KAN_SHIFT) + (b >> KAN_SHIFT) + found
     if jiang >= 7 or not ma[ca] & mb[cb]:
         return -1  # no split with any number of 将 (a 将 takes a kind held twice)
     # some split exists; one with 7 将 at most surely does when at most 7 kinds are held twice
@@ -1446,7 +1492,7 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
         total = _plain(s, hand) if s.plain else None
         if total is not None:  # the hand as it stands, from the block tables
             if total < 0:
-                return _REFUSAL[_FAILED[total]]
+                return _REFUSAL_OF[total]
             kans = tuple(same_meld(MeldKind.KAN, i) for i in range(20) if hand[i] == 3)
             rest = encode([n if n < 3 else 0 for n in hand[:20]])
             lazy = functools.partial(_searched, variant, (), kans, rest, s.plain_jiang)
