@@ -1003,46 +1003,13 @@ def _lean(variant: Variant, hand: list[Any]) -> Analysis | None:
         return _REFUSAL_OF[total]
     lazy = functools.partial(_lean_best, variant, y, s.plain_jiang)
     if total < s.min_huxi:
-        return _made(False, Reason.BELOW_MIN_HUXI, total, lazy)
-    return _made(True, None, total, lazy)
+        return Analysis(False, Reason.BELOW_MIN_HUXI, total, None, lazy=lazy)
+    return Analysis(True, None, total, None, lazy=lazy)
 
 
 def _lean_best(variant: Variant, y: int, jiang: int) -> Decomposition:
     """:func:`_plain_best` of a hand given in :func:`_lean`'s count layout."""
     return _plain_best(variant, _pool_of(y), jiang)
-
-
-def _slot_setters() -> tuple[Callable[[Analysis, Any], None], ...] | None:
-    """The setters of :class:`Analysis`' seven fields, in order, where they are the
-    interpreter's plain slots (the pure build), else ``None``."""
-    found = []
-    for field in attrs.fields(Analysis):
-        slot: Any = Analysis.__dict__.get(field.name)
-        if type(slot).__name__ != "member_descriptor":
-            return None  # (compiled: the class's own constructor is the fast one)
-        found.append(slot.__set__)
-    return tuple(found)
-
-
-_SETTERS = _slot_setters()
-
-
-def _made(win: bool, reason: Reason | None, huxi: int, lazy: Callable[[], Decomposition]
-          ) -> Analysis:
-    """``Analysis(win, reason, huxi, None, lazy=lazy)``, its fields set straight into their
-    slots where the build allows (half the time of the class's frozen ``__init__``)."""
-    if _SETTERS is None:
-        return Analysis(win, reason, huxi, None, lazy=lazy)
-    sw, sr, sh, sb, sd, sl, ss = _SETTERS
-    made = object.__new__(Analysis)
-    sw(made, win)
-    sr(made, reason)
-    sh(made, huxi)
-    sb(made, None)
-    sd(made, ())
-    sl(made, lazy)
-    ss(made, None)
-    return made
 
 
 def _lean_set(s: _Searcher) -> tuple[list[int | None], ...]:
