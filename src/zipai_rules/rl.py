@@ -362,7 +362,9 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0
-        self.game.apply(self.action(agent, action))
+        if type(action) is not int or not 0 <= action < self._codes:
+            action = action_code(action, self._codes, self.variant.id)
+        self.game.apply(self._encoder.action(self.game, self.agent_name_mapping[agent], action))
         if self.game.is_over:  # before, every reward is 0: nothing to reset or accumulate
             self.rewards = dict.fromkeys(self.agents, 0)
             self._end_if_over()
