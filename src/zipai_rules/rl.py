@@ -30,6 +30,12 @@ try:
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
+    from pettingzoo.utils.env import AECIterable
+    from pettingzoo.utils.env_logger import EnvLogger
+    from pettingzoo.utils.wrappers.order_enforcing import (
+        AECOrderEnforcingIterable,
+        AECOrderEnforcingIterator,
+    )
 except ModuleNotFoundError as exc:  # tested in a subprocess without them
     if (exc.name or "").split(".")[0] not in ("numpy", "gymnasium", "pettingzoo"):
         raise
@@ -336,7 +342,9 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
         to :func:`full_encoding`). Raises :class:`~zipai_rules.errors.ZipaiError`:
         ``bad_argument`` for a name that is no agent of this environment (``"seat_9"``),
         ``bad_option`` before the first ``reset()``."""
-        seat = self.agent_name_mapping[self._agent(agent)]
+        seat = self.agent_name_mapping.get(agent) if type(agent) is str else None
+        if seat is None:
+            seat = self.agent_name_mapping[self._agent(agent)]
         if self.game is None:
             raise ZipaiError("reset() the environment before observing it", code="bad_option")
         array, mask = self._encoder.observe(self.game, seat)
@@ -357,11 +365,14 @@ class ZipaiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is unty
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0
-        self.game.apply(self.action(agent, action))
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._end_if_over()
+        if type(action) is not int or not 0 <= action < self._codes:
+            action = action_code(action, self._codes, self.variant.id)
+        self.game.apply(self._encoder.action(self.game, self.agent_name_mapping[agent], action))
+        if self.game.is_over:  # before, every reward is 0: nothing to reset or accumulate
+            self.rewards = dict.fromkeys(self.agents, 0)
+            self._end_if_over()
+            self._accumulate_rewards()
         self._select()
-        self._accumulate_rewards()
 
     def action(self, agent: str, code: Any) -> Action:
         """The game action that ``code`` stands for when ``agent`` plays it: the agent's
@@ -399,7 +410,9 @@ class OrderEnforced(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # un
     """PettingZoo's ``OrderEnforcingWrapper`` (its checks of the call order, and
     ``agent_iter``'s), reading what a loop reads at every step (``last()``, ``agents``,
     ``agent_selection``) from the environment at once rather than through the wrapper's
-    ``__getattr__``: each read raises the same ``AttributeError`` before ``reset()``."""
+    ``__getattr__``: each read raises the same ``AttributeError`` before ``reset()``;
+    ``step`` and ``agent_iter``'s iterator likewise call the environment at once, with the
+    wrapper's checks and errors."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
@@ -417,6 +430,41 @@ class OrderEnforced(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # un
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.agent_selection  # type: ignore[no-any-return]
+
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:  # the common case, without the wrapper's hops
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable[Any, Any, Any]:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
+
+
+class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]  # untyped base
+    """``agent_iter``'s iterable: :class:`_Iterator`."""
+
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]  # untyped base
+    """PettingZoo's order-enforcing iterator of ``agent_iter`` (the same stop, the same
+    check that each agent was stepped), reading the environment at once."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return env.agent_selection  # type: ignore[no-any-return]
 
 
 def raw_env(variant: VariantLike = "hunan", seat_views: bool = True,

@@ -24,7 +24,7 @@ from .cards import N_KINDS
 from .engine.actions import Action, Event, EventKind
 from .engine.encoding import decode_action, encode_action, num_distinct_actions
 from .engine.game import Game
-from .engine.observation import Redactor, seen_by_others
+from .engine.observation import Redactor, seen_meld_by_others
 from .engine.state import GameState, SeatState
 from .melds import Meld, MeldKind
 from .variant import Variant
@@ -122,10 +122,15 @@ class _Memory:
         self.events = bytes(RECENT * (_EVENT + variant.players))
 
 
+#: one meld's part of a meld block: the meld, whether its index is in ``own_chi``, the
+#: entries of the block it adds 1 to (an entry as often as it adds) and the cards it adds
+#: to the concealed count (a single dealt 提 kept in the hand)
+_MeldPart = tuple[Meld, bool, tuple[int, ...], int]
 #: a seat's meld block as one viewpoint sees it: the melds, ``held_ti`` and ``own_chi`` it
-#: was made from, the block (meld cards, hidden, kinds) and the cards the viewpoint counts
-#: among the concealed ones beyond the hand (a single dealt 提 kept in it)
-_MeldBlock = tuple[tuple[Meld, ...], int | None, tuple[int, ...], bytes, int]
+#: was made from, the block (meld cards, hidden, kinds), the cards the viewpoint counts
+#: among the concealed ones beyond the hand, and each meld's part
+_MeldBlock = tuple[tuple[Meld, ...], int | None, tuple[int, ...], bytes, int,
+                   tuple[_MeldPart, ...]]
 
 
 class _Seen:
@@ -244,7 +249,7 @@ class TableEncoder:
         melds = self._melds[other][s]
         if melds is None or melds[0] is not st.melds or melds[1] != st.held_ti \
                 or melds[2] != st.own_chi:
-            melds = self._melds[other][s] = self._meld_block(st, other)
+            melds = self._melds[other][s] = self._meld_block(st, other, melds)
         if old is None or old.melds is not st.melds or old.held_ti != st.held_ti \
                 or old.own_chi != st.own_chi:
             buf[melds_at:melds_at + _MELDS] = melds[3]
@@ -266,29 +271,61 @@ class TableEncoder:
             at = self._chou_at
             buf[at:at + 2 * N_KINDS] = _counts(st.chou_chi_cards) + _counts(st.chou_peng_cards)
 
-    def _meld_block(self, st: SeatState, other: bool) -> _MeldBlock:
+    def _meld_block(self, st: SeatState, other: bool, old: _MeldBlock | None
+                    ) -> _MeldBlock:
         """The meld block of ``st`` as it sees itself (every meld whole) or as the
-        ``other`` seats see it (:func:`~zipai_rules.engine.observation.seen_by_others`;
-        whole with ``seat_views=False``, the concealed count still theirs)."""
-        out = bytearray(_MELDS)
-        extra = 0
-        kinds = N_KINDS + 1
-        if other:
-            shown, hidden = seen_by_others(self.variant, st)
-            extra = hidden - sum(st.hand)
-        if other and self.seat_views:
-            for seen in shown:
-                for c in seen.cards:
-                    out[c] += 1
-                out[N_KINDS] += seen.hidden
-                out[kinds + (len(_KINDS) if seen.kind is None else _KIND_OF[seen.kind._value_])] \
-                    += 1
+        ``other`` seats see it (:func:`~zipai_rules.engine.observation.seen_meld_by_others`
+        per meld; whole with ``seat_views=False``, the concealed count still theirs), from
+        the ``old`` block of the seat: a meld's part is kept where the meld at its index is
+        the same object, its index as much in ``own_chi`` and ``held_ti`` the same (what a
+        meld's part depends on), else taken off and the new one's added."""
+        melds, own_chi = st.melds, st.own_chi
+        if old is not None and old[1] == st.held_ti:
+            out, extra, before = bytearray(old[3]), old[4], old[5]
         else:
-            for m in st.melds:
-                for c in m.cards:
-                    out[c] += 1
-                out[kinds + _KIND_OF[m.kind._value_]] += 1
-        return st.melds, st.held_ti, st.own_chi, bytes(out), extra
+            out, extra, before = bytearray(_MELDS), 0, ()
+        parts: list[_MeldPart] = []
+        for k, m in enumerate(melds):
+            own = k in own_chi
+            if k < len(before):
+                part = before[k]
+                if part[0] is m and part[1] == own:
+                    parts.append(part)
+                    continue
+                for i in part[2]:
+                    out[i] -= 1
+                extra -= part[3]
+            part = self._meld_part(st, k, m, own, other)
+            for i in part[2]:
+                out[i] += 1
+            extra += part[3]
+            parts.append(part)
+        for part in before[len(melds):]:
+            for i in part[2]:
+                out[i] -= 1
+            extra -= part[3]
+        return melds, st.held_ti, own_chi, bytes(out), extra, tuple(parts)
+
+    def _meld_part(self, st: SeatState, k: int, m: Meld, own: bool, other: bool
+                   ) -> _MeldPart:
+        """The part of meld ``k`` (``m``) of ``st`` in its meld block (:meth:`_meld_block`)."""
+        kinds = N_KINDS + 1
+        concealed = 0
+        if other:
+            seen = seen_meld_by_others(self.variant, st, k)
+            if seen is None:
+                concealed = len(m.cards)  # not shown: its cards among the concealed ones
+                if self.seat_views:
+                    return m, own, (), concealed
+            elif self.seat_views:
+                entries = list(seen.cards)
+                entries += [N_KINDS] * seen.hidden
+                entries.append(kinds + (len(_KINDS) if seen.kind is None
+                                        else _KIND_OF[seen.kind._value_]))
+                return m, own, tuple(entries), concealed
+        entries = list(m.cards)
+        entries.append(kinds + _KIND_OF[m.kind._value_])
+        return m, own, tuple(entries), concealed
 
     def _codes_of(self, options: tuple[Action, ...]) -> list[int]:
         """The codes of ``options`` (the last ones asked for are kept: a step's action is

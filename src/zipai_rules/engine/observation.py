@@ -419,20 +419,33 @@ def seen_by_others(variant: Variant, seat: SeatState) -> tuple[tuple[SeenMeld, .
     """What anyone but the seat itself sees of ``seat`` (a player's state): its table melds as
     :class:`SeenMeld` and the number of its concealed cards. The one rule for every other
     player, a spectator and the seat sitting out alike, so that no view shows more of a
-    seat than the other players are shown: a single dealt 提 kept in the hand
-    (``deal.single_dealt_ti: hand``) is no meld, its cards are counted as concealed; a 吃 of
-    the seat's own draw under ``display.chi_own_draw: hidden`` shows neither kind nor cards;
-    every other meld as the variant's ``display`` lays it (:func:`seen`)."""
+    seat than the other players are shown: each meld as :func:`seen_meld_by_others` shows
+    it, the cards of one it does not show (a dealt 提 kept in the hand) counted as
+    concealed."""
     shown, hidden = [], sum(seat.hand)
-    own_chi_hidden = variant.display.chi_own_draw == "hidden"
     for k, m in enumerate(seat.melds):
-        if m.kind is _TI and m.cards[0] == seat.held_ti:
-            hidden += len(m.cards)  # a dealt 提 kept in the hand
-        elif own_chi_hidden and k in seat.own_chi:
-            shown.append(SeenMeld(None, (), len(m.cards)))  # its kind would tell the cards
+        one = seen_meld_by_others(variant, seat, k)
+        if one is None:
+            hidden += len(m.cards)
         else:
-            shown.append(seen(m, display(variant, m.kind)))
+            shown.append(one)
     return tuple(shown), hidden
+
+
+def seen_meld_by_others(variant: Variant, seat: SeatState, k: int) -> SeenMeld | None:
+    """The meld ``seat.melds[k]`` as anyone but the seat itself sees it
+    (:func:`seen_by_others`), ``None`` for a single dealt 提 kept in the hand
+    (``deal.single_dealt_ti: hand``: no meld, its cards concealed); a 吃 of the seat's own
+    draw under ``display.chi_own_draw: hidden`` shows neither kind nor cards; every other
+    meld as the variant's ``display`` lays it (:func:`seen`). It reads only the meld,
+    whether ``k`` is in ``seat.own_chi`` and ``seat.held_ti`` (what an incremental encoder
+    may key on). ``k`` is an index of ``seat.melds`` (unchecked)."""
+    m = seat.melds[k]
+    if m.kind is _TI and m.cards[0] == seat.held_ti:
+        return None  # a dealt 提 kept in the hand
+    if k in seat.own_chi and variant.display.chi_own_draw == "hidden":
+        return SeenMeld(None, (), len(m.cards))  # its kind would tell the cards
+    return seen(m, display(variant, m.kind))
 
 
 def events_for(variant: VariantLike, events: Iterable[Event], seat: int
