@@ -375,6 +375,18 @@ def test_analyze_refuses_a_source_that_is_no_string():
         assert refused.value.code == "bad_source"
 
 
+def test_analyze_refuses_an_incoming_card_of_no_card_type():
+    """A float, bytes or a list as the incoming card is a CardError in both builds (the
+    compiled build checks a parameter's declared type first, so ``card`` is typed as any
+    value and refused by ``card_index``)."""
+    from zipai_rules import analyze
+    from zipai_rules.errors import CardError
+
+    for card in (4.0, b"x4", ["x4"]):
+        with pytest.raises(CardError):
+            analyze("hunan", "x1 x2 x3", (), card, "draw")
+
+
 def test_observation_from_json_refuses_what_is_no_json_object():
     """A NumPy scalar or array given as the JSON was an ``IndexError``; now
     ``bad_observation``, as for any other malformed observation."""

@@ -903,7 +903,7 @@ def read_table(table: TableMelds) -> tuple[Meld, ...]:
 
 
 def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
-            card: Card | int | str | None = None, source: str | None = None, *,
+            card: object = None, source: object = None, *,
             all_decompositions: bool = False, dealer: object = False,
             dealt: object = False) -> Analysis:
     """Analyse a situation with the engine's own win decision (:func:`win_verdict`).
@@ -937,6 +937,7 @@ def analyze(variant: VariantLike, hand: HandCards, table: TableMelds = (),
             return found
     variant = as_variant(variant)
     counts, table, c = _checked(variant, hand, table, card, source, dealer, dealt)
+    source = source if isinstance(source, str) else None  # checked: a source or None
     return win_verdict(variant, counts, table, c, source, all_decompositions=all_decompositions,
                        dealer=dealer is True, dealt=dealt is True)  # checked bools
 
@@ -1037,12 +1038,12 @@ _TWOS2 = sum(1 << (2 * i) for i in range(20))
 
 
 def _checked(variant: Variant, hand: HandCards, table: TableMelds,
-             card: Card | int | str | None, source: str | None, dealer: object,
+             card: object, source: object, dealer: object,
              dealt: object) -> tuple[list[int], tuple[Meld, ...], int | None]:
     """:func:`analyze`'s checks of a situation: ``(counts, table melds, card index)``, or
     the error it raises."""
     indices, counts = read_hand(hand)
-    c = None if card is None else card_index(card)
+    c = None if card is None else card_index(card)  # type: ignore[arg-type]  # any value: refused there
     if c is not None and (not isinstance(source, str) or source not in SOURCES):
         what = "needs a source" if source is None else f"has an unknown source {source!r:.40}"
         raise HandError(f"incoming card {token(c)} {what}: one of {', '.join(SOURCES)}",
