@@ -490,3 +490,18 @@ def test_every_preset_plays_to_the_end_conserving_cards(preset):
         game = play(variant, seed, random.Random(seed), check)
         assert game.result.kind in ("hu", "tianhu", "huangzhuang")
         assert replay(variant, game.deal, game.actions).state == game.state
+
+
+def test_moving_a_card_on_offer_changes_only_the_fields_asked():
+    """The transition moves a card on offer with a positional ``Pending(...)`` (no
+    ``attrs.evolve`` in the hot path): it equals ``attrs.evolve`` of the fields it changes,
+    so a new or reordered field of ``Pending`` is caught here."""
+    import attrs
+
+    from zipai_rules.engine.state import Pending
+    from zipai_rules.engine.transition import _moved
+
+    names = [f.name for f in attrs.fields(Pending)]
+    p = Pending(**{n: i for i, n in enumerate(names)})
+    assert _moved(p, 91, 92) == attrs.evolve(p, tier=91, queue=92)
+    assert _moved(p, 91, 92, 93) == attrs.evolve(p, tier=91, queue=92, declined=93)

@@ -164,10 +164,14 @@ def _pending(p: Pending | None) -> Pending:
     return p
 
 
-def _moved(p: Pending, tier: int, queue: tuple[tuple[int, tuple[Action, ...]], ...]) -> Pending:
+def _moved(p: Pending, tier: int, queue: tuple[tuple[int, tuple[Action, ...]], ...],
+           declined: tuple[int, ...] | None = None) -> Pending:
     """The card on offer ``p`` asked in claim ``tier``, with ``queue`` the seats still to ask
-    in it (``attrs.evolve`` of those two fields, without looking the fields up)."""
-    return Pending(p.card, p.source, p.by, tier, queue, p.declined, p.window)
+    in it and ``declined`` (default: unchanged) the seats that declined it: ``attrs.evolve``
+    of those fields, without looking the fields up (the one place that lists Pending's
+    fields in order)."""
+    return Pending(p.card, p.source, p.by, tier, queue,
+                   p.declined if declined is None else declined, p.window)
 
 
 def _hand_minus(hand: tuple[int, ...], card: int, n: int) -> tuple[int, ...]:
@@ -453,8 +457,7 @@ def _decline(b: _Builder, s: int, options: tuple[Action, ...]) -> None:
     chi, peng, later = decline_marks(b.v, kinds)
     _mark_chou(b, s, p.card, chi, peng)
     if later and s not in p.declined:
-        b.pending = Pending(p.card, p.source, p.by, p.tier, p.queue, p.declined + (s,),
-                            p.window)
+        b.pending = _moved(p, p.tier, p.queue, p.declined + (s,))
 
 
 def _mark_chou(b: _Builder, s: int, card: int, chi: bool, peng: bool) -> None:
