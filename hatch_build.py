@@ -3,7 +3,7 @@
 ``ZIPAI_COMPILE=1 pip install .`` compiles the modules named in ``zipai_rules.native.MODULES``
 with mypyc (mypy's compiler for typed Python) into C extension modules, built beside the
 ``.py`` files in a platform wheel; without it (the plain install) this hook does nothing and
-the wheel is pure Python. ``ZIPAI_COMPILE_JOBS`` caps the C compiler's parallel jobs (the
+the wheel is pure Python. ``ZIPAI_COMPILE_JOBS`` caps the C compiler's parallel jobs (1 to 64; the
 machine's CPU count by default). mypyc, setuptools (its C build) and what the type check
 reads are asked for by :meth:`CompileHook.dependencies`, so that a build with isolation gets
 them; an editable install (``pip install -e``) stays pure Python.
@@ -92,7 +92,9 @@ def compile_modules(work: Path) -> list[Path]:
         cmd.build_lib = str(work / "lib")  # type: ignore[attr-defined]
         cmd.build_temp = str(work / "temp")  # type: ignore[attr-defined]
         jobs = os.environ.get("ZIPAI_COMPILE_JOBS", "")
-        cmd.parallel = int(jobs) if jobs.isdigit() else (os.cpu_count() or 1)  # type: ignore[attr-defined]
+        # at most 64 jobs, at least 1, whatever the variable says
+        cap = min(int(jobs[:3]), 64) if jobs.isdecimal() and jobs.isascii() else os.cpu_count()
+        cmd.parallel = max(1, cap or 1)  # type: ignore[attr-defined]
         dist.run_command("build_ext")
     finally:
         os.chdir(here)
