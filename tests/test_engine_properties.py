@@ -501,7 +501,9 @@ def test_moving_a_card_on_offer_changes_only_the_fields_asked():
     from zipai_rules.engine.state import Pending
     from zipai_rules.engine.transition import _moved
 
-    names = [f.name for f in attrs.fields(Pending)]
-    p = Pending(**{n: i for i, n in enumerate(names)})
-    assert _moved(p, 91, 92) == attrs.evolve(p, tier=91, queue=92)
-    assert _moved(p, 91, 92, 93) == attrs.evolve(p, tier=91, queue=92, declined=93)
+    assert [f.name for f in attrs.fields(Pending)] == [
+        "card", "source", "by", "tier", "queue", "declined", "window"]
+    p = Pending(4, "discard", 1, 0, ((2, ()),), (0,), None)
+    queue = ((0, ()),)
+    assert _moved(p, 2, queue) == attrs.evolve(p, tier=2, queue=queue)
+    assert _moved(p, 2, queue, (0, 2)) == attrs.evolve(p, tier=2, queue=queue, declined=(0, 2))
