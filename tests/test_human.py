@@ -22,8 +22,8 @@ pexpect = pytest.importorskip("pexpect", reason="pexpect (the test extra) drives
 
 HUNAN = load_preset("hunan")
 BOTS = ["greedy", "random", "greedy"]
-PROMPT = r"choose 1-(\d+) or type an action \(quit to leave\): "
-ZH_PROMPT = r"选 1-(\d+) 或输入动作（quit 退出）："
+PROMPT = r"choose 1-(\d+) or type an action \(help, quit to leave\): "
+ZH_PROMPT = r"选 1-(\d+) 或输入动作（help 帮助，quit 退出）："
 
 
 def spawn(*argv: str):
