@@ -149,12 +149,13 @@ class Console:
                 action = self.bots[seat](state, state.options)
             game.apply(action)
             shown = self._news()
+            printed = bool(shown)
             if shown and shown[0].kind.value == action.kind.value and shown[0].seat == seat:
                 self.shown += 1
                 self.write(f"{self.shown:4}. {self.words.event(shown.pop(0))}")
             for e in shown:
                 self.write(f"      {self.words.event(e)}")
-            if shown and not human and self.pace > 0 and not game.is_over:
+            if printed and not human and self.pace > 0 and not game.is_over:
                 self.sleep(self.pace)  # only after a move the seat was shown: a pause
                 # after an unseen pass would tell that a bot was asked
 
