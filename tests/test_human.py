@@ -13,6 +13,7 @@ from zipai_rules.cards import parse_indices, token
 from zipai_rules.cli import main
 from zipai_rules.cli.human import LEFT, Console, _Leave, group_hand
 from zipai_rules.engine import Action, Game
+from zipai_rules.errors import ZipaiError
 from zipai_rules.presets import load_preset, preset_ids
 from zipai_rules.records import read_record
 from zipai_rules.settlement import settle
@@ -533,3 +534,9 @@ def test_hostile_pace_values_are_refused(value, capsys):
 def test_pace_needs_human(capsys):
     assert main(["play", "--pace", "0.5", "--seed", "1"]) == 2
     assert "--pace paces the bots' moves between your decisions" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("pace", [-0.5, 10.5, float("nan"), float("inf"), "1", True, None])
+def test_a_bad_pace_is_refused_by_the_console(pace):
+    with pytest.raises(ZipaiError, match="seconds from 0 to 10"):
+        Console(Game(HUNAN, seed=1), [0], make_bots(BOTS, 1, 3), Words(HUNAN), pace=pace)
