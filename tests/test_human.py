@@ -403,7 +403,7 @@ def test_the_table_shows_huxi_and_unseen_cards_through_a_terminal():
     screen = screen_of(child)
     child.sendline("quit")
     child.expect(pexpect.EOF)
-    assert "  1号位（机器人）：手牌 16 张；桌面 提(四 ? ? ?)；弃牌 -；桌面 9 胡息\n" in screen
+    assert "  1号位（机器人）：手牌 16 张；桌面 提(四 ? ? ?)；弃牌 -；桌面胡息 9\n" in screen
     assert ("你的胡息：桌面 0 + 手中 21（坎(叁 叁 叁) 6，坎(捌 捌 捌) 6，二七十(二 七 十) 3，"
             "二七十(贰 柒 拾) 6） = 21\n") in screen
     assert "未见：一:3 二:2 三:4 四:0 " in screen and " 捌:1 玖:3 拾:3\n" in screen
@@ -540,3 +540,26 @@ def test_pace_needs_human(capsys):
 def test_a_bad_pace_is_refused_by_the_console(pace):
     with pytest.raises(ZipaiError, match="seconds from 0 to 10"):
         Console(Game(HUNAN, seed=1), [0], make_bots(BOTS, 1, 3), Words(HUNAN), pace=pace)
+
+
+def test_a_face_down_meld_is_counted_apart():
+    """Hunan lays a 偎 face down (display.wei hidden): its 胡息 does not show to the others,
+    so their line counts the melds that show and says how many more lie face down."""
+    for seed in range(30):
+        game = Game(HUNAN, seed=seed)
+        bots = make_bots(BOTS, seed, 3)
+        while not game.is_over:
+            st = game.state
+            obs = game.observe(st.acting_seat)
+            down = [(s, ms) for s, ms in enumerate(obs.melds) if any(m.cards == () for m in ms)]
+            if down:
+                s, melds = down[0]
+                lines = Console(game, [obs.seat], [], Words(HUNAN)).table(obs)
+                line = next(x for x in lines if x.startswith(f"  seat {s} "))
+                n = sum(1 for m in melds if m.cards == ())
+                assert line.endswith(f" 胡息 + {n} face down") and "wei(? ? ?)" in line
+                zh = Console(game, [obs.seat], [], Words(HUNAN, zh=True)).table(obs)
+                assert any(x.endswith(f"（另有 {n} 组扣着）") for x in zh)
+                return
+            game.apply(bots[st.acting_seat](st, st.options))
+    raise AssertionError("no face-down 偎 in 30 seeded hands")

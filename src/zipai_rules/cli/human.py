@@ -193,7 +193,7 @@ class Console:
                 f"discards {discards}; table {hint.table_huxi[s]} {huxi}"
                 + (f" + {down} face down" if down else ""),
                 f"  {w.seat(s)}（{who}）：手牌 {obs.hidden_cards[s]} 张；"
-                f"桌面 {melds}；弃牌 {discards}；桌面 {hint.table_huxi[s]} {huxi}"
+                f"桌面 {melds}；弃牌 {discards}；桌面{huxi} {hint.table_huxi[s]}"
                 + (f"（另有 {down} 组扣着）" if down else "")))
         groups = " ".join(f"[{w.cards(g)}]" if len(g) > 1 else w.cards(g)
                           for g in group_hand(obs.hand))
