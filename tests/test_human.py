@@ -563,3 +563,20 @@ def test_a_face_down_meld_is_counted_apart():
                 return
             game.apply(bots[st.acting_seat](st, st.options))
     raise AssertionError("no face-down 偎 in 30 seeded hands")
+
+
+def test_pace_from_the_command_line(monkeypatch, capsys):
+    """``--pace 0.25`` reaches the console: the hand of seed 3 (seat 0 always choosing option
+    1) pauses a quarter second after bot moves, as the console test counts them."""
+    import io
+    import time
+
+    pauses: list[float] = []
+    monkeypatch.setattr(time, "sleep", pauses.append)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 200))
+    assert main(["play", "--human", "0", "--seed", "3", "--pace", "0.25"]) == 0
+    assert "settlement:" in capsys.readouterr().out
+    game, out = Game(HUNAN, seed=3), []
+    Console(game, [0], make_bots(BOTS, 3, 3), Words(HUNAN), lambda _p: "1", out.append,
+            pace=0.25, sleep=lambda s: out.append(("sleep", s))).play()
+    assert pauses == [0.25] * sum(isinstance(x, tuple) for x in out) and pauses

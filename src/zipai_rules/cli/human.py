@@ -104,18 +104,19 @@ class _Mark:
 class Console:
     """The terminal game: ``read(prompt)`` reads a line (raises :class:`EOFError` at the end
     of input), ``write(text)`` prints one; ``pace``: seconds to pause (``sleep``) after each
-    bot move that printed a line (0 to :data:`MAX_PACE`; else
+    bot move that printed a line (``time.sleep`` by default; 0 to :data:`MAX_PACE`; else
     :class:`~zipai_rules.errors.ZipaiError`, ``bad_argument``)."""
 
     def __init__(self, game: Game, humans: Sequence[int], bots: Sequence[Bot], words: Words,
                  read: Callable[[str], str] = input,
                  write: Callable[[str], None] = print, *, pace: float = 0.0,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] | None = None) -> None:
         if type(pace) not in (int, float) or not 0 <= pace <= MAX_PACE:
             raise ZipaiError(f"pace {pace!r:.40}: seconds from 0 to {MAX_PACE:g}",
                              code="bad_argument")
         self.game, self.humans, self.bots, self.words = game, tuple(humans), list(bots), words
-        self.read, self.write, self.pace, self.sleep = read, write, float(pace), sleep
+        self.read, self.write, self.pace = read, write, float(pace)
+        self.sleep = time.sleep if sleep is None else sleep
         self._told = len(game.deal.hands)  # the events printed so far: the deal's
         # the decisions shown so far: the lines are numbered by what the seat was shown, never
         # by the record's step (which would count the others' unseen passes)
