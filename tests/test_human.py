@@ -11,8 +11,9 @@ import pytest
 from zipai_rules.bots import make_bots
 from zipai_rules.cards import parse_indices, token
 from zipai_rules.cli import main
-from zipai_rules.cli.human import LEFT, Console, group_hand
+from zipai_rules.cli.human import LEFT, Console, _Leave, group_hand
 from zipai_rules.engine import Action, Game
+from zipai_rules.errors import ZipaiError
 from zipai_rules.presets import load_preset, preset_ids
 from zipai_rules.records import read_record
 from zipai_rules.settlement import settle
@@ -22,8 +23,8 @@ pexpect = pytest.importorskip("pexpect", reason="pexpect (the test extra) drives
 
 HUNAN = load_preset("hunan")
 BOTS = ["greedy", "random", "greedy"]
-PROMPT = r"choose 1-(\d+) or type an action \(quit to leave\): "
-ZH_PROMPT = r"选 1-(\d+) 或输入动作（quit 退出）："
+PROMPT = r"choose 1-(\d+) or type an action \(help, quit to leave\): "
+ZH_PROMPT = r"选 1-(\d+) 或输入动作（help 帮助，quit 退出）："
 
 
 def spawn(*argv: str):
@@ -377,3 +378,205 @@ def test_a_huge_seat_argument_is_quoted_short(capsys):
         main(["play", "--human", "9" * 5000])
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and "is not an integer" in err and len(err) < 1000
+
+
+# --- hints, help, undo and pace (issue 30) ----------------------------------------------------
+
+def test_the_table_shows_huxi_and_unseen_cards_through_a_terminal():
+    """Seed 10, seat 0's first question: seat 1's dealt small 提 of x4 is 9 胡息 (rules-hunan
+    table: small 提 9); seat 0's hand holds two big 坎 (6 each), a small and a big 二七十 (3
+    and 6): 21; x4 is all known (the 提), d3 and d8 have one copy left unseen each. Under
+    --zh the same values in the variant's words."""
+    child = spawn("--human", "0", "--seed", "10")
+    child.expect(PROMPT)
+    screen = screen_of(child)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert "  seat 1 (bot): 16 in hand; melds ti(x4 ? ? ?); discards -; table 9 胡息\n" in screen
+    assert "  seat 0 (you): 21 in hand; melds -; discards -; table 0 胡息\n" in screen
+    assert ("your 胡息: table 0 + hand 21 (kan(d3 d3 d3) 6, kan(d8 d8 d8) 6, "
+            "er_qi_shi(x2 x7 x10) 3, er_qi_shi(d2 d7 d10) 6) = 21\n") in screen
+    assert ("unseen: x1:3 x2:2 x3:4 x4:0 x5:4 x6:4 x7:2 x8:4 x9:2 x10:3 d1:3 d2:3 d3:1 d4:3 "
+            "d5:4 d6:3 d7:3 d8:1 d9:3 d10:3\n") in screen
+    child = spawn("--human", "0", "--seed", "10", "--zh")
+    child.expect(ZH_PROMPT)
+    screen = screen_of(child)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert "  1号位（机器人）：手牌 16 张；桌面 提(四 ? ? ?)；弃牌 -；桌面胡息 9\n" in screen
+    assert ("你的胡息：桌面 0 + 手中 21（坎(叁 叁 叁) 6，坎(捌 捌 捌) 6，二七十(二 七 十) 3，"
+            "二七十(贰 柒 拾) 6） = 21\n") in screen
+    assert "未见：一:3 二:2 三:4 四:0 " in screen and " 捌:1 玖:3 拾:3\n" in screen
+
+
+def bot_position(seed: int, decision: int) -> Game:
+    """Hunan ``--seed SEED`` played by the default bots in every seat, at its ``decision``-th
+    action (0-based)."""
+    game = Game(HUNAN, seed=seed)
+    bots = make_bots(BOTS, seed, 3)
+    while len(game.actions) < decision:
+        st = game.state
+        game.apply(bots[st.acting_seat](st, st.options))
+    return game
+
+
+def test_waits_are_shown_with_their_huxi_and_the_dead_ones_marked():
+    """Hunan seed 0 of the bots: at its 21st action seat 0 (no discard owed) waits on x2 (18
+    胡息 from either draw), x3 (15, from another seat's draw only: its own would be a forced
+    偎 of its pair) and x6 (15); at its 20th (a discard owed) discarding x3 leaves it waiting
+    on x7 alone, every x7 seen (dead). The values are the analysis's (tests/test_hints.py
+    checks them against the reference decomposer); here, that the screen says them."""
+    game = bot_position(0, 21)
+    assert game.state.acting_seat == 0
+    lines = Console(game, [0], [], Words(HUNAN)).table(game.observe(0))
+    assert "waits (听牌): x2 18 [2 unseen], x3 15 draw [1 unseen], x6 15 [4 unseen]" in lines
+    zh = Console(game, [0], [], Words(HUNAN, zh=True)).table(game.observe(0))
+    assert "听牌：二 18（未见 2 张），三 15 他家摸（未见 1 张），六 15（未见 4 张）" in zh
+    game = bot_position(0, 20)
+    lines = Console(game, [0], [], Words(HUNAN)).table(game.observe(0))
+    plans = next(line for line in lines if line.startswith("discard to wait"))
+    assert plans.startswith("discard to wait (听牌): x3 → x7 15 [dead: every copy seen]; "
+                            "x4 → x6 15 [4 unseen]; x7 → x2 18 [3 unseen], ")
+    seen = game.observe(0)
+    x7 = parse_indices("x7")[0]
+    copies = seen.hand[x7] + sum(c == x7 for d in seen.discards for c in d) + sum(
+        c == x7 for ms in seen.melds for m in ms for c in m.cards)
+    assert copies == 4  # dead: all four x7 are in sight of seat 0
+
+
+def test_help_and_undo_through_a_terminal():
+    """help lists the commands; undo at the first decision has nothing to take back; after
+    one decision undo goes back to it, and the same choice plays on exactly as before (the
+    bots' generators are restored too)."""
+    child = spawn("--human", "0", "--seed", "10")
+    child.expect(PROMPT)
+    child.sendline("help")
+    child.expect(PROMPT)
+    shown = screen_of(child)
+    assert "commands:\n  1-12            choose that option\n" in shown
+    assert "  undo            take back your last decision" in shown
+    assert "cards: x1..x10 small, d1..d10 big" in shown
+    child.sendline("undo")
+    child.expect_exact("nothing to undo: this is your first decision")
+    child.expect(PROMPT)
+    child.sendline("1")
+    child.expect(PROMPT)
+    first = screen_of(child)
+    child.sendline("undo")
+    child.expect_exact("undone: back to step 1")
+    child.expect_exact("--- step 1: seat 0 (you) to act ---")
+    child.expect(PROMPT)
+    child.sendline("1")
+    child.expect(PROMPT)
+    assert screen_of(child) == first  # the same moves and the same table again
+    assert "--- step 4: seat 0 (you) to act ---" in first
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == LEFT
+
+
+def test_undo_is_refused_where_another_person_decided_since():
+    """Two people (seats 0 and 1, seed 10): at seat 0's second decision, seat 1 has decided
+    in between, so undo would take its decision back too: refused, nothing taken back."""
+    game, out = Game(HUNAN, seed=10), []
+    prompts: list[int] = []  # the seat asked at each prompt
+    at_undo: list[int] = []  # the actions played when undo was typed
+
+    def read(_prompt: str) -> str:
+        header = next(line for line in reversed(out) if line.startswith("--- step "))
+        prompts.append(int(header.split("seat ")[1].split()[0]))
+        asked = prompts.count(0)
+        if asked == 2:
+            at_undo.append(len(game.actions))
+        return "1" if asked < 2 else "undo" if asked == 2 else "quit"
+    console = Console(game, [0, 1], make_bots(BOTS, 10, 3), Words(HUNAN), read, out.append)
+    with pytest.raises(_Leave):
+        console.play()
+    assert prompts[0] == 0 and 1 in prompts[1:-2] and prompts[-2:] == [0, 0]
+    assert out[-1] == ("undo refused: it would take back seat 1's decision too (a person, "
+                       "not a bot); undo plays against bots only")
+    assert at_undo == [len(game.actions)] and any(a.seat == 1 for a in game.actions)
+
+
+def test_pace_pauses_only_after_bot_moves_the_seat_is_shown():
+    """--pace: a pause after each bot move that printed a line, none after a bot's pass the
+    seat is not shown (a pause would tell that the bot was asked), none after the last move."""
+    game, out = Game(HUNAN, seed=3), []
+    console = Console(game, [0], make_bots(BOTS, 3, 3), Words(HUNAN), lambda _p: "1",
+                      out.append, pace=0.25, sleep=lambda s: out.append(("sleep", s)))
+    console.play()
+    pauses = [x for x in out if isinstance(x, tuple)]
+    assert pauses and set(pauses) == {("sleep", 0.25)}
+    # count independently: the bot moves after which seat 0 was shown a new event
+    again, expected, unseen = Game(HUNAN, seed=3), 0, 0
+    for action in game.actions:
+        before = len(again.events_for(0))
+        again.apply(action)
+        if action.seat != 0:
+            grew = len(again.events_for(0)) > before
+            expected += grew and not again.is_over
+            unseen += not grew
+    assert len(pauses) == expected and unseen > 0
+    assert all(isinstance(out[k - 1], str) for k, x in enumerate(out) if isinstance(x, tuple))
+
+
+@pytest.mark.parametrize("value", ["-1", "nan", "inf", "11", "1e3", "", "0x1", "٣", "9" * 5000,
+                                   "1.5.5", " 1"])
+def test_hostile_pace_values_are_refused(value, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["play", "--human", "0", "--pace", value])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "error: argument --pace" in err and len(err) < 1000
+    assert "is not a number of seconds from 0 to 10" in err
+
+
+def test_pace_needs_human(capsys):
+    assert main(["play", "--pace", "0.5", "--seed", "1"]) == 2
+    assert "--pace paces the bots' moves between your decisions" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("pace", [-0.5, 10.5, float("nan"), float("inf"), "1", True, None])
+def test_a_bad_pace_is_refused_by_the_console(pace):
+    with pytest.raises(ZipaiError, match="seconds from 0 to 10"):
+        Console(Game(HUNAN, seed=1), [0], make_bots(BOTS, 1, 3), Words(HUNAN), pace=pace)
+
+
+def test_a_face_down_meld_is_counted_apart():
+    """Hunan lays a 偎 face down (display.wei hidden): its 胡息 does not show to the others,
+    so their line counts the melds that show and says how many more lie face down."""
+    for seed in range(30):
+        game = Game(HUNAN, seed=seed)
+        bots = make_bots(BOTS, seed, 3)
+        while not game.is_over:
+            st = game.state
+            obs = game.observe(st.acting_seat)
+            down = [(s, ms) for s, ms in enumerate(obs.melds) if any(m.cards == () for m in ms)]
+            if down:
+                s, melds = down[0]
+                lines = Console(game, [obs.seat], [], Words(HUNAN)).table(obs)
+                line = next(x for x in lines if x.startswith(f"  seat {s} "))
+                n = sum(1 for m in melds if m.cards == ())
+                assert line.endswith(f" 胡息 + {n} face down") and "wei(? ? ?)" in line
+                zh = Console(game, [obs.seat], [], Words(HUNAN, zh=True)).table(obs)
+                assert any(x.endswith(f"（另有 {n} 组扣着）") for x in zh)
+                return
+            game.apply(bots[st.acting_seat](st, st.options))
+    raise AssertionError("no face-down 偎 in 30 seeded hands")
+
+
+def test_pace_from_the_command_line(monkeypatch, capsys):
+    """``--pace 0.25`` reaches the console: the hand of seed 3 (seat 0 always choosing option
+    1) pauses a quarter second after bot moves, as the console test counts them."""
+    import io
+    import time
+
+    pauses: list[float] = []
+    monkeypatch.setattr(time, "sleep", pauses.append)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 200))
+    assert main(["play", "--human", "0", "--seed", "3", "--pace", "0.25"]) == 0
+    assert "settlement:" in capsys.readouterr().out
+    game, out = Game(HUNAN, seed=3), []
+    Console(game, [0], make_bots(BOTS, 3, 3), Words(HUNAN), lambda _p: "1", out.append,
+            pace=0.25, sleep=lambda s: out.append(("sleep", s))).play()
+    assert pauses == [0.25] * sum(isinstance(x, tuple) for x in out) and pauses

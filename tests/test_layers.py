@@ -40,8 +40,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("inputs", "partial", "loader", "presets", "variant_file", ""),
     ("engine", "play"),
     ("settlement", "invariants", "match", "scored"),
-    ("records", "svg", "wording"),            # svg: pictures of tables, analyses, settlements;
-                                              # wording: the words of play --zh and the replay
+    ("records", "svg", "wording", "hints"),   # svg: pictures of tables, analyses, settlements;
+                                              # wording: the words of play --zh and the replay;
+                                              # hints: what a seat works out from its view
     ("bots", "simulate", "bench", "reference", "testing", "variant_docs", "rl_encoder", "rl",
      "rl_vector", "rl_parallel", "rl_opponents", "replay_html", "arena"),
     ("cli",),

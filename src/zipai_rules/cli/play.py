@@ -24,7 +24,7 @@ from ..terminal import pad
 from ..variant import Variant
 from ..wording import Words
 from .common import VARIANT_HELP, bot_list, bot_names, count, items, variant_arg
-from .human import play_human
+from .human import MAX_PACE, play_human
 from .log import deal_lines, header, print_result, print_settlement
 
 
@@ -54,7 +54,14 @@ def add_parser(sub: Any) -> None:
                            "your numbered options at each decision. End of input or `quit` "
                            "leaves with status 3, Ctrl-C with status 130 (no record is "
                            "written then). Several seats take turns at one screen: each "
-                           "seat's hand is printed in the same scrollback")
+                           "seat's hand is printed in the same scrollback. At each "
+                           "decision: every seat's table 胡息, yours and your hand's, your "
+                           "waits (听牌) with their 胡息 and the dead ones marked, the unseen "
+                           "count of each card; type help for the commands, undo to take "
+                           "back your last decision (against bots only)")
+    play.add_argument("--pace", type=pace_arg, default=0.0, metavar="SECONDS",
+                      help="with --human, pause SECONDS (0 to 10, a decimal such as 0.5) "
+                           "after each bot move shown (default 0)")
     play.add_argument("--hands", type=count(1), default=None,
                       help="play a match of N hands (dealer rotation, running scores), fewer "
                            "where the variant's match ends sooner (match.end)")
@@ -73,6 +80,17 @@ def add_parser(sub: Any) -> None:
                            "to it")
     play.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
     play.set_defaults(func=run)
+
+
+def pace_arg(text: str) -> float:
+    """argparse type of ``--pace``: seconds, a plain decimal from 0 to
+    :data:`~zipai_rules.cli.human.MAX_PACE` (``0.5``; no sign, exponent, ``inf`` or ``nan``)."""
+    plain = text.isascii() and len(text) <= 12 and text.replace(".", "", 1).isdigit()
+    value = float(text) if plain else None
+    if value is None or not 0 <= value <= MAX_PACE:
+        raise argparse.ArgumentTypeError(f"{brief(repr(text), 40)} is not a number of seconds "
+                                         f"from 0 to {MAX_PACE:g} (such as 0.5)")
+    return value
 
 
 def seat_list(text: str) -> tuple[int, ...]:
@@ -98,6 +116,9 @@ def run(args: argparse.Namespace) -> int:
     drawn = args.seed is None
     if drawn:  # unseeded: no seat can guess or search the shuffle (engine.seeds)
         args.seed = fresh_seed()
+    if args.pace and args.human is None:
+        raise ZipaiError("--pace paces the bots' moves between your decisions: give --human "
+                         "SEATS", code="bad_option")
     if args.human is not None:
         for flag, used in (("--json", args.json), ("--seat", args.seat is not None),
                            ("--hands", args.hands > 1), ("--match", args.match)):
@@ -124,10 +145,9 @@ def run(args: argparse.Namespace) -> int:
     game = Game(variant, seed=args.seed, dealer=dealer)
     words = Words(variant, args.zh)
     if args.human is not None:
-
         return play_human(game, args.human, bots, words, seating=seating,
                           record=args.record, bot_names=bot_names(args, variant.players),
-                          seed_secret=drawn)
+                          seed_secret=drawn, pace=args.pace)
     quiet = args.json or args.seat is not None
     lost: list[OSError] = []  # the output failed (a closed pipe, a full disk): the hand and
     # its record still go on
