@@ -19,7 +19,7 @@ import math
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -221,7 +221,7 @@ class Tally:
         held = sum(b - a + 1 for a, b in tally.numbers)
         if held != games:
             raise _schema(f"{where}.numbers", f"hold {held} games, not {games}")
-        wins = _list(doc["wins"], f"{where}.wins", players)
+        wins = _list(doc["wins"], f"{where}.wins", MAX_PLAYERS)
         if len(wins) != players:
             raise _schema(f"{where}.wins", f"has {len(wins)} seats, not {players}")
         tally.wins = [_int(w, f"{where}.wins[{s}]") for s, w in enumerate(wins)]
@@ -559,55 +559,86 @@ def check_stats(doc: object) -> Tally:
 _SAME = ("variant", "content_hash", "engine", "bots", "unit")
 
 
-def merge_stats(docs: Sequence[Mapping[str, Any]], names: Sequence[str] | None = None
+def merge_stats(docs: Iterable[Mapping[str, Any]], names: Iterable[str] | None = None
                 ) -> dict[str, Any]:
     """The statistics of the union of the runs of ``docs`` (statistics dicts, each checked
-    by :func:`check_stats`): equal, timing aside, to the statistics of one run over all
-    their games. The seed is the smallest of theirs, and the game numbers of a run with a
-    larger seed are moved up by the difference (game ``n`` of seed ``S`` is game
-    ``n + S - seed``). ``timing``: the sums of ``seconds``, ``setup_seconds`` and
-    ``play_seconds`` (``None`` if any part lacks one), the rates from those sums, ``jobs``
-    the parts' common number (``None`` if they differ): a merged run's seconds are the time
-    its parts took one after the other, not a wall-clock time. ``names`` (default
-    ``docs[0]``, …) name the documents in messages.
+    by :func:`check_stats`; any iterable, consumed once, keeping only the merged counts, so
+    a generator reading files one at a time merges any number of them): equal, timing
+    aside, to the statistics of one run over all their games. The seed is the smallest of
+    theirs, and the game numbers of a run with a larger seed are moved up by the difference
+    (game ``n`` of seed ``S`` is game ``n + S - seed``). ``timing``: the sums of
+    ``seconds``, ``setup_seconds`` and ``play_seconds`` (``None`` if any part lacks one),
+    the rates from those sums, ``jobs`` the parts' common number (``None`` if they differ):
+    a merged run's seconds are the time its parts took one after the other, not a
+    wall-clock time. ``names`` (default ``docs[0]``, …) name the documents in messages, one
+    per document.
 
-    Raises :class:`~zipai_rules.errors.ZipaiError`: ``bad_argument`` for no document,
-    ``schema`` for a document that is not statistics, ``cannot_merge`` for documents of
-    another variant (id or content hash), engine version, bots or seat count, or that hold
-    a common game (the message names the two documents and the game)."""
-    if not docs:
-        raise ZipaiError("no statistics to merge", code="bad_argument")
-    labels = list(names) if names is not None else [f"docs[{k}]" for k in range(len(docs))]
-    parts = []
-    for label, doc in zip(labels, docs, strict=True):
-        try:
-            parts.append((label, doc, check_stats(doc)))
-        except ZipaiError as exc:
-            raise ZipaiError(f"{label}: {exc}", code=exc.code) from None
-    first_label, first, first_tally = parts[0]
-    for label, doc, tally in parts[1:]:
-        if tally.players != first_tally.players:
-            raise _refuse(f"{label} has {tally.players} seats, {first_label} "
-                          f"{first_tally.players}")
-        for key in _SAME:
-            if doc[key] != first[key]:
-                raise _refuse(f"{label} is of {key} {_show(doc[key])}, {first_label} of "
-                              f"{_show(first[key])}")
-    seed = min(doc["seed"] for _, doc, _ in parts)
-    merged = Tally(first_tally.players)
+    Raises :class:`~zipai_rules.errors.ZipaiError`: ``bad_argument`` for no document (or
+    not one name per document), ``schema`` for a document that is not statistics,
+    ``cannot_merge`` for documents of another variant (id or content hash), engine version,
+    bots or seat count than the first, or that hold a common game (the message names the
+    two documents and the game)."""
+    pairs = (_enumerate_names(docs) if names is None else zip(names, docs, strict=True))
+    first: tuple[str, Mapping[str, Any]] | None = None
+    merged = Tally(1)
+    seed = 0
+    seeds: set[int] = set()
     done: list[tuple[str, list[tuple[int, int]]]] = []  # each part's numbers, from ``seed``
-    for label, doc, tally in parts:
-        moved = tally.shifted(doc["seed"] - seed)
-        for other, numbers in done:
-            game = _first_common(numbers, moved.numbers)
-            if game is not None:
-                raise _refuse(f"{label} and {other} both hold game {game}" + (
-                    "" if len({d["seed"] for _, d, _ in parts}) == 1
-                    else f" (numbered from seed {seed})"))
-        merged.merge(moved)
-        done.append((label, moved.numbers))
-    return _statistics(merged, {**first, "seed": seed}, _merged_timing(
-        [doc["timing"] for _, doc, _ in parts], merged.games))
+    timings: list[Mapping[str, Any]] = []
+    try:
+        for label, doc in pairs:
+            try:
+                tally = check_stats(doc)
+            except ZipaiError as exc:
+                raise ZipaiError(f"{label}: {exc}", code=exc.code) from None
+            if first is None:
+                first, merged, seed = (label, doc), Tally(tally.players), doc["seed"]
+            _check_same(first, label, doc, tally)
+            if doc["seed"] < seed:  # number everything from the new, smaller seed
+                up = seed - doc["seed"]
+                merged = merged.shifted(up)
+                done = [(other, [(a + up, b + up) for a, b in numbers])
+                        for other, numbers in done]
+                seed = doc["seed"]
+            seeds.add(doc["seed"])
+            moved = tally.shifted(doc["seed"] - seed)
+            for other, numbers in done:
+                game = _first_common(numbers, moved.numbers)
+                if game is not None:
+                    raise _refuse(f"{label} and {other} both hold game {game}" + (
+                        "" if len(seeds) == 1 else f" (numbered from seed {seed})"))
+            merged.merge(moved)
+            done.append((label, moved.numbers))
+            timings.append(doc["timing"])
+    except ValueError as exc:  # zip(strict=True): not one name per document
+        if isinstance(exc, ZipaiError):
+            raise
+        raise ZipaiError(f"names and docs differ in length: {exc}",
+                         code="bad_argument") from None
+    if first is None:
+        raise ZipaiError("no statistics to merge", code="bad_argument")
+    return _statistics(merged, {**first[1], "seed": seed}, _merged_timing(timings,
+                                                                           merged.games))
+
+
+def _enumerate_names(docs: Iterable[Mapping[str, Any]]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """``("docs[0]", doc), ("docs[1]", doc), …``: the default names of :func:`merge_stats`."""
+    for k, doc in enumerate(docs):
+        yield f"docs[{k}]", doc
+
+
+def _check_same(first: tuple[str, Mapping[str, Any]], label: str, doc: Mapping[str, Any],
+                tally: Tally) -> None:
+    """Refuse ``doc`` (``cannot_merge``) unless it shares the first document's variant,
+    engine, bots, unit and seats."""
+    first_label, first_doc = first
+    seats = len(first_doc["bots"])
+    if tally.players != seats:
+        raise _refuse(f"{label} has {tally.players} seats, {first_label} {seats}")
+    for key in _SAME:
+        if doc[key] != first_doc[key]:
+            raise _refuse(f"{label} is of {key} {_show(doc[key])}, {first_label} of "
+                          f"{_show(first_doc[key])}")
 
 
 def _merged_timing(timings: Sequence[Mapping[str, Any]], games: int) -> dict[str, Any]:
