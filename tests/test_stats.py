@@ -124,7 +124,11 @@ def test_a_game_counted_twice_is_refused_and_changes_nothing():
 @pytest.mark.parametrize("bad, words", [
     (summary(0), "game number 0"), (summary(True), "game number True"),
     (summary(1, winner=3), "winner 3 is not a seat of 3"),
-    (summary(1, kind="Hu!"), "kind 'Hu!'"),
+    (summary(1, kind="Hu!"), "kind 'Hu!' is not a result kind (hu, huangzhuang, tianhu)"),
+    (summary(1, winner=None, kind="hu"), "game 1: a hu with winner None"),
+    (summary(1, winner=1, kind="huangzhuang"), "game 1: a huangzhuang with winner 1"),
+    (summary(1, huxi=15.0), "game 1: huxi 15.0 is not an int"),
+    (summary(1, actions=2 ** 53), "game 1: actions 9007199254740992 is not an int"),
 ])
 def test_add_refuses_a_bad_summary(bad, words):
     t = Tally(3)
@@ -336,6 +340,7 @@ HOSTILE_TALLIES = [
     (edit(["kinds", "hu"], 2), "tally.kinds: add up to 3 games, not 4"),
     (edit(["kinds", "hu"], 0), "tally.kinds.hu: 0 is not from 1"),
     (edit(["kinds", "HU"], 1), "tally.kinds: kind 'HU' is not a result kind"),
+    (edit(["kinds"], {"hu": 4}), "tally.kinds: count 0 huangzhuang, not 1"),
     (edit(["values", "huxi", "016"], 1), "tally.values.huxi: key '016' is not an integer"),
     (edit(["values", "huxi", "-0"], 1), "tally.values.huxi: key '-0'"),
     (edit(["values", "huxi", " 7"], 1), "tally.values.huxi: key ' 7'"),

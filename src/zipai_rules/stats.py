@@ -31,6 +31,7 @@ from .errors import ZipaiError
 from .inputs import MAX_SCORE, Limits, Refused, check_tree, loads_json, read_text
 from .terminal import pad
 from .variant import Variant
+from .vocab import ResultKind
 
 #: the ``format`` of a tally's JSON form
 TALLY_FORMAT = "zipai-tally/1"
@@ -50,10 +51,11 @@ MAX_COUNT = 2 ** 63 - 1
 #: raise ``max_bytes``/``max_nodes`` for such a file)
 STATS_LIMITS = Limits(max_bytes=16 * 1024 * 1024, max_nodes=1_000_000, max_depth=8)
 
-_KIND = re.compile(r"[a-z_]{1,32}")
+#: the result kinds a game may end in (a tally's ``kinds`` keys)
+KINDS = frozenset(k.value for k in ResultKind)
 _INT = re.compile(r"-?(0|[1-9][0-9]{0,15})")
 
-__all__ = ["MAX_COUNT", "STATS_LIMITS", "TALLY_FORMAT", "VALUES", "Summary", "Tally",
+__all__ = ["KINDS", "MAX_COUNT", "STATS_LIMITS", "TALLY_FORMAT", "VALUES", "Summary", "Tally",
            "check_stats", "format_stats", "merge_stats", "read_stats", "summarize",
            "tally_stats"]
 
@@ -111,8 +113,10 @@ class Tally:
     def add(self, g: Summary) -> None:
         """Count one game. Raises :class:`~zipai_rules.errors.ZipaiError`
         (``cannot_merge``) when its number is already counted, ``bad_argument`` for a
-        number that is not a positive int, a winner that is not a seat or a kind that is not
-        a result kind's text; the tally is then unchanged."""
+        number that is not a positive int, a winner that is not a seat, a kind that is not
+        a :class:`~zipai_rules.vocab.ResultKind`, a winner given for a 荒庄 (or none for
+        a win), or a 胡息, units, gain or length that is not an int within
+        ±:data:`~zipai_rules.inputs.MAX_SCORE`; the tally is then unchanged."""
         n = g.number
         if type(n) is not int or not 1 <= n <= MAX_COUNT:
             raise ZipaiError(f"game number {n!r} is not an int from 1 to 2**63-1",
@@ -121,10 +125,18 @@ class Tally:
                                      or not 0 <= g.winner < self.players):
             raise ZipaiError(f"game {n}: winner {g.winner!r} is not a seat of "
                              f"{self.players}", code="bad_argument")
-        if not isinstance(g.kind, str) or not _KIND.fullmatch(g.kind):
-            raise ZipaiError(f"game {n}: kind {g.kind!r} is not a result kind",
-                             code="bad_argument")
+        if not isinstance(g.kind, str) or g.kind not in KINDS:
+            raise ZipaiError(f"game {n}: kind {g.kind!r} is not a result kind "
+                             f"({', '.join(sorted(KINDS))})", code="bad_argument")
+        if (g.winner is None) != (g.kind == ResultKind.HUANGZHUANG):
+            raise ZipaiError(f"game {n}: a {g.kind} with winner {g.winner!r} (a game has a "
+                             "winner unless it is huangzhuang)", code="bad_argument")
         kind = str.__str__(g.kind)  # the text of a ResultKind, as JSON writes it
+        for name, value in (("huxi", g.huxi), ("units", g.units), ("gain", g.gain),
+                            ("actions", g.actions)):
+            if type(value) is not int or abs(value) > MAX_SCORE:
+                raise ZipaiError(f"game {n}: {name} {value!r} is not an int within "
+                                 "±(2**53-1)", code="bad_argument")
         i = bisect_right(self._starts, n)  # ranges before i start at or below n
         if i and self._ends[i - 1] >= n:
             raise _refuse(f"game {n} is counted twice")
@@ -206,7 +218,7 @@ class Tally:
         within ±:data:`~zipai_rules.inputs.MAX_SCORE`, at most :data:`MAX_RANGES` ranges,
         :data:`MAX_DISTINCT` values per distribution and :data:`MAX_KINDS` kinds, ranges
         sorted and apart, and every total consistent (games = numbers = kinds = lengths =
-        wins + 荒庄; wins = each won-game distribution). Raises
+        wins + 荒庄; 荒庄 = the huangzhuang kind; wins = each won-game distribution). Raises
         :class:`~zipai_rules.errors.ZipaiError` (``schema``) naming the path of the first
         bad value, ``where`` being the path of ``obj`` itself."""
         doc = _mapping(obj, where, ("format", "players", "games", "numbers", "wins",
@@ -231,12 +243,16 @@ class Tally:
                           f"{sum(tally.wins) + tally.huangzhuang} games, not {games}")
         kinds = _mapping(doc["kinds"], f"{where}.kinds", None, MAX_KINDS)
         for kind, c in kinds.items():
-            if not _KIND.fullmatch(kind):
-                raise _schema(f"{where}.kinds", f"kind {kind[:40]!r} is not a result kind")
+            if kind not in KINDS:
+                raise _schema(f"{where}.kinds", f"kind {kind[:40]!r} is not a result kind "
+                              f"({', '.join(sorted(KINDS))})")
             tally.kinds[kind] = _int(c, f"{where}.kinds.{kind}", 1)
         if sum(tally.kinds.values()) != games:
             raise _schema(f"{where}.kinds", f"add up to {sum(tally.kinds.values())} games, "
                           f"not {games}")
+        if tally.kinds["huangzhuang"] != tally.huangzhuang:
+            raise _schema(f"{where}.kinds", f"count {tally.kinds['huangzhuang']} huangzhuang, "
+                          f"not {tally.huangzhuang}")
         values = _mapping(doc["values"], f"{where}.values", VALUES)
         for name in VALUES:
             counts = _mapping(values[name], f"{where}.values.{name}", None, MAX_DISTINCT)
