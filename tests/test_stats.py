@@ -481,3 +481,17 @@ def test_cli_merge_refuses_with_an_error_line(capsys, tmp_path):
     with pytest.raises(SystemExit) as exit_info:
         main(["stats", "merge"])
     assert exit_info.value.code == 2
+
+
+def test_the_statistics_page_example_prints_what_its_comments_say(capsys):
+    """docs/statistics.md's Python block runs as written; each print's comment is its line."""
+    import re
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "statistics.md"
+    block = re.search(r"^```python\n(.*?)^```$", page.read_text("utf-8"), re.S | re.M).group(1)
+    exec(compile(block, str(page), "exec"), {"__name__": "statistics_page"})  # noqa: S102
+    said = [line.split("# ", 1)[1].strip() for line in block.splitlines()
+            if line.startswith("print(")]
+    assert capsys.readouterr().out.splitlines() == said == [
+        "[(1, 1), (3, 3)] 10", "[(1, 20)] 20", "True True"]
