@@ -599,7 +599,7 @@ def merge_stats(docs: Iterable[Mapping[str, Any]], names: Iterable[str] | None =
     merged = Tally(1)
     seed = 0
     seeds: set[int] = set()
-    done: list[tuple[str, list[tuple[int, int]]]] = []  # each part's numbers, from ``seed``
+    done: list[tuple[str, list[tuple[int, int]], int]] = []  # each part's numbers, seed
     timings: list[Mapping[str, Any]] = []
     try:
         for label, doc in pairs:
@@ -611,20 +611,18 @@ def merge_stats(docs: Iterable[Mapping[str, Any]], names: Iterable[str] | None =
                 first, merged, seed = (label, doc), Tally(tally.players), doc["seed"]
             _check_same(first, label, doc, tally)
             if doc["seed"] < seed:  # number everything from the new, smaller seed
-                up = seed - doc["seed"]
-                merged = merged.shifted(up)
-                done = [(other, [(a + up, b + up) for a, b in numbers])
-                        for other, numbers in done]
+                merged = merged.shifted(seed - doc["seed"])
                 seed = doc["seed"]
             seeds.add(doc["seed"])
             moved = tally.shifted(doc["seed"] - seed)
-            for other, numbers in done:
-                game = _first_common(numbers, moved.numbers)
-                if game is not None:
-                    raise _refuse(f"{label} and {other} both hold game {game}" + (
-                        "" if len(seeds) == 1 else f" (numbered from seed {seed})"))
+            game = _first_common(merged.numbers, moved.numbers)
+            if game is not None:  # name the earlier document that holds it
+                other = next(other for other, numbers, own in done if _first_common(
+                    numbers, [(game + seed - own, game + seed - own)]) is not None)
+                raise _refuse(f"{label} and {other} both hold game {game}" + (
+                    "" if len(seeds) == 1 else f" (numbered from seed {seed})"))
             merged.merge(moved)
-            done.append((label, moved.numbers))
+            done.append((label, tally.numbers, doc["seed"]))
             timings.append(doc["timing"])
     except ValueError as exc:  # zip(strict=True): not one name per document
         if isinstance(exc, ZipaiError):
