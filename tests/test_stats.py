@@ -387,6 +387,7 @@ def test_statistics_edited_apart_from_their_tally_are_refused(hunan, games):
                        ({**stats, "seed": -1}, "seed: -1 is not from 0"),
                        ({**stats, "bots": ["greedy"]}, "bots: names 1 bots for 3 seats"),
                        ({**stats, "variant": 7}, "variant: is int, not a string"),
+                       ({k: v for k, v in stats.items() if k != "engine"}, "engine: is missing"),
                        ({**stats, "timing": {**stats["timing"], "seconds": -1.0}},
                         "timing.seconds"),
                        ({**stats, "timing": {"jobs": 1}}, "timing: missing key"),

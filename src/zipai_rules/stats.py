@@ -539,17 +539,20 @@ def check_stats(doc: object) -> Tally:
     if type(doc) is not dict:
         raise _schema("<root>", f"is {_kind_of(doc)}, not an object of statistics")
     if "tally" not in doc:
-        raise _schema("<root>", "has no tally (statistics of zipai_rules before 0.1.0's "
-                      "merging statistics, or not statistics)")
+        raise _schema("<root>", "has no tally: not statistics of zipai simulate --json, or "
+                      "written before statistics held their counts")
+    for key in ("variant", "content_hash", "engine", "seed", "bots", "unit", "timing"):
+        if key not in doc:
+            raise _schema(key, "is missing")
     tally = Tally.from_json(doc["tally"])
     header: dict[str, Any] = {
-              "variant": _text(doc.get("variant"), "variant"),
-              "content_hash": _text(doc.get("content_hash"), "content_hash"),
-              "engine": _text(doc.get("engine"), "engine", 64),
-              "seed": _int(doc.get("seed"), "seed", 0, 2 ** MAX_SEED_BITS - 1),
-              "bots": [_text(b, f"bots[{s}]", 64) for s, b in
-                       enumerate(_list(doc.get("bots"), "bots", MAX_PLAYERS))],
-              "unit": _text(doc.get("unit"), "unit", 64)}
+        "variant": _text(doc.get("variant"), "variant"),
+        "content_hash": _text(doc.get("content_hash"), "content_hash"),
+        "engine": _text(doc.get("engine"), "engine", 64),
+        "seed": _int(doc.get("seed"), "seed", 0, 2 ** MAX_SEED_BITS - 1),
+        "bots": [_text(b, f"bots[{s}]", 64)
+                 for s, b in enumerate(_list(doc.get("bots"), "bots", MAX_PLAYERS))],
+        "unit": _text(doc.get("unit"), "unit", 64)}
     if len(header["bots"]) != tally.players:
         raise _schema("bots", f"names {len(header['bots'])} bots for {tally.players} seats")
     timing = _mapping(doc.get("timing"), "timing", _TIMING)
