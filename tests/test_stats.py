@@ -516,3 +516,42 @@ def test_merging_many_documents_takes_work_linear_in_their_number(monkeypatch, h
         merge_stats([*docs, docs[7]])
     assert str(info.value) == "docs[300] and docs[7] both hold game 293 (numbered from seed 1)"
     assert len(calls) <= 301 + 8
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats(allow_nan=False)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                max_size=4),
+    max_leaves=12)
+
+
+@given(st.data())
+def test_any_change_to_a_tally_reads_or_is_a_clean_error(data):
+    """A value anywhere in a tally replaced by any JSON value: from_json gives a tally whose
+    JSON form is the document, or a ZipaiError; never another exception."""
+    doc = good_tally()
+    node, path = doc, []
+    while isinstance(node, (dict, list)) and node and data.draw(st.booleans()):
+        key = data.draw(st.sampled_from(sorted(node) if isinstance(node, dict)
+                                        else range(len(node))))
+        path.append(key)
+        node = node[key]
+    if not path:
+        doc = data.draw(JSON_VALUES)
+    else:
+        edit(path, data.draw(JSON_VALUES))(doc)
+    try:
+        tally = Tally.from_json(doc)
+    except ZipaiError as exc:
+        assert exc.code == "schema"
+    else:
+        assert tally.to_json() == doc
+
+
+@given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
+def test_any_bytes_as_a_statistics_file_are_a_clean_error(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("fuzz") / "s.json"
+    path.write_bytes(data)
+    with pytest.raises(ZipaiError):
+        read_stats(path)
