@@ -40,10 +40,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("inputs", "partial", "loader", "presets", "variant_file", ""),
     ("engine", "play"),
     ("settlement", "invariants", "match", "scored"),
-    ("records", "svg", "wording"),            # svg: pictures of tables, analyses, settlements;
+    ("records", "shards", "svg", "wording"),  # shards: many games' records in one file;
+                                              # svg: pictures of tables, analyses, settlements;
                                               # wording: the words of play --zh and the replay
-    ("bots", "simulate", "bench", "reference", "testing", "variant_docs", "rl_encoder", "rl",
-     "rl_vector", "rl_parallel", "rl_opponents", "replay_html", "arena"),
+    ("bots", "simulate", "summary_table", "bench", "reference", "testing", "variant_docs",
+     "rl_encoder", "rl", "rl_vector", "rl_parallel", "rl_opponents", "replay_html", "arena"),
     ("cli",),
 )
 
@@ -56,7 +57,8 @@ LATE_BOUND = {("zipai_rules.variant", "zipai_rules.variant_file"),
               ("zipai_rules", "zipai_rules.records")}
 
 #: modules that read or write files, or talk to a terminal: the hand analysis loads none
-IO_MODULES = ("inputs", "loader", "presets", "variant_file", "records", "simulate", "bench",
+IO_MODULES = ("inputs", "loader", "presets", "variant_file", "records", "shards", "simulate",
+              "summary_table", "bench",
               "variant_docs", "terminal", "replay_html")
 
 
