@@ -161,7 +161,7 @@ def test_replay_and_view_read_a_game_of_a_shard(per_game, tmp_path, capsys):
     (["view", "{record}", "--game", "1"], "--game N goes with a record shard"),
     (["simulate", "--games", "2", "--shards"], "--shards goes with --out"),
     (["simulate", "--games", "2", "--shards", "--out", "{tmp}/x", "--html"],
-     "not --out-on-workers or --shards"),
+     "it does not go with --shards"),
 ])
 def test_options_that_do_not_go_together(tmp_path, capsys, argv, message):
     shard = write_shard(tmp_path, 1, [shard_line(json.loads(t)) for t in _records(5)])

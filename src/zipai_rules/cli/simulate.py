@@ -161,8 +161,11 @@ def run(args: argparse.Namespace) -> int:
     bots = bot_names(args, variant.players)
     if args.out_on_workers and not (args.dask and args.out):
         raise ZipaiError("--out-on-workers goes with --dask and --out", code="bad_option")
-    if args.html and (not args.out or args.out_on_workers or args.shards):
-        raise ZipaiError("--html goes with --out (and not --out-on-workers or --shards)",
+    if args.html and (not args.out or args.out_on_workers):
+        raise ZipaiError("--html goes with --out (and not --out-on-workers)", code="bad_option")
+    if args.html and args.shards:
+        raise ZipaiError("--html writes a page per game from the per-game records: it does "
+                         "not go with --shards (zipai view SHARD --game N writes one)",
                          code="bad_option")
     if args.shards and not args.out:
         raise ZipaiError("--shards goes with --out", code="bad_option")
