@@ -158,6 +158,7 @@ def test_replay_and_view_read_a_game_of_a_shard(per_game, tmp_path, capsys):
     (["replay", "{shard}", "{shard}", "--game", "2"], "give one shard"),
     (["replay", "{shard}", "--expect-digest", "0" * 64], "--game N for a shard"),
     (["view", "{shard}"], "a shard needs --game N"),
+    (["view", "{shard}", "--game", "1", "-o", "{shard}"], "would overwrite its shard"),
     (["view", "{record}", "--game", "1"], "--game N goes with a record shard"),
     (["simulate", "--games", "2", "--shards"], "--shards goes with --out"),
     (["simulate", "--games", "2", "--shards", "--out", "{tmp}/x", "--html"],

@@ -2,6 +2,7 @@
 to what its record says (read apart, with json only); JSON Lines and Parquet; the docs
 example runs; paths that cannot be written are refused before any game."""
 
+import gc
 import json
 import re
 import sys
@@ -147,11 +148,27 @@ def test_the_writer_keeps_the_rows_added_when_the_block_raises(played, tmp_path)
     with pytest.raises(ZipaiError) as e:
         table.add(played[0][6])
     assert e.value.code == "bad_argument" and "closed" in str(e.value)
+    dropped = TableWriter(tmp_path / "u.jsonl")
     with pytest.raises(ZipaiError) as e:
-        TableWriter(tmp_path / "u.jsonl").add({"number": 1})
+        dropped.add({"number": 1})
     assert e.value.code == "bad_argument"
+    assert len(list(tmp_path.glob(".u.jsonl.*.tmp"))) == 1
+    del dropped, e  # a writer dropped unclosed leaves nothing behind
+    gc.collect()
     with pytest.raises(RecordError):
         TableWriter(tmp_path / "nowhere" / "t.jsonl")
+    with pytest.raises(KeyError), TableWriter(tmp_path / "none.jsonl"):
+        raise KeyError("before any row")
+    assert not (tmp_path / "none.jsonl").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.jsonl"]
+
+
+def test_a_run_refused_before_any_game_leaves_no_table(tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    code, out, err = run(capsys, "simulate", "--games", 2, "--table", tmp_path / "t.jsonl",
+                         "--out", tmp_path / "file")
+    assert code == 2 and "cannot write records there" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 
 def test_the_docs_example_runs(tmp_path, monkeypatch, capsys):

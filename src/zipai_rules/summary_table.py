@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import weakref
 from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
@@ -54,8 +55,10 @@ def summary_row(summary: GameSummary) -> dict[str, Any]:
 class TableWriter:
     """A table file being written: :meth:`add` a summary per game, then :meth:`close` (or use
     it as a context manager, which closes it also when the block raises: the rows added are
-    kept). Opening checks ``path`` can be written (:func:`~zipai_rules.records.check_writable`)
-    and, for Parquet, that pyarrow is installed.
+    kept; a block that raises before any row leaves no file, and so does a writer dropped
+    unclosed). Opening checks ``path`` can be written
+    (:func:`~zipai_rules.records.check_writable`) and, for Parquet, that pyarrow is
+    installed.
 
     Raises :class:`RecordError` (``unwritable``) for a path that cannot be written,
     :class:`~zipai_rules.errors.ZipaiError` (``bad_option``) for ``.parquet`` without pyarrow
@@ -88,6 +91,8 @@ class TableWriter:
         os.fchmod(self._file.fileno(), 0o644)
         self._buffer: list[dict[str, Any]] = []
         self._writer: Any = None
+        # a writer dropped without close() leaves no temporary file behind
+        self._discard = weakref.finalize(self, _discard, self._file, tmp)
 
     def add(self, summary: GameSummary) -> None:
         """Append the row of one game."""
@@ -132,6 +137,7 @@ class TableWriter:
                 self._writer.close()
             self._file.close()
             os.replace(self._tmp, self.path)
+            self._discard.detach()
         except OSError as exc:
             self._abandon()
             raise RecordError(f"{self.path}: cannot write: {exc.strerror or exc}",
@@ -141,18 +147,26 @@ class TableWriter:
 
     def _abandon(self) -> None:
         """Remove the temporary file after a failure."""
-        self._file.close()
-        if self._tmp is not None:
-            Path(self._tmp).unlink(missing_ok=True)
-            self._tmp = None
+        self._discard()
+        self._tmp = None
 
     def __enter__(self) -> TableWriter:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        if self._tmp is not None:
+        if self._tmp is None:
+            return
+        if exc is not None and not self.rows:
+            self._abandon()  # failed before any row (e.g. before any game): leave no file
+        else:
             self.close()
+
+
+def _discard(file: IO[bytes], tmp: str) -> None:
+    """Close and remove the temporary file of a table not finished."""
+    file.close()
+    Path(tmp).unlink(missing_ok=True)
 
 
 def write_table(summaries: Iterable[GameSummary], path: str | Path) -> int:

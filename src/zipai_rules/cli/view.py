@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
     if shard:
         if out is None:
             out = str(record_path(Path(args.record).parent, args.game).with_suffix(".html"))
+        if Path(out).resolve() == Path(args.record).resolve():
+            raise ZipaiError(f"{out}: the replay would overwrite its shard", code="bad_option")
         game = view_data(read_shard_record(args.record, args.game, limits), out)
     else:
         if out is None:
