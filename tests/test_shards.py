@@ -304,3 +304,49 @@ def test_bad_arguments_of_the_api(tmp_path):
     with pytest.raises(ZipaiError) as e:
         list(run_games("guilin", 2, out=tmp_path, shards="yes"))
     assert e.value.code == "bad_option"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_leaves_whole_shards_and_the_table_of_the_same_games(tmp_path, jobs):
+    """SIGINT to the process group, as Ctrl-C sends it: the shards hold exactly the games
+    the run says finished, and the table has a row for each of them."""
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out, table = tmp_path / "recs", tmp_path / "t.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "zipai_rules.cli", "simulate", "--games",
+                             "1000000", "--jobs", str(jobs), "--out", str(out), "--shards",
+                             "--table", str(table)],
+                            start_new_session=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120  # guards a hang only
+        while time.monotonic() < deadline and not list(out.glob("games-*.jsonl.gz")):
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=120)  # guards a hang only
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130 and stdout == "", stderr
+    found = re.fullmatch(r"interrupted after (\d+) of 1000000 games \(games ([0-9–, and]+)\), "
+                         r"\d+ records written to " + re.escape(str(out)) + "\n", stderr)
+    assert found, stderr
+    named = set()
+    for part in re.split(r", | and ", found[2]):
+        a, _, b = part.partition("–")
+        named |= set(range(int(a), int(b or a) + 1))
+    in_shards = []
+    for path in out.iterdir():
+        first, last = shard_range(path)
+        numbers = [n for n, _ in iter_shard(path)]  # whole and valid
+        assert numbers == list(range(first, last + 1))
+        in_shards += numbers
+    assert sorted(in_shards) == sorted(named) and len(named) == int(found[1])
+    rows = [json.loads(x) for x in table.read_text("utf-8").splitlines()]
+    assert sorted(r["number"] for r in rows) == sorted(named)
+    assert not list(tmp_path.glob(".*.tmp"))
