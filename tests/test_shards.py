@@ -306,10 +306,10 @@ def test_bad_arguments_of_the_api(tmp_path):
     assert e.value.code == "bad_option"
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_ctrl_c_leaves_whole_shards_and_the_table_of_the_same_games(tmp_path, jobs):
-    """SIGINT to the process group, as Ctrl-C sends it: the shards hold exactly the games
-    the run says finished, and the table has a row for each of them."""
+def test_ctrl_c_leaves_whole_shards_and_the_table_of_the_same_games(tmp_path, jobs=2):
+    """SIGINT to the process group, as Ctrl-C sends it, to a run on worker processes: the
+    shards hold exactly the games the run says finished, and the table has a row for each
+    of them (one job stops as test_a_stopped_run_writes_the_games_its_chunk_finished)."""
     import re
     import signal
     import subprocess
