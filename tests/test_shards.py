@@ -292,6 +292,10 @@ def test_bad_arguments_of_the_api(tmp_path):
     assert e.value.code == "bad_argument"
     with pytest.raises(ZipaiError):
         shard_path(tmp_path, 3, 2)
+    for bad in ({"a": {1, 2}}, {"a": float("nan")}, ["not", "a", "mapping"]):
+        with pytest.raises(ZipaiError) as e:
+            shard_line(bad)
+        assert e.value.code == "bad_argument"
     assert shard_path(tmp_path, 3, 12).name == "games-00000003-00000012.jsonl.gz"
     assert shard_range("games-00000005-00000004.jsonl.gz") is None
     assert shard_range("x/games-123456789-123456790.jsonl.gz") == (123456789, 123456790)

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from .arguments import int_arg, mapping_arg, of_type, path_arg, refuse
-from .errors import RecordError
-from .inputs import RECORD_LIMITS, Limits
+from .errors import RecordError, ZipaiError
+from .inputs import RECORD_LIMITS, Limits, brief
 from .records import dumps_record, loads_record, write_bytes_atomic
 
 __all__ = ["MAX_SHARD_BYTES", "is_shard", "iter_shard", "read_shard_record", "record_text",
@@ -50,8 +50,12 @@ def shard_line(record: Mapping[str, Any]) -> str:
     characters as they are. Raises :class:`~zipai_rules.errors.ZipaiError`
     (``bad_argument``) for a record that is no mapping or holds a value JSON cannot write."""
     mapping_arg(record, "record")
-    dumps_record(record)  # the one check that the record is JSON (and the error it gives)
-    return json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                          allow_nan=False)
+    except (TypeError, ValueError) as exc:  # a value json cannot write, as dumps_record says
+        raise ZipaiError(f"record: not JSON: {brief(str(exc), 100)}",
+                         code="bad_argument") from None
 
 
 def record_text(line: str | bytes, limits: Limits = RECORD_LIMITS, *,
