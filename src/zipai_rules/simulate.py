@@ -68,7 +68,7 @@ class GameSummary:
     ``gain`` (both in the variant's unit, 0 on 荒庄), the number of seat decisions
     (``actions``), the ``payments`` per seat (the settlement's, in units) and the ``labels``
     of a win (ids: the result's labels such as ``zimo``, then the 名堂 that applied, such as
-    ``honghu``, each once; ``()`` on 荒庄). The rows of ``zipai simulate --table``
+    ``hong_hu``, each once; ``()`` on 荒庄). The rows of ``zipai simulate --table``
     (:mod:`zipai_rules.summary_table`)."""
 
     number: int

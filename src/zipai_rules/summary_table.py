@@ -8,7 +8,7 @@ The columns are the fields of :class:`~zipai_rules.simulate.GameSummary`, in its
 ``units`` won from each paying loser and the winner's ``gain`` (the variant's unit), the game's
 length in seat decisions (``actions``), the ``payments`` per seat (a list, summing to zero
 but where the variant credits units no seat pays) and the ``labels`` of the win (a list of
-ids: the result's labels, such as ``zimo``, then the 名堂 that applied, such as ``honghu``).
+ids: the result's labels, such as ``zimo``, then the 名堂 that applied, such as ``hong_hu``).
 
 Rows come in the order the summaries arrive: game order with one job, completion order with
 several (sort by ``number`` to read them in game order). A file name ending ``.parquet`` is
