@@ -156,7 +156,7 @@ def test_replay_and_view_read_a_game_of_a_shard(per_game, tmp_path, capsys):
     (["replay", "{shard}", "--game", "0"], "game numbers start at 1"),
     (["replay", "{record}", "--game", "2"], "--game N picks one game out of a record shard"),
     (["replay", "{shard}", "{shard}", "--game", "2"], "give one shard"),
-    (["replay", "{shard}", "--expect-digest", "0" * 64], "--game N for a shard"),
+    (["replay", "{shard}", "--expect-digest", "0" * 64], "give --game N for a shard"),
     (["view", "{shard}"], "a shard needs --game N"),
     (["view", "{shard}", "--game", "1", "-o", "{shard}"], "would overwrite its shard"),
     (["view", "{record}", "--game", "1"], "--game N goes with a record shard"),

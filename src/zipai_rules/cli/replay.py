@@ -77,9 +77,12 @@ def run(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> None:
     """The options that go together, before any record is read."""
     if args.expect_digest is not None:
-        if len(args.files) > 1 or (is_shard(args.files[0]) and args.game is None):
-            raise ZipaiError("--expect-digest is the digest of one hand: give one FILE (and "
-                             "--game N for a shard)", code="bad_option")
+        if len(args.files) > 1:
+            raise ZipaiError("--expect-digest is the digest of one hand: give one FILE",
+                             code="bad_option")
+        if is_shard(args.files[0]) and args.game is None:
+            raise ZipaiError("--expect-digest is the digest of one hand: give --game N for a "
+                             "shard", code="bad_option")
         check_digest(args.expect_digest, "--expect-digest")
     if args.game is not None:
         if len(args.files) > 1 or not is_shard(args.files[0]):
