@@ -181,8 +181,9 @@ def _shard_chunk(variant: Variant, first: int, count: int, seed: int, bots: Sequ
         if stopped is not None and stopped():
             break
         summary, line = _play_game(variant, number, seed + number - 1, bots, "line")
+        assert line is not None  # asked for
         done.append(summary)
-        lines.append(cast(str, line))
+        lines.append(line)
     if lines:
         write_shard(out, first, lines)
     return done
@@ -421,9 +422,9 @@ def _run_executor(variant: Variant, games: int, seed: int, bots: Sequence[str],
     def landed(f: Future[list[tuple[GameSummary, str | None]]]) -> Iterator[GameSummary]:
         if shards and ship:
             done = f.result()
-            if done:
-                write_shard(cast(str | Path, out), done[0][0].number,
-                            [cast(str, text) for _, text in done])
+            if done and out is not None:
+                write_shard(out, done[0][0].number,
+                            [text for _, text in done if text is not None])
             for summary, _ in done:
                 yield summary
             return
