@@ -287,9 +287,11 @@ def test_a_fifo_or_a_folder_is_no_shard(tmp_path, capsys):
 
 
 def test_bad_arguments_of_the_api(tmp_path):
-    with pytest.raises(ZipaiError) as e:
-        write_shard(tmp_path, 1, [])
-    assert e.value.code == "bad_argument"
+    for lines in ([], "{}", ["{}\n{}"], ["  "], [b"{}"]):
+        with pytest.raises(ZipaiError) as e:
+            write_shard(tmp_path, 1, lines)
+        assert e.value.code == "bad_argument"
+    assert not list(tmp_path.iterdir())
     with pytest.raises(ZipaiError):
         shard_path(tmp_path, 3, 2)
     for bad in ({"a": {1, 2}}, {"a": float("nan")}, ["not", "a", "mapping"]):

@@ -100,9 +100,13 @@ def write_shard(out: str | Path, first: int, lines: Sequence[str]) -> Path:
     :func:`shard_line`\\ s, in game order) to :func:`shard_path` in ``out``, compressed
     (gzip, level 6, no name or time in the header) and through a rename; returns its path.
     Raises :class:`RecordError` (``unwritable``) and
-    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for no lines."""
+    :class:`~zipai_rules.errors.ZipaiError` (``bad_argument``) for no lines, or a line that
+    is no string, is blank or holds a newline."""
     if isinstance(lines, (str, bytes)) or not isinstance(lines, Sequence) or not lines:
         raise refuse("lines", lines, "a non-empty list of record lines")
+    for k, line in enumerate(lines):
+        if not isinstance(line, str) or "\n" in line or not line.strip():
+            raise refuse(f"lines[{k}]", line, "one record's line (shard_line: no newline)")
     path = shard_path(out, first, first + len(lines) - 1)
     data = "".join(line + "\n" for line in lines).encode("utf-8")
     write_bytes_atomic(path, gzip.compress(data, compresslevel=6, mtime=0))
