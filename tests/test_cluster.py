@@ -213,3 +213,21 @@ def test_cli_dask_on_a_real_scheduler_by_its_address(client, capsys):
     there = json.loads(capsys.readouterr().out)
     assert here.pop("timing")["jobs"] == 1 and there.pop("timing")["jobs"] == 2
     assert here == there
+
+
+def test_shards_on_a_local_cluster_hold_the_local_records(client, tmp_path):
+    import gzip
+
+    from zipai_rules.shards import record_text
+    hunan = load_preset("hunan")
+    simulate(hunan, 12, seed=5, out=tmp_path / "here")
+    for where, on_workers in (("shipped", False), ("workers", True)):
+        simulate(hunan, 12, seed=5, jobs=2, out=tmp_path / where, chunk=5, shards=True,
+                 out_on_workers=on_workers, executor=client.get_executor())
+        shards = sorted(p.name for p in (tmp_path / where).iterdir())
+        assert shards == ["games-00000001-00000005.jsonl.gz", "games-00000006-00000010.jsonl.gz",
+                          "games-00000011-00000012.jsonl.gz"]
+        lines = [x for name in shards for x in
+                 gzip.decompress((tmp_path / where / name).read_bytes()).splitlines()]
+        assert [record_text(x).encode() for x in lines] == \
+            [(tmp_path / "here" / f"game-{n:05d}.json").read_bytes() for n in range(1, 13)]

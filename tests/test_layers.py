@@ -40,11 +40,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("inputs", "partial", "loader", "presets", "variant_file", ""),
     ("engine", "play"),
     ("settlement", "invariants", "match", "scored"),
-    ("records", "svg", "wording", "hints"),   # svg: pictures of tables, analyses, settlements;
-                                              # wording: the words of play --zh and the replay;
-                                              # hints: what a seat works out from its view
-    ("bots", "stats", "simulate", "bench", "reference", "testing", "variant_docs", "rl_encoder",
-     "rl", "rl_vector", "rl_parallel", "rl_opponents", "replay_html", "arena"),
+    ("records", "shards", "svg", "wording", "hints"),  # shards: many games' records in one
+                                              # file; svg: pictures of tables, analyses,
+                                              # settlements; wording: the words of play --zh
+                                              # and the replay; hints: what a seat works out
+                                              # from its view
+    ("bots", "stats", "simulate", "summary_table", "bench", "reference", "testing",
+     "variant_docs", "rl_encoder", "rl", "rl_vector", "rl_parallel", "rl_opponents",
+     "replay_html", "arena"),
     ("cli",),
 )
 
@@ -57,8 +60,8 @@ LATE_BOUND = {("zipai_rules.variant", "zipai_rules.variant_file"),
               ("zipai_rules", "zipai_rules.records")}
 
 #: modules that read or write files, or talk to a terminal: the hand analysis loads none
-IO_MODULES = ("inputs", "loader", "presets", "variant_file", "records", "stats", "simulate",
-              "bench", "variant_docs", "terminal", "replay_html")
+IO_MODULES = ("inputs", "loader", "presets", "variant_file", "records", "shards", "stats",
+              "simulate", "summary_table", "bench", "variant_docs", "terminal", "replay_html")
 
 
 def module_name(path: Path) -> str:

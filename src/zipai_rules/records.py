@@ -283,6 +283,12 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder and a
     rename. Raises :class:`RecordError` (code ``unwritable``) for a symbolic link at ``path``
     or a folder that cannot be written; nothing is left behind on failure."""
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` as :func:`write_text_atomic` writes text (a temporary file
+    in the same folder, then a rename); raises as it does."""
     path = Path(path)
     if path.is_symlink():
         raise RecordError(f"{path}: refusing to write through a symbolic link",
@@ -294,9 +300,9 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
                                    dir=path.parent if str(path.parent) else ".")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with os.fdopen(fd, "wb") as f:
             os.fchmod(f.fileno(), 0o644)
-            f.write(text)
+            f.write(data)
         os.replace(tmp, path)
         tmp = None
     except OSError as exc:

@@ -50,7 +50,7 @@ from .vocab import ZH_WORDS, zh_word
 from .wording import Words
 
 __all__ = ["ReplayIndex", "replay_data", "replay_html", "replay_snapshots", "script_json",
-           "view_record"]
+           "view_data", "view_record"]
 
 
 def _tokens(cards: Iterable[int]) -> list[str]:
@@ -203,18 +203,30 @@ def view_record(record: str | Path, out: str | Path, limits: Limits = RECORD_LIM
     record; ``unwritable`` for an ``out`` that cannot be written or is the record itself,
     checked before the replay) and
     :class:`~zipai_rules.errors.ReplayError`."""
+    _check_out(out)
+    if Path(out).resolve() == Path(record).resolve():
+        raise RecordError(f"{out}: the replay would overwrite its record", code="unwritable")
+    return view_data(read_record(record, limits), out, back)
+
+
+def view_data(data: dict[str, Any], out: str | Path, back: str | None = None) -> Game:
+    """:func:`view_record` of a record already read (a validated ``dict``, e.g. a game of a
+    record shard, :func:`~zipai_rules.shards.read_shard_record`): replayed strictly, its page
+    written to ``out``. Raises as :func:`view_record`."""
+    _check_out(out)
+    game, settlement = replay_record(data)
+    bots = data.get("bots")
+    write_text_atomic(out, replay_html(game, settlement, bots, back))
+    return game
+
+
+def _check_out(out: str | Path) -> None:
+    """That the replay page can be written to ``out``, before any replay."""
     try:
         check_writable(out)
     except RecordError as exc:
         raise RecordError(str(exc).replace("the record", "the replay", 1),
                           code=exc.code) from None
-    if Path(out).resolve() == Path(record).resolve():
-        raise RecordError(f"{out}: the replay would overwrite its record", code="unwritable")
-    data = read_record(record, limits)
-    game, settlement = replay_record(data)
-    bots = data.get("bots")
-    write_text_atomic(out, replay_html(game, settlement, bots, back))
-    return game
 
 
 class ReplayIndex:

@@ -32,15 +32,17 @@ from .bots import BOTS, leftover_measure, make_bots, seat_bot_names
 from .engine.actions import Action
 from .engine.game import Game
 from .engine.seeds import check_seed
-from .engine.state import GameState
+from .engine.state import GameState, Result
 from .errors import RecordError, ZipaiError
 from .frozen import thaw
 from .invariants import game_problem, payments_balance
 from .loader import build_variant
+from .mingtang import evaluate
 from .play import Bot, play_out
 from .presets import load_preset, raw_preset
 from .records import dumps_record, game_record, is_preset, write_text_atomic
 from .settlement import settle
+from .shards import shard_line, write_shard
 from .stats import Tally, format_stats, summarize, tally_stats
 from .variant import Variant, VariantLike, as_variant
 
@@ -60,8 +62,11 @@ class GameSummary:
     """One simulated hand: its ``number`` (1-based) and ``seed``, the result ``kind`` (``hu``,
     ``tianhu``, ``huangzhuang``), the ``winner`` seat (``None`` on 荒庄), the winning ``huxi``
     (胡息, 0 on 荒庄), the score ``units`` won from each paying loser and the winner's total
-    ``gain`` (both in the variant's unit, 0 on 荒庄), and the number of seat decisions
-    (``actions``)."""
+    ``gain`` (both in the variant's unit, 0 on 荒庄), the number of seat decisions
+    (``actions``), the ``payments`` per seat (the settlement's, in units) and the ``labels``
+    of a win (ids: the result's labels such as ``zimo``, then the 名堂 that applied, such as
+    ``hong_hu``, each once; ``()`` on 荒庄). The rows of ``zipai simulate --table``
+    (:mod:`zipai_rules.summary_table`)."""
 
     number: int
     seed: int
@@ -71,6 +76,8 @@ class GameSummary:
     units: int
     gain: int
     actions: int
+    payments: tuple[int, ...] = ()
+    labels: tuple[str, ...] = ()
 
 
 def play_game(variant: VariantLike, number: int, seed: int, bots: Sequence[str],
@@ -100,19 +107,33 @@ def record_path(out: str | Path, number: int) -> Path:
     return Path(out) / f"game-{number:05d}.json"
 
 
-def _play_game(variant: Variant, number: int, seed: int, bots: Sequence[str], record: bool
-               ) -> tuple[GameSummary, str | None]:
-    """One game's summary, and its record's text when ``record`` is true."""
+def _play_game(variant: Variant, number: int, seed: int, bots: Sequence[str],
+               record: bool | str) -> tuple[GameSummary, str | None]:
+    """One game's summary, and its record's text when ``record`` is true: the record file's
+    text, or its shard line (:func:`~zipai_rules.shards.shard_line`) for ``"line"``."""
     names = seat_bot_names(bots, variant.players)
     game = play_out(Game(variant, seed=seed), make_bots(names, seed, variant.players))
     settlement = settle(variant, game.result, events=game.events)
-    text = dumps_record(game_record(game, settlement, bots=names)) if record else None
+    text = None
+    if record:
+        data = game_record(game, settlement, bots=names)
+        text = shard_line(data) if record == "line" else dumps_record(data)
     r = game.state.final_result  # play_out only returns finished games
     won = r.winner is not None
     return GameSummary(number, seed, r.kind, r.winner, r.huxi if won else 0,
                        settlement.units if won else 0,
                        settlement.payments[r.winner] if r.winner is not None else 0,
-                       len(game.actions)), text
+                       len(game.actions), settlement.payments, _labels(variant, r)), text
+
+
+def _labels(variant: Variant, result: Result) -> tuple[str, ...]:
+    """The labels of a win and the names of the 名堂 that applied (the patterns settlement
+    scored it with, :func:`~zipai_rules.mingtang.evaluate`), each once, in that order."""
+    if result.winner is None:
+        return ()
+    sc = variant.scoring
+    applied = evaluate(sc.mingtang, sc.patterns, result, variant.term).applied
+    return tuple(dict.fromkeys([*map(str, result.labels), *(p.name for p in applied)]))
 
 
 # --- worker processes -------------------------------------------------------------------------
@@ -146,11 +167,37 @@ def _init_worker(stop: Any) -> None:
     _WORKER_STOP = stop
 
 
+def _shard_chunk(variant: Variant, first: int, count: int, seed: int, bots: Sequence[str],
+                 out: str | Path, stopped: Callable[[], bool] | None) -> list[GameSummary]:
+    """Games ``first`` .. ``first + count - 1`` with their records as one shard in ``out``
+    (:func:`~zipai_rules.shards.write_shard`), written when the chunk ends; ``stopped()`` is
+    polled between games, so a stopped chunk's shard holds the games ``first`` .. ``k`` it
+    finished, and is named by them."""
+    done, lines = [], []
+    for number in range(first, first + count):
+        if stopped is not None and stopped():
+            break
+        summary, line = _play_game(variant, number, seed + number - 1, bots, "line")
+        assert line is not None  # asked for
+        done.append(summary)
+        lines.append(line)
+    if lines:
+        write_shard(out, first, lines)
+    return done
+
+
+def _worker_stopped() -> bool:
+    return _WORKER_STOP is not None and bool(_WORKER_STOP.is_set())
+
+
 def _run_chunk(spec: tuple[str, Any], first: int, count: int, seed: int, bots: Sequence[str],
-               out: str | None) -> list[GameSummary]:
+               out: str | None, shards: bool = False) -> list[GameSummary]:
     """Games ``first`` .. ``first + count - 1``; stops between games once the run's stop
-    event is set, so a record is either fully written or not started."""
+    event is set, so a record is either fully written or not started (with ``shards``, the
+    chunk's shard holds the games it finished)."""
     variant = _variant_from_spec(spec)
+    if shards and out is not None:
+        return _shard_chunk(variant, first, count, seed, bots, out, _worker_stopped)
     done = []
     for number in range(first, first + count):
         if _WORKER_STOP is not None and _WORKER_STOP.is_set():
@@ -160,18 +207,24 @@ def _run_chunk(spec: tuple[str, Any], first: int, count: int, seed: int, bots: S
 
 
 def _run_task(spec: tuple[str, Any], first: int, count: int, seed: int, bots: Sequence[str],
-              worker_out: str | None, ship: bool) -> list[tuple[GameSummary, str | None]]:
+              worker_out: str | None, ship: bool, shards: bool = False
+              ) -> list[tuple[GameSummary, str | None]]:
     """An executor's task: games ``first`` .. ``first + count - 1``, each with its record's
-    text when ``ship`` (for the caller to write), or written to ``worker_out`` on the disk of
-    the machine that plays it. Playing a chunk twice (a retried task) gives the same games
-    and rewrites the same files with the same bytes."""
+    text when ``ship`` (for the caller to write; its shard line with ``shards``), or written
+    to ``worker_out`` on the disk of the machine that plays it (one shard for the chunk with
+    ``shards``). Playing a chunk twice (a retried task) gives the same games and rewrites
+    the same files with the same bytes."""
     variant = _variant_from_spec(spec)
     if worker_out is not None:
         Path(worker_out).mkdir(parents=True, exist_ok=True)
+        if shards:
+            return [(g, None) for g in _shard_chunk(variant, first, count, seed, bots,
+                                                    worker_out, None)]
     done = []
     for number in range(first, first + count):
         summary, text = _play_game(variant, number, seed + number - 1, bots,
-                                   ship or worker_out is not None)
+                                   ("line" if shards else True) if ship
+                                   else worker_out is not None)
         if worker_out is not None and text is not None:
             write_text_atomic(record_path(worker_out, number), text)
             text = None
@@ -218,7 +271,7 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
               bots: Sequence[str] | None = None, jobs: int = 1, out: str | Path | None = None, *,
               stop: Callable[[], bool] | None = None, jobs_limit: int | None = None,
               executor: Executor | None = None, out_on_workers: bool = False,
-              chunk: int | None = None) -> Iterator[GameSummary]:
+              chunk: int | None = None, shards: bool = False) -> Iterator[GameSummary]:
     """Play ``games`` hands, game k with seed ``seed + k - 1``, and yield their summaries as
     they finish: in game order with one job, in completion order with several. Nothing is
     kept, so memory does not grow with ``games``.
@@ -244,8 +297,17 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
     ``stop()`` ends the run without waiting for new tasks; the tasks being played are
     awaited whole.
 
+    ``shards``: with ``out``, the records of each chunk of games go to one compressed JSON
+    Lines shard ``out/games-AAAAAAAA-BBBBBBBB.jsonl.gz`` (:mod:`zipai_rules.shards`)
+    instead of a file per game, written by whoever plays the chunk (a worker process; an
+    executor's worker with ``out_on_workers``; else this process, from the lines sent back)
+    once the chunk ends; a chunk stopped early writes the games it finished. With one job,
+    the chunks are of ``chunk`` games (default :data:`EXECUTOR_CHUNK`), and a chunk's
+    summaries are yielded once its shard is written, as with workers.
+
     Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_option``) for a bad count, seed,
-    job number or chunk or an unknown bot name, :class:`~zipai_rules.errors.RecordError`
+    job number or chunk, an unknown bot name or ``shards`` without ``out``,
+    :class:`~zipai_rules.errors.RecordError`
     (``unwritable``) for an unwritable ``out``; all before any game is played.
     """
     variant = as_variant(variant)
@@ -253,6 +315,11 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
     check_seed(seed)
     if bots is None:
         bots = default_bots(variant.players)
+    if not isinstance(shards, bool):
+        raise ZipaiError(f"shards {shards!r:.40} is not True or False", code="bad_option")
+    if shards and out is None:
+        raise ZipaiError("shards: the records' shards go in a records folder: give out",
+                         code="bad_option")
     if executor is not None:
         _check_count(jobs, "jobs", 1)
         size = (_check_count(chunk, "chunk", 1) if chunk is not None
@@ -261,7 +328,7 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
         if out is not None and not out_on_workers:
             prepare_out(out)
         return _run_executor(variant, games, seed, bots, executor, 4 * jobs, size, out,
-                             out_on_workers, stop)
+                             out_on_workers, stop, shards)
     limit = max_jobs() if jobs_limit is None else _check_count(jobs_limit, "jobs_limit", 1)
     if _check_count(jobs, "jobs", 1) > limit:
         raise ZipaiError(f"jobs {jobs} is above the limit of {limit} (the number of CPUs)",
@@ -270,8 +337,23 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
     if out is not None:
         prepare_out(out)
     if jobs <= 1 or games <= 1:
+        if shards and out is not None:
+            size = EXECUTOR_CHUNK if chunk is None else _check_count(chunk, "chunk", 1)
+            return _run_here_shards(variant, games, seed, bots, out, stop, size)
         return _run_here(variant, games, seed, bots, out, stop)
-    return _run_pool(variant, games, seed, bots, jobs, out, stop)
+    return _run_pool(variant, games, seed, bots, jobs, out, stop, shards)
+
+
+def _run_here_shards(variant: Variant, games: int, seed: int, bots: Sequence[str],
+                     out: str | Path, stop: Callable[[], bool] | None, size: int
+                     ) -> Iterator[GameSummary]:
+    """The games here, in shards of ``size`` games, each chunk's summaries once its shard is
+    written."""
+    for first in range(1, games + 1, size):
+        if stop is not None and stop():
+            return
+        yield from _shard_chunk(variant, first, min(size, games + 1 - first), seed, bots, out,
+                                stop)
 
 
 def _run_here(variant: Variant, games: int, seed: int, bots: Sequence[str],
@@ -284,7 +366,7 @@ def _run_here(variant: Variant, games: int, seed: int, bots: Sequence[str],
 
 
 def _run_pool(variant: Variant, games: int, seed: int, bots: Sequence[str], jobs: int,
-              out: str | Path | None, stop: Callable[[], bool] | None
+              out: str | Path | None, stop: Callable[[], bool] | None, shards: bool = False
               ) -> Iterator[GameSummary]:
     """Chunks of games on ``jobs`` workers, at most ``4 * jobs`` chunks submitted at a time."""
     spec = _variant_spec(variant)
@@ -303,7 +385,7 @@ def _run_pool(variant: Variant, games: int, seed: int, bots: Sequence[str], jobs
                 for first in starts:
                     pending.add(pool.submit(_run_chunk, spec, first,
                                             min(size, games + 1 - first), seed, list(bots),
-                                            folder))
+                                            folder, shards))
                     if len(pending) >= 4 * jobs:
                         break
                 if not pending:
@@ -325,7 +407,7 @@ def _run_pool(variant: Variant, games: int, seed: int, bots: Sequence[str], jobs
 
 def _run_executor(variant: Variant, games: int, seed: int, bots: Sequence[str],
                   executor: Executor, window: int, size: int, out: str | Path | None,
-                  out_on_workers: bool, stop: Callable[[], bool] | None
+                  out_on_workers: bool, stop: Callable[[], bool] | None, shards: bool = False
                   ) -> Iterator[GameSummary]:
     """Chunks of ``size`` games on ``executor``, at most ``window`` submitted at a time."""
     spec = _variant_spec(variant)
@@ -335,6 +417,14 @@ def _run_executor(variant: Variant, games: int, seed: int, bots: Sequence[str],
     pending: set[Future[list[tuple[GameSummary, str | None]]]] = set()
 
     def landed(f: Future[list[tuple[GameSummary, str | None]]]) -> Iterator[GameSummary]:
+        if shards and ship:
+            done = f.result()
+            if done and out is not None:
+                write_shard(out, done[0][0].number,
+                            [text for _, text in done if text is not None])
+            for summary, _ in done:
+                yield summary
+            return
         for summary, text in f.result():
             if out is not None and text is not None:
                 write_text_atomic(record_path(out, summary.number), text)
@@ -344,7 +434,7 @@ def _run_executor(variant: Variant, games: int, seed: int, bots: Sequence[str],
             for first in starts:
                 pending.add(executor.submit(_run_task, spec, first,
                                             min(size, games + 1 - first), seed, list(bots),
-                                            worker_out, ship))
+                                            worker_out, ship, shards))
                 if len(pending) >= window:
                     break
             if not pending:
@@ -366,15 +456,15 @@ def simulate(variant: VariantLike, games: int, seed: int = 1,
              bots: Sequence[str] | None = None, jobs: int = 1, out: str | Path | None = None,
              progress: Callable[[int, int], None] | None = None, *,
              executor: Executor | None = None, out_on_workers: bool = False,
-             chunk: int | None = None) -> list[GameSummary]:
-    """Play ``games`` hands as :func:`run_games` does (``executor``, ``out_on_workers`` and
-    ``chunk`` as there); returns all their summaries in game order (for a long run, iterate
-    :func:`run_games` and :func:`summarize` instead, which keep nothing).
+             chunk: int | None = None, shards: bool = False) -> list[GameSummary]:
+    """Play ``games`` hands as :func:`run_games` does (``executor``, ``out_on_workers``,
+    ``chunk`` and ``shards`` as there); returns all their summaries in game order (for a
+    long run, iterate :func:`run_games` and :func:`summarize` instead, which keep nothing).
     ``progress(done, total)`` is called as games finish. Raises as :func:`run_games`.
     """
     done: list[GameSummary] = []
     for g in run_games(variant, games, seed, bots, jobs, out, executor=executor,
-                       out_on_workers=out_on_workers, chunk=chunk):
+                       out_on_workers=out_on_workers, chunk=chunk, shards=shards):
         done.append(g)
         if progress:
             progress(len(done), games)

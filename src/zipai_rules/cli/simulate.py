@@ -25,6 +25,7 @@ from ..simulate import (
     run_games,
     tally_stats,
 )
+from ..summary_table import TableWriter
 from . import scheduler
 from .common import VARIANT_HELP, bot_list, bot_names, count, variant_arg
 from .scheduler import probe_scheduler
@@ -162,6 +163,12 @@ def run(args: argparse.Namespace) -> int:
         raise ZipaiError("--out-on-workers goes with --dask and --out", code="bad_option")
     if args.html and (not args.out or args.out_on_workers):
         raise ZipaiError("--html goes with --out (and not --out-on-workers)", code="bad_option")
+    if args.html and args.shards:
+        raise ZipaiError("--html writes a page per game from the per-game records: it does "
+                         "not go with --shards (zipai view SHARD --game N writes one)",
+                         code="bad_option")
+    if args.shards and not args.out:
+        raise ZipaiError("--shards goes with --out", code="bad_option")
     pages = ReplayIndex(args.out, f"zipai simulate: {variant.name} ({variant.id}), "
                         f"seeds {args.seed}–{args.seed + args.games - 1}") if args.html else None
     if args.jobs > max_jobs() and args.dask in (None, "local"):
@@ -171,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
     tally = Tally(variant.players)
     done = _Done()
     with contextlib.ExitStack() as stack:
+        table = None if args.table is None else stack.enter_context(TableWriter(args.table))
         executor, jobs = (None, args.jobs) if args.dask is None else stack.enter_context(
             dask_executor(args.dask, args.jobs))
         t0 = time.perf_counter()
@@ -181,8 +189,10 @@ def run(args: argparse.Namespace) -> int:
         with deferred_sigint() as interrupted:
             for g in run_games(variant, args.games, args.seed, bots, jobs, args.out,
                                stop=interrupted, executor=executor,
-                               out_on_workers=args.out_on_workers):
+                               out_on_workers=args.out_on_workers, shards=args.shards):
                 tally.add(g)
+                if table is not None:
+                    table.add(g)
                 done.add(g.number)
                 if pages is not None:
                     pages.add(g)
@@ -205,7 +215,11 @@ def run(args: argparse.Namespace) -> int:
         print(format_stats(stats, variant))
         if args.out:
             where = " on the workers' disks" if args.out_on_workers else ""
-            print(f"records: {args.out}/game-00001.json .. game-{args.games:05d}.json{where}")
+            files = ("games-AAAAAAAA-BBBBBBBB.jsonl.gz, one shard per chunk of games"
+                     if args.shards else f"game-00001.json .. game-{args.games:05d}.json")
+            print(f"records: {args.out}/{files}{where}")
+        if args.table:
+            print(f"table: {args.table}, one row per game")
         if pages is not None:
             print(f"replays: {args.out}/index.html")
     return 0
@@ -231,6 +245,14 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--out-on-workers", action="store_true",
                    help="with --dask and --out: each worker writes the records of the games "
                         "it plays to DIR on its own disk, instead of sending them back")
+    p.add_argument("--shards", action="store_true",
+                   help="with --out: write the records of each chunk of games as one "
+                        "compressed JSON Lines shard, DIR/games-AAAAAAAA-BBBBBBBB.jsonl.gz, "
+                        "instead of a file per game (zipai replay and view read them)")
+    p.add_argument("--table", metavar="FILE", default=None,
+                   help="write one row per game (number, seed, kind, winner, huxi, units, "
+                        "gain, actions, payments, labels) to FILE: JSON Lines, or Parquet "
+                        "for a .parquet name (needs the [table] extra)")
     p.add_argument("--bots", type=bot_list, default=None,
                    help="comma-separated bot names per seat; a shorter list is repeated to fill "
                         "the table (greedy = greedy,greedy,greedy): "
