@@ -1,12 +1,10 @@
 """zipai simulate: many seeded games, their statistics, records and worker processes."""
 
-import io
 import json
 
 import pytest
 
 from zipai_rules.cli import main
-from zipai_rules.cli.simulate import ProgressBar
 from zipai_rules.presets import load_preset
 from zipai_rules.records import read_record, replay_record
 from zipai_rules.simulate import GameSummary, _histogram, format_stats, simulate, summarize
@@ -79,15 +77,6 @@ def test_summarize_no_wins(hunan):
     assert stats["huangzhuang_rate"] == 1.0 and stats["huxi"]["count"] == 0
     assert stats["length"]["median"] == 40.0
     assert "winning 胡息" in format_stats(stats, hunan)
-
-
-def test_progress_bar():
-    stream = io.StringIO()
-    bar = ProgressBar(stream, width=10)
-    bar(5, 10)
-    assert stream.getvalue() == "\r[#####.....] 5/10 games"
-    bar(10, 10)
-    assert stream.getvalue().endswith("\r")
 
 
 def test_simulate_json_consistent(capsys, tmp_path):

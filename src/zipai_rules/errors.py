@@ -199,6 +199,8 @@ ERROR_CODES: dict[str, str] = {
     "bad_limit": "an input limit (Limits, --max-bytes, --max-nodes) that is not an int from 1 "
                  "to 2**40",
     "bad_option": "an option out of range or a combination of options that does not go",
+    "worker_mismatch": "a cluster worker that runs another zipai_rules version, or builds "
+                       "another content hash of the variant, than the client",
     "unknown_bot": "an unknown bot name, or more bots than players",
     # positions (engine/position.py)
     "bad_position": "a text that is not a position (engine/position.py), or a bad dealer",

@@ -19,6 +19,7 @@ import math
 import multiprocessing
 import os
 import signal
+import socket
 import tempfile
 from bisect import bisect_right
 from collections import Counter
@@ -53,9 +54,10 @@ DEFAULT_BOTS = ("greedy", "random", "greedy")
 #: work, against a few milliseconds of scheduling per task (docs/cluster.md)
 EXECUTOR_CHUNK = 200
 
-__all__ = ["DEFAULT_BOTS", "EXECUTOR_CHUNK", "GameSummary", "Tally", "default_bots",
-           "format_stats", "max_jobs", "play_game", "prepare", "prepare_out", "record_path",
-           "run_games", "simulate", "simulate_check", "summarize", "tally_stats"]
+__all__ = ["DEFAULT_BOTS", "EXECUTOR_CHUNK", "GameSummary", "Tally", "check_worker",
+           "default_bots", "format_stats", "max_jobs", "play_game", "prepare", "prepare_out",
+           "record_path", "run_games", "simulate", "simulate_check", "summarize", "tally_stats",
+           "worker_facts"]
 
 
 @attrs.frozen(slots=True)
@@ -162,13 +164,43 @@ def _run_chunk(spec: tuple[str, Any], first: int, count: int, seed: int, bots: S
     return done
 
 
+def worker_facts(spec: tuple[str, Any]) -> dict[str, str]:
+    """What a worker process would play the variant of ``spec`` with: its zipai_rules
+    ``version``, the ``content_hash`` of the variant it builds and its ``host`` name.
+    Compared with the client's before a cluster run (docs/cluster.md)."""
+    from . import __version__
+    return {"version": __version__, "content_hash": _variant_from_spec(spec).content_hash,
+            "host": socket.gethostname()}
+
+
+def check_worker(facts: Mapping[str, str], expect: tuple[str, str], worker: str) -> None:
+    """Refuse a worker whose :func:`worker_facts` differ from ``expect`` (the client's
+    ``(version, content_hash)``): :class:`~zipai_rules.errors.ZipaiError`
+    (``worker_mismatch``) naming ``worker``, both versions or both hashes."""
+    version, content_hash = expect
+    if facts.get("version") != version:
+        raise ZipaiError(f"worker {worker} runs zipai_rules {facts.get('version')}, the client "
+                         f"{version}: install the same version on every worker",
+                         code="worker_mismatch")
+    if facts.get("content_hash") != content_hash:
+        raise ZipaiError(f"worker {worker} builds the variant with content hash "
+                         f"{str(facts.get('content_hash'))[:12]}, the client {content_hash[:12]}:"
+                         " the same rules must play on every worker", code="worker_mismatch")
+
+
 def _run_task(spec: tuple[str, Any], first: int, count: int, seed: int, bots: Sequence[str],
-              worker_out: str | None, ship: bool) -> list[tuple[GameSummary, str | None]]:
+              worker_out: str | None, ship: bool, expect: tuple[str, str] | None = None
+              ) -> list[tuple[GameSummary, str | None]]:
     """An executor's task: games ``first`` .. ``first + count - 1``, each with its record's
     text when ``ship`` (for the caller to write), or written to ``worker_out`` on the disk of
     the machine that plays it. Playing a chunk twice (a retried task) gives the same games
-    and rewrites the same files with the same bytes."""
+    and rewrites the same files with the same bytes. With ``expect`` (the client's version
+    and variant hash) a worker that differs refuses the task before any game
+    (:func:`check_worker`)."""
     variant = _variant_from_spec(spec)
+    if expect is not None:
+        facts = worker_facts(spec)
+        check_worker(facts, expect, facts["host"])
     if worker_out is not None:
         Path(worker_out).mkdir(parents=True, exist_ok=True)
     done = []
@@ -331,7 +363,9 @@ def _run_executor(variant: Variant, games: int, seed: int, bots: Sequence[str],
                   out_on_workers: bool, stop: Callable[[], bool] | None
                   ) -> Iterator[GameSummary]:
     """Chunks of ``size`` games on ``executor``, at most ``window`` submitted at a time."""
+    from . import __version__
     spec = _variant_spec(variant)
+    expect = (__version__, variant.content_hash)
     starts = iter(range(1, games + 1, size))
     worker_out = str(out) if out is not None and out_on_workers else None
     ship = out is not None and not out_on_workers
@@ -347,7 +381,7 @@ def _run_executor(variant: Variant, games: int, seed: int, bots: Sequence[str],
             for first in starts:
                 pending.add(executor.submit(_run_task, spec, first,
                                             min(size, games + 1 - first), seed, list(bots),
-                                            worker_out, ship))
+                                            worker_out, ship, expect))
                 if len(pending) >= window:
                     break
             if not pending:

@@ -8,13 +8,11 @@ import contextlib
 import json
 import signal
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import Executor
+from collections.abc import Iterator
 from typing import Any
 
-from ..errors import ZipaiError, brief, install_hint
+from ..errors import ZipaiError
 from ..replay_html import ReplayIndex
 from ..simulate import (
     DEFAULT_BOTS,
@@ -25,56 +23,65 @@ from ..simulate import (
     run_games,
     tally_stats,
 )
-from . import scheduler
+from .cluster import dask_executor
 from .common import VARIANT_HELP, bot_list, bot_names, count, variant_arg
-from .scheduler import probe_scheduler
+from .progress import DEFAULT_EVERY, Progress
 
 
-class ProgressBar:
-    """A one-line progress bar redrawn on a terminal stream."""
+class Stop:
+    """Whether a stop was asked (:func:`deferred_stop`): calling it polls; ``signal`` is the
+    first stopping signal seen (``SIGINT`` or ``SIGTERM``), 0 before one."""
 
-    def __init__(self, stream: Any, width: int = 30) -> None:
-        self.stream, self.width, self.shown = stream, width, -1
+    def __init__(self) -> None:
+        self.signal = 0
+        self._masked = False
 
-    def __call__(self, done: int, total: int) -> None:
-        filled = self.width * done // total
-        if filled == self.shown and done != total:
-            return
-        self.shown = filled
-        bar = "#" * filled + "." * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {done}/{total} games")
-        if done == total:
-            self.stream.write("\r" + " " * (self.width + 30) + "\r")
-        self.stream.flush()
+    def seen(self, number: int) -> None:
+        if not self.signal:
+            self.signal = number
+
+    def __call__(self) -> bool:
+        if self._masked and not self.signal and signal.SIGINT in signal.sigpending():
+            self.seen(signal.SIGINT)
+        return bool(self.signal)
+
+    @property
+    def exit_status(self) -> int:
+        """The shell's status of a run stopped by the signal: 128 + its number."""
+        return 128 + int(self.signal)
 
 
 @contextlib.contextmanager
-def deferred_sigint() -> Iterator[Callable[[], bool]]:
-    """Within the block, Ctrl-C (SIGINT) raises nothing: it is held, and the function yielded
-    returns ``True`` once one arrived (and keeps returning it after the block). Where signal
-    masks exist (POSIX), SIGINT is blocked in this thread, so worker processes started inside
-    the block inherit the block and never see it; elsewhere a handler records it."""
-    seen = threading.Event()
-    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
-        previous = signal.signal(signal.SIGINT, lambda *_: seen.set())
-        try:
-            yield seen.is_set
-        finally:
-            signal.signal(signal.SIGINT, previous)
-        return
-
-    def arrived() -> bool:
-        if not seen.is_set() and signal.SIGINT in signal.sigpending():
-            seen.set()
-        return seen.is_set()
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+def deferred_stop() -> Iterator[Stop]:
+    """Within the block, Ctrl-C (SIGINT) and SIGTERM raise nothing: they are held, and the
+    :class:`Stop` yielded returns ``True`` once one arrived (and keeps returning it after the
+    block). Where signal masks exist (POSIX), SIGINT is blocked in this thread, so the threads
+    and worker processes started inside the block (a dask client's, a LocalCluster's) inherit
+    the block and never see Ctrl-C; elsewhere a handler records it. SIGTERM is taken by a
+    handler (a worker process started inside the block keeps its default action, so a
+    cluster can still end it)."""
+    stop = Stop()
+    before_term = signal.signal(signal.SIGTERM, lambda *_: stop.seen(signal.SIGTERM))
     try:
-        yield arrived
+        if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+            previous = signal.signal(signal.SIGINT, lambda *_: stop.seen(signal.SIGINT))
+            try:
+                yield stop
+            finally:
+                signal.signal(signal.SIGINT, previous)
+            return
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        stop._masked = True
+        try:
+            yield stop
+        finally:
+            if signal.SIGINT in signal.sigpending():
+                signal.sigtimedwait({signal.SIGINT}, 0)  # consume it: the caller handled it
+                stop.seen(signal.SIGINT)
+            stop._masked = False
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
     finally:
-        if signal.SIGINT in signal.sigpending():
-            signal.sigtimedwait({signal.SIGINT}, 0)  # consume it: the caller has handled it
-            seen.set()
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.signal(signal.SIGTERM, before_term)
 
 
 class _Done:
@@ -107,51 +114,6 @@ class _Done:
                            else text[0])
 
 
-@contextlib.contextmanager
-def dask_executor(address: str, jobs: int) -> Iterator[tuple[Executor, int]]:
-    """A ``dask.distributed`` client's executor and the number of games it plays at once
-    (its workers' threads): on the scheduler at ``address``, or, for ``local``, on a
-    ``LocalCluster`` of ``jobs`` single-threaded worker processes started here and shut down
-    on leaving. A ``tcp://`` address is first checked to be a dask scheduler, within
-    :data:`~.scheduler.HANDSHAKE_SECONDS` (:func:`~.scheduler.probe_scheduler`). Raises
-    :class:`ZipaiError` (``bad_option``) when the ``[dask]`` extra is not installed, the
-    address cannot be read, the scheduler cannot be reached, or what answers is not one."""
-    try:
-        import distributed
-    except ImportError:
-        raise ZipaiError(f"--dask needs dask.distributed: {install_hint('dask')}",
-                         code="bad_option") from None
-    dask: Any = distributed  # its entry points are untyped
-    with contextlib.ExitStack() as stack:
-        if address == "local":
-            cluster = stack.enter_context(dask.LocalCluster(
-                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0"))
-            client = stack.enter_context(dask.Client(cluster))
-        else:
-            shown = brief(address, 80)
-            try:
-                scheme, where = dask.comm.parse_address(address)
-                if scheme == "tcp":  # a bounded handshake first (tls:// needs its keys)
-                    probe_scheduler(shown, *dask.comm.parse_host_port(where))
-                client = stack.enter_context(dask.Client(address,
-                                                         timeout=scheduler.HANDSHAKE_SECONDS))
-            except ZipaiError:
-                raise
-            except (ValueError, TypeError) as exc:  # an address dask cannot parse
-                raise ZipaiError(f"--dask {shown!r}: not a scheduler address: {exc}",
-                                 code="bad_option") from None
-            except OSError as exc:  # refused, or no answer in time after the handshake
-                raise ZipaiError(f"--dask {shown}: cannot reach the scheduler: "
-                                 f"{brief(str(exc), 200) or type(exc).__name__}",
-                                 code="bad_option") from None
-            except Exception as exc:  # dask's own failures on a peer that is no scheduler
-                raise ZipaiError(f"--dask {shown}: not a dask scheduler: "
-                                 f"{type(exc).__name__}: {brief(str(exc), 200)}",
-                                 code="bad_option") from None
-        threads = sum(client.nthreads().values()) or 1
-        yield client.get_executor(), threads
-
-
 def run(args: argparse.Namespace) -> int:
     """``zipai simulate``: play many seeded games and print their statistics. Ctrl-C stops
     it within about a second: the games being played finish and are written, the count of
@@ -167,36 +129,34 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs > max_jobs() and args.dask in (None, "local"):
         raise ZipaiError(f"--jobs {args.jobs} is above the number of CPUs ({max_jobs()})",
                          code="bad_option")
-    progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     tally = Tally(variant.players)
     done = _Done()
-    with contextlib.ExitStack() as stack:
-        executor, jobs = (None, args.jobs) if args.dask is None else stack.enter_context(
-            dask_executor(args.dask, args.jobs))
+    with deferred_stop() as interrupted, contextlib.ExitStack() as stack:
+        executor, jobs, watch = (None, args.jobs, None) if args.dask is None else \
+            stack.enter_context(dask_executor(args.dask, args.jobs, variant))
         t0 = time.perf_counter()
         setup = None
         if executor is None and jobs == 1:  # the games run here: their setup, timed apart
             prepare(variant)
             setup = time.perf_counter() - t0
-        with deferred_sigint() as interrupted:
-            for g in run_games(variant, args.games, args.seed, bots, jobs, args.out,
-                               stop=interrupted, executor=executor,
-                               out_on_workers=args.out_on_workers):
-                tally.add(g)
-                done.add(g.number)
-                if pages is not None:
-                    pages.add(g)
-                if progress:
-                    progress(tally.games, args.games)
+        progress = stack.enter_context(Progress(args.games, sys.stderr,
+                                                every=args.progress_every, watch=watch))
+        for g in run_games(variant, args.games, args.seed, bots, jobs, args.out,
+                           stop=interrupted, executor=executor,
+                           out_on_workers=args.out_on_workers):
+            tally.add(g)
+            done.add(g.number)
+            if pages is not None:
+                pages.add(g)
+            progress.update(tally.games)
         seconds = time.perf_counter() - t0
     if pages is not None:
         pages.write()
     if interrupted():
         written = f", {tally.games} records written to {args.out}" if args.out else ""
-        lead = "\n" if progress else ""
-        print(f"{lead}interrupted after {tally.games} of {args.games} games "
+        print(f"interrupted after {tally.games} of {args.games} games "
               f"({done.describe()}){written}", file=sys.stderr)
-        return 130
+        return interrupted.exit_status
     stats = tally_stats(tally, variant, seed=args.seed, bots=bots, jobs=jobs,
                         seconds=seconds, setup_seconds=setup)
     if args.json:
@@ -209,6 +169,17 @@ def run(args: argparse.Namespace) -> int:
         if pages is not None:
             print(f"replays: {args.out}/index.html")
     return 0
+
+
+def _seconds(text: str) -> float:
+    """``--progress-every``: a number of seconds from 0 to a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 86400:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to 86400")
+    return value
 
 
 def add_parser(sub: Any) -> None:
@@ -238,5 +209,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--html", action="store_true",
                    help="with --out: also write each game's HTML replay (game-NNNNN.html, as "
                         "`zipai view`) and DIR/index.html listing the games")
+    p.add_argument("--progress-every", type=_seconds, default=DEFAULT_EVERY, metavar="SECONDS",
+                   help="when standard error is not a terminal, a progress line (done, games/s, "
+                        f"ETA, workers) every SECONDS (default {DEFAULT_EVERY:g}; 0: none); on a "
+                        "terminal a bar is drawn instead")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.set_defaults(func=run)
