@@ -28,7 +28,8 @@ from zipai_rules.presets import find_variant, load_preset
 from zipai_rules.records import game_record, replay_file, replay_record, write_record
 from zipai_rules.schemas import shipped_schema
 from zipai_rules.settlement import settle
-from zipai_rules.simulate import _distribution, _num, run_games, summarize
+from zipai_rules.simulate import run_games, summarize
+from zipai_rules.stats import _distribution, _num
 from zipai_rules.variant_file import load_variant_file, variant_file_warnings
 from zipai_rules.vocab import ACTION_KINDS
 

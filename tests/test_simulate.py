@@ -7,7 +7,8 @@ import pytest
 from zipai_rules.cli import main
 from zipai_rules.presets import load_preset
 from zipai_rules.records import read_record, replay_record
-from zipai_rules.simulate import GameSummary, _histogram, format_stats, simulate, summarize
+from zipai_rules.simulate import GameSummary, format_stats, simulate, summarize
+from zipai_rules.stats import _histogram
 from zipai_rules.variant_file import load_variant_file
 
 
@@ -170,7 +171,7 @@ def test_streamed_distribution_matches_statistics():
     import statistics
     from collections import Counter
 
-    from zipai_rules.simulate import _distribution
+    from zipai_rules.stats import _distribution
 
     rng = random.Random(4)
     for size in (1, 2, 3, 4, 5, 17, 400):

@@ -198,6 +198,8 @@ ERROR_CODES: dict[str, str] = {
     # options
     "bad_limit": "an input limit (Limits, --max-bytes, --max-nodes) that is not an int from 1 "
                  "to 2**40",
+    "cannot_merge": "statistics or tallies that cannot be merged: of another variant, engine "
+                    "version, bots or seat count, or holding a common game",
     "bad_option": "an option out of range or a combination of options that does not go",
     "worker_mismatch": "a cluster worker that runs another zipai_rules version, or builds "
                        "another content hash of the variant, than the client",

@@ -21,13 +21,10 @@ import os
 import signal
 import socket
 import tempfile
-from bisect import bisect_right
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from itertools import accumulate
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
@@ -45,7 +42,7 @@ from .play import Bot, play_out
 from .presets import load_preset, raw_preset
 from .records import dumps_record, game_record, is_preset, write_text_atomic
 from .settlement import settle
-from .terminal import pad
+from .stats import Tally, format_stats, summarize, tally_stats
 from .variant import Variant, VariantLike, as_variant
 
 DEFAULT_BOTS = ("greedy", "random", "greedy")
@@ -416,183 +413,6 @@ def simulate(variant: VariantLike, games: int, seed: int = 1,
         if progress:
             progress(len(done), games)
     return sorted(done, key=lambda g: g.number)
-
-
-# --- statistics -------------------------------------------------------------------------------
-
-class Tally:
-    """Running statistics of a run: exact counts per seat, result kind and value, so memory
-    is bounded by the number of distinct values (胡息, units, game lengths), not of games."""
-
-    def __init__(self, players: int) -> None:
-        self.games = 0
-        self.wins = [0] * players
-        self.huangzhuang = 0
-        self.kinds: Counter[str] = Counter()
-        self.values: dict[str, Counter[int]] = {k: Counter() for k in
-                                                ("huxi", "units", "gain", "length")}
-
-    def add(self, g: GameSummary) -> None:
-        """Count one game."""
-        self.games += 1
-        self.kinds[g.kind] += 1
-        self.values["length"][g.actions] += 1
-        if g.winner is None:
-            self.huangzhuang += 1
-            return
-        self.wins[g.winner] += 1
-        self.values["huxi"][g.huxi] += 1
-        self.values["units"][g.units] += 1
-        self.values["gain"][g.gain] += 1
-
-
-def _distribution(counts: Mapping[int, int]) -> dict[str, Any]:
-    """count, mean, min, quartiles, max and histogram buckets of integer values given as
-    ``{value: how many}``; the same figures as :mod:`statistics` (``fmean``, inclusive
-    ``quantiles``) on the expanded list."""
-    n = sum(counts.values())
-    if not n:
-        return {"count": 0, "mean": None, "min": None, "q1": None, "median": None,
-                "q3": None, "max": None, "histogram": []}
-    keys = sorted(k for k, c in counts.items() if c)
-    ends = list(accumulate(counts[k] for k in keys))  # ends[i]: values up to keys[i]
-
-    def nth(i: int) -> int:  # the i-th smallest value, 0-based
-        return keys[bisect_right(ends, i)]
-    if n > 1:
-        q1, median, q3 = (_quartile(nth, n, i) for i in (1, 2, 3))
-    else:
-        q1 = median = q3 = float(keys[0])
-    total = sum(k * c for k, c in counts.items())
-    # int / int is the correctly rounded quotient (float(total) first would round twice)
-    return {"count": n, "mean": round(total / n, 3),
-            "min": keys[0], "q1": round(q1, 3), "median": round(median, 3),
-            "q3": round(q3, 3), "max": keys[-1], "histogram": _histogram(counts)}
-
-
-def _quartile(nth: Callable[[int], int], n: int, i: int) -> float:
-    """Quartile ``i`` (1..3) as ``statistics.quantiles(n=4, method="inclusive")``."""
-    j, delta = divmod(i * (n - 1), 4)
-    return (nth(j) * (4 - delta) + nth(j + 1) * delta) / 4
-
-
-def _histogram(values: Mapping[int, int] | Iterable[int],
-               max_buckets: int = 10) -> list[dict[str, int]]:
-    """Buckets of a round width (1, 2, 5, 10, 20, 50, …), at most ``max_buckets``, of
-    integer values (a list, or a mapping ``{value: how many}``)."""
-    counts = values if isinstance(values, Mapping) else Counter(values)
-    lo, hi = min(counts), max(counts)
-    width = 1
-    while hi // width - lo // width + 1 > max_buckets:
-        width = _next_round(width)
-    start = (lo // width) * width
-    buckets = []
-    while start <= hi:
-        count = sum(c for v, c in counts.items() if start <= v < start + width)
-        buckets.append({"from": start, "to": start + width - 1, "count": count})
-        start += width
-    return buckets
-
-
-def _next_round(width: int) -> int:
-    digits: int = 10 ** (len(str(width)) - 1)
-    lead = width // digits
-    return {1: 2, 2: 5, 5: 10}[lead] * digits
-
-
-def summarize(variant: Variant, summaries: Iterable[GameSummary], *, seed: int,
-              bots: Sequence[str], jobs: int = 1, seconds: float | None = None,
-              setup_seconds: float | None = None) -> dict[str, Any]:
-    """The statistics of a run as a JSON-ready dict: per-seat ``wins`` and ``win_rate``,
-    ``huangzhuang`` count and rate (the win rates and it add up to 1), result ``kinds``, the
-    distributions (count, mean, min, quartiles, max, histogram buckets ``from``/``to``/
-    ``count``) of the winning ``huxi``, the ``units`` per loser, the winner's ``gain`` and
-    the game ``length`` in actions, and ``timing`` (``jobs``, ``seconds``,
-    ``games_per_second``, and when the process's one-time setup was timed apart
-    (``setup_seconds``, see :func:`prepare`) ``play_seconds`` and ``play_games_per_second``
-    without it, else ``None``: the only fields that vary between identical runs).
-    ``summaries`` may be any iterable, in any order (e.g. :func:`run_games`): it is consumed
-    once and nothing is kept."""
-    tally = Tally(variant.players)
-    for g in summaries:
-        tally.add(g)
-    return tally_stats(tally, variant, seed=seed, bots=bots, jobs=jobs, seconds=seconds,
-                       setup_seconds=setup_seconds)
-
-
-def tally_stats(tally: Tally, variant: Variant, *, seed: int, bots: Sequence[str],
-                jobs: int = 1, seconds: float | None = None,
-                setup_seconds: float | None = None) -> dict[str, Any]:
-    """The statistics dict of :func:`summarize` from a :class:`Tally`. ``seconds``: the whole
-    run; ``setup_seconds``: the part of it spent on :func:`prepare` (``None``: not timed)."""
-    n = tally.games
-    play = None if seconds is None or setup_seconds is None else seconds - setup_seconds
-    timing = {"jobs": jobs, "seconds": None if seconds is None else round(seconds, 3),
-              "games_per_second": None if not seconds else round(n / seconds, 1),
-              "setup_seconds": None if play is None else round(cast(float, setup_seconds), 3),
-              "play_seconds": None if play is None else round(play, 3),
-              "play_games_per_second": None if not play else round(n / play, 1)}
-    return {
-        "variant": variant.id, "content_hash": variant.content_hash, "games": n,
-        "seed": seed, "bots": seat_bot_names(bots, variant.players),
-        "unit": variant.scoring.unit,
-        "wins": list(tally.wins), "win_rate": [w / n if n else 0.0 for w in tally.wins],
-        "huangzhuang": tally.huangzhuang,
-        "huangzhuang_rate": tally.huangzhuang / n if n else 0.0,
-        "kinds": dict(sorted(tally.kinds.items())),
-        **{name: _distribution(counts) for name, counts in tally.values.items()},
-        "timing": timing,
-    }
-
-
-def format_stats(stats: dict[str, Any], variant: Variant) -> str:
-    """The statistics as a plain-text table."""
-    n = stats["games"]
-    unit = variant.term(stats["unit"])
-    lines = [f"{variant.name} ({variant.id}): {n} games, seeds {stats['seed']}.."
-             f"{stats['seed'] + n - 1}, bots {','.join(stats['bots'])}, seat 0 deals"]
-    lines.append("results")
-    for s, (w, rate) in enumerate(zip(stats["wins"], stats["win_rate"], strict=True)):
-        lines.append(f"  {pad(f'seat {s} wins', 24)}{w:7}  {rate:7.1%}")
-    hz_label = f"{variant.term('huangzhuang')} (huangzhuang)"
-    lines.append(f"  {pad(hz_label, 24)}{stats['huangzhuang']:7}  "
-                 f"{stats['huangzhuang_rate']:7.1%}")
-    if "tianhu" in stats["kinds"]:
-        lines.append(f"  {pad('of the wins, 天胡', 24)}{stats['kinds']['tianhu']:7}")
-    rows = [(f"winning {variant.term('huxi')}", stats["huxi"]),
-            (f"{unit} per loser", stats["units"]),
-            (f"winner's gain ({unit})", stats["gain"]),
-            ("game length (actions)", stats["length"])]
-    lines.append(f"{pad('distributions', 24)}  {'count':>7} {'mean':>8} {'min':>5} "
-                 f"{'q1':>6} {'median':>6} {'q3':>6} {'max':>5}")
-    for label, d in rows:
-        if not d["count"]:
-            lines.append(f"  {pad(label, 24)}{0:7}")
-            continue
-        lines.append(f"  {pad(label, 24)}{d['count']:7} {d['mean']:8.2f} {d['min']:5} "
-                     f"{_num(d['q1']):>6} {_num(d['median']):>6} {_num(d['q3']):>6} "
-                     f"{d['max']:5}")
-    for label, d in rows:
-        if not d["count"]:
-            continue
-        lines.append(f"histogram: {label}")
-        top = max(b["count"] for b in d["histogram"])
-        for b in d["histogram"]:
-            span = str(b["from"]) if b["from"] == b["to"] else f"{b['from']}-{b['to']}"
-            bar = "#" * (round(30 * b["count"] / top) if top else 0)
-            lines.append(f"  {span:>9} {b['count']:7}  {bar}")
-    t = stats["timing"]
-    if t["seconds"] is not None:
-        lines.append(f"speed: {n} games in {t['seconds']:.2f} s with {t['jobs']} job"
-                     f"{'s' if t['jobs'] != 1 else ''}: {t['games_per_second']:.1f} games/s"
-                     + ("" if not t.get("play_seconds") else
-                        f" ({t['setup_seconds']:.2f} s of setup, then "
-                        f"{t['play_games_per_second']:.1f} games/s)"))
-    return "\n".join(lines)
-
-
-def _num(x: float) -> str:
-    return str(int(x)) if x == int(x) else f"{x:.2f}"  # every digit (:g writes 2e+12)
 
 
 # --- playing a variant with invariant checks --------------------------------------------------
