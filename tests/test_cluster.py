@@ -294,3 +294,18 @@ def test_the_watch_sees_a_killed_worker(client):
         time.sleep(0.1)
     assert f"worker {victim} lost" in events
     client.wait_for_workers(2, timeout=120)
+
+
+def _profiling(dask_worker):
+    callback = dask_worker.periodic_callbacks.get("profile")
+    return callback is not None and callback.is_running()
+
+
+def test_the_profiler_is_paused_for_the_run_and_started_again(client):
+    from zipai_rules.cli.cluster import _pause_profiler, _resume_profiler
+
+    assert set(client.run(_profiling).values()) == {True}  # dask's default: on
+    assert set(client.run(_pause_profiler).values()) == {True}
+    assert set(client.run(_profiling).values()) == {False}
+    client.run(_resume_profiler)
+    assert set(client.run(_profiling).values()) == {True}

@@ -42,8 +42,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("settlement", "invariants", "match", "scored"),
     ("records", "svg", "wording"),            # svg: pictures of tables, analyses, settlements;
                                               # wording: the words of play --zh and the replay
-    ("bots", "stats", "simulate", "bench", "reference", "testing", "variant_docs", "rl_encoder",
-     "rl", "rl_vector", "rl_parallel", "rl_opponents", "replay_html", "arena"),
+    ("bots", "stats", "simulate", "manifest", "bench", "reference", "testing", "variant_docs",
+     "rl_encoder", "rl", "rl_vector", "rl_parallel", "rl_opponents", "replay_html", "arena"),
     ("cli",),
 )
 
@@ -57,7 +57,7 @@ LATE_BOUND = {("zipai_rules.variant", "zipai_rules.variant_file"),
 
 #: modules that read or write files, or talk to a terminal: the hand analysis loads none
 IO_MODULES = ("inputs", "loader", "presets", "variant_file", "records", "stats", "simulate",
-              "bench", "variant_docs", "terminal", "replay_html")
+              "manifest", "bench", "variant_docs", "terminal", "replay_html")
 
 
 def module_name(path: Path) -> str:

@@ -21,7 +21,7 @@ import os
 import signal
 import socket
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
@@ -250,10 +250,15 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
               bots: Sequence[str] | None = None, jobs: int = 1, out: str | Path | None = None, *,
               stop: Callable[[], bool] | None = None, jobs_limit: int | None = None,
               executor: Executor | None = None, out_on_workers: bool = False,
-              chunk: int | None = None) -> Iterator[GameSummary]:
-    """Play ``games`` hands, game k with seed ``seed + k - 1``, and yield their summaries as
-    they finish: in game order with one job, in completion order with several. Nothing is
-    kept, so memory does not grow with ``games``.
+              chunk: int | None = None, first: int = 1,
+              numbers: Sequence[tuple[int, int]] | None = None) -> Iterator[GameSummary]:
+    """Play ``games`` hands, games ``first`` .. ``first + games - 1``, game k with seed
+    ``seed + k - 1`` (so two runs of the same seed, one from ``first=1`` and one from
+    ``first=games + 1``, make one numbered series), and yield their summaries as they
+    finish: in game order with one job, in completion order with several. Nothing is kept,
+    so memory does not grow with ``games``. ``numbers``: instead, exactly the games of these
+    inclusive ranges ``[(a, b), …]`` (sorted and apart, as :attr:`Tally.numbers` gives them:
+    e.g. the games a stopped run did not finish); ``games`` and ``first`` are then unused.
 
     ``bots``: bot names (``greedy``, ``random``), repeated to fill the table; by default
     :data:`DEFAULT_BOTS` cut to the variant's player count (:func:`default_bots`).
@@ -283,6 +288,10 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
     variant = as_variant(variant)
     _check_count(games, "games", 0)
     check_seed(seed)
+    spans = _check_spans([(_check_count(first, "first", 1), first + games - 1)]
+                         if numbers is None else numbers)
+    games = sum(b - a + 1 for a, b in spans)
+    check_seed(seed + (spans[-1][1] - 1 if spans else 0))
     if bots is None:
         bots = default_bots(variant.players)
     if executor is not None:
@@ -292,7 +301,7 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
         make_bots(bots, seed, variant.players)
         if out is not None and not out_on_workers:
             prepare_out(out)
-        return _run_executor(variant, games, seed, bots, executor, 4 * jobs, size, out,
+        return _run_executor(variant, spans, seed, bots, executor, 4 * jobs, size, out,
                              out_on_workers, stop)
     limit = max_jobs() if jobs_limit is None else _check_count(jobs_limit, "jobs_limit", 1)
     if _check_count(jobs, "jobs", 1) > limit:
@@ -302,26 +311,54 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
     if out is not None:
         prepare_out(out)
     if jobs <= 1 or games <= 1:
-        return _run_here(variant, games, seed, bots, out, stop)
-    return _run_pool(variant, games, seed, bots, jobs, out, stop)
+        return _run_here(variant, spans, seed, bots, out, stop)
+    return _run_pool(variant, spans, seed, bots, jobs, out, stop)
 
 
-def _run_here(variant: Variant, games: int, seed: int, bots: Sequence[str],
-              out: str | Path | None, stop: Callable[[], bool] | None
+def _check_spans(spans: object) -> list[tuple[int, int]]:
+    """``numbers`` of :func:`run_games`: a list of inclusive ranges of game numbers, each
+    ``(a, b)`` with ``1 <= a <= b``, sorted and apart (an empty range ``(a, a - 1)`` is
+    dropped). Raises :class:`ZipaiError` (``bad_option``) naming the bad one."""
+    if not isinstance(spans, (list, tuple)):
+        raise ZipaiError(f"numbers {spans!r} is not a list of ranges", code="bad_option")
+    checked: list[tuple[int, int]] = []
+    for span in spans:
+        if (not isinstance(span, (list, tuple)) or len(span) != 2
+                or any(isinstance(x, bool) or not isinstance(x, int) for x in span)
+                or span[0] < 1 or span[1] < span[0] - 1
+                or (checked and span[0] <= checked[-1][1] + 1 and span[1] >= span[0])):
+            raise ZipaiError(f"numbers: {span!r} is not a range (a, b) of game numbers "
+                             "1 <= a <= b after the ranges before it", code="bad_option")
+        if span[1] >= span[0]:
+            checked.append((span[0], span[1]))
+    return checked
+
+
+def _chunks(spans: Sequence[tuple[int, int]], size: int) -> Iterator[tuple[int, int]]:
+    """``(first, count)`` chunks of at most ``size`` consecutive games covering ``spans``."""
+    for a, b in spans:
+        for start in range(a, b + 1, size):
+            yield start, min(size, b + 1 - start)
+
+
+def _run_here(variant: Variant, spans: Sequence[tuple[int, int]], seed: int,
+              bots: Sequence[str], out: str | Path | None, stop: Callable[[], bool] | None
               ) -> Iterator[GameSummary]:
-    for number in range(1, games + 1):
-        if stop is not None and stop():
-            return
-        yield play_game(variant, number, seed + number - 1, bots, out)
+    for a, b in spans:
+        for number in range(a, b + 1):
+            if stop is not None and stop():
+                return
+            yield play_game(variant, number, seed + number - 1, bots, out)
 
 
-def _run_pool(variant: Variant, games: int, seed: int, bots: Sequence[str], jobs: int,
-              out: str | Path | None, stop: Callable[[], bool] | None
-              ) -> Iterator[GameSummary]:
+def _run_pool(variant: Variant, spans: Sequence[tuple[int, int]], seed: int,
+              bots: Sequence[str], jobs: int, out: str | Path | None,
+              stop: Callable[[], bool] | None) -> Iterator[GameSummary]:
     """Chunks of games on ``jobs`` workers, at most ``4 * jobs`` chunks submitted at a time."""
     spec = _variant_spec(variant)
+    games = sum(b - a + 1 for a, b in spans)
     size = max(1, min(50, math.ceil(games / (jobs * 8))))
-    starts = iter(range(1, games + 1, size))
+    starts = _chunks(spans, size)
     context = multiprocessing.get_context()
     stop_event = context.Event()
     folder = None if out is None else str(out)
@@ -332,9 +369,8 @@ def _run_pool(variant: Variant, games: int, seed: int, bots: Sequence[str], jobs
             while True:
                 if stop is not None and stop():
                     break
-                for first in starts:
-                    pending.add(pool.submit(_run_chunk, spec, first,
-                                            min(size, games + 1 - first), seed, list(bots),
+                for first, count in starts:
+                    pending.add(pool.submit(_run_chunk, spec, first, count, seed, list(bots),
                                             folder))
                     if len(pending) >= 4 * jobs:
                         break
@@ -355,7 +391,8 @@ def _run_pool(variant: Variant, games: int, seed: int, bots: Sequence[str], jobs
                 f.cancel()
 
 
-def _run_executor(variant: Variant, games: int, seed: int, bots: Sequence[str],
+def _run_executor(variant: Variant, spans: Sequence[tuple[int, int]], seed: int,
+                  bots: Sequence[str],
                   executor: Executor, window: int, size: int, out: str | Path | None,
                   out_on_workers: bool, stop: Callable[[], bool] | None
                   ) -> Iterator[GameSummary]:
@@ -363,7 +400,7 @@ def _run_executor(variant: Variant, games: int, seed: int, bots: Sequence[str],
     from . import __version__
     spec = _variant_spec(variant)
     expect = (__version__, variant.content_hash)
-    starts = iter(range(1, games + 1, size))
+    starts = _chunks(spans, size)
     worker_out = str(out) if out is not None and out_on_workers else None
     ship = out is not None and not out_on_workers
     pending: set[Future[list[tuple[GameSummary, str | None]]]] = set()
@@ -375,9 +412,8 @@ def _run_executor(variant: Variant, games: int, seed: int, bots: Sequence[str],
             yield summary
     try:
         while not (stop is not None and stop()):
-            for first in starts:
-                pending.add(executor.submit(_run_task, spec, first,
-                                            min(size, games + 1 - first), seed, list(bots),
+            for first, count in starts:
+                pending.add(executor.submit(_run_task, spec, first, count, seed, list(bots),
                                             worker_out, ship, expect))
                 if len(pending) >= window:
                     break
@@ -400,15 +436,15 @@ def simulate(variant: VariantLike, games: int, seed: int = 1,
              bots: Sequence[str] | None = None, jobs: int = 1, out: str | Path | None = None,
              progress: Callable[[int, int], None] | None = None, *,
              executor: Executor | None = None, out_on_workers: bool = False,
-             chunk: int | None = None) -> list[GameSummary]:
-    """Play ``games`` hands as :func:`run_games` does (``executor``, ``out_on_workers`` and
-    ``chunk`` as there); returns all their summaries in game order (for a long run, iterate
-    :func:`run_games` and :func:`summarize` instead, which keep nothing).
+             chunk: int | None = None, first: int = 1) -> list[GameSummary]:
+    """Play ``games`` hands as :func:`run_games` does (``executor``, ``out_on_workers``,
+    ``chunk`` and ``first`` as there); returns all their summaries in game order (for a long
+    run, iterate :func:`run_games` and :func:`summarize` instead, which keep nothing).
     ``progress(done, total)`` is called as games finish. Raises as :func:`run_games`.
     """
     done: list[GameSummary] = []
     for g in run_games(variant, games, seed, bots, jobs, out, executor=executor,
-                       out_on_workers=out_on_workers, chunk=chunk):
+                       out_on_workers=out_on_workers, chunk=chunk, first=first):
         done.append(g)
         if progress:
             progress(len(done), games)

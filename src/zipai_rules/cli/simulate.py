@@ -9,10 +9,23 @@ import json
 import signal
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from ..errors import ZipaiError
+import attrs
+
+from .. import __version__
+from ..engine.seeds import check_seed
+from ..errors import ZipaiError, brief
+from ..manifest import (
+    CHECKPOINT_SECONDS,
+    MANIFEST_NAME,
+    manifest_path,
+    missing,
+    read_manifest,
+    write_manifest,
+)
 from ..replay_html import ReplayIndex
 from ..simulate import (
     DEFAULT_BOTS,
@@ -20,9 +33,12 @@ from ..simulate import (
     format_stats,
     max_jobs,
     prepare,
+    prepare_out,
+    record_path,
     run_games,
     tally_stats,
 )
+from ..variant import Variant
 from .cluster import dask_executor
 from .common import VARIANT_HELP, bot_list, bot_names, count, variant_arg
 from .progress import DEFAULT_EVERY, Progress
@@ -57,7 +73,8 @@ def deferred_stop() -> Iterator[Stop]:
     :class:`Stop` yielded returns ``True`` once one arrived (and keeps returning it after the
     block). Where signal masks exist (POSIX), SIGINT is blocked in this thread, so the threads
     and worker processes started inside the block (a dask client's, a LocalCluster's) inherit
-    the block and never see Ctrl-C; elsewhere a handler records it. SIGTERM is taken by a
+    the block and never see Ctrl-C; a handler records it too (where masks do not exist, and
+    when a thread that does not block it receives it). SIGTERM is taken by a
     handler (a worker process started inside the block keeps its default action, so a
     cluster can still end it)."""
     stop = Stop()
@@ -70,6 +87,9 @@ def deferred_stop() -> Iterator[Stop]:
             finally:
                 signal.signal(signal.SIGINT, previous)
             return
+        # a thread started by a library (numpy's BLAS, …) may not block it: the handler,
+        # which Python runs in this thread whichever thread the signal reached, records it
+        before_int = signal.signal(signal.SIGINT, lambda *_: stop.seen(signal.SIGINT))
         old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         stop._masked = True
         try:
@@ -80,95 +100,196 @@ def deferred_stop() -> Iterator[Stop]:
                 stop.seen(signal.SIGINT)
             stop._masked = False
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
+            signal.signal(signal.SIGINT, before_int)
     finally:
         signal.signal(signal.SIGTERM, before_term)
 
 
-class _Done:
-    """The game numbers finished, as a complete prefix and the few finished beyond it (games
-    run in parallel chunks, so an interrupted run may leave gaps): bounded by the chunks in
-    flight, not by the number of games."""
+def describe(numbers: Sequence[tuple[int, int]]) -> str:
+    """``games 1–222 and 251–275``: finished game numbers (inclusive ranges) in words."""
+    if not numbers:
+        return "no game finished"
+    text = [f"{a}–{b}" if a != b else str(a) for a, b in numbers]
+    return "games " + (", ".join(text[:-1]) + " and " + text[-1] if len(text) > 1 else text[0])
 
-    def __init__(self) -> None:
-        self.prefix = 0
-        self.ahead: set[int] = set()
 
-    def add(self, number: int) -> None:
-        self.ahead.add(number)
-        while self.prefix + 1 in self.ahead:
-            self.prefix += 1
-            self.ahead.remove(self.prefix)
+#: the options a resumed run takes from its manifest, with their defaults
+_FROM_MANIFEST = {"games": 100, "seed": 1, "first": 1, "bots": None, "out": None,
+                  "out_on_workers": False, "manifest": None}
 
-    def describe(self) -> str:
-        """``games 1–222 and 251–275``: the finished numbers as ranges."""
-        ranges = [(1, self.prefix)] if self.prefix else []
-        for n in sorted(self.ahead):
-            if ranges and ranges[-1][1] == n - 1:
-                ranges[-1] = (ranges[-1][0], n)
-            else:
-                ranges.append((n, n))
-        if not ranges:
-            return "no game finished"
-        text = [f"{a}–{b}" if a != b else str(a) for a, b in ranges]
-        return "games " + (", ".join(text[:-1]) + " and " + text[-1] if len(text) > 1
-                           else text[0])
+
+@attrs.frozen
+class _Plan:
+    """What a command runs: the games ``first`` .. ``first + games - 1`` of ``seed``, of
+    which ``numbers`` are to be played now (all of them, or a resumed run's missing ones),
+    counted into ``tally``; the ``manifest`` file (or ``None``) and the ``earlier`` timing of
+    a resumed run."""
+
+    variant: Variant
+    bots: list[str]
+    seed: int
+    first: int
+    games: int
+    out: str | None
+    out_on_workers: bool
+    manifest: Path | None
+    numbers: list[tuple[int, int]]
+    tally: Tally
+    earlier: Mapping[str, Any] | None
+
+
+def _plan(args: argparse.Namespace) -> _Plan:
+    if args.resume is None:
+        for key, default in _FROM_MANIFEST.items():
+            if getattr(args, key) is None:
+                setattr(args, key, default)
+        variant = variant_arg(args.variant or "hunan", args)
+        bots = bot_names(args, variant.players)
+        first, games, out = args.first, args.games, args.out
+        check_seed(args.seed + first + games - 2)
+        where = (Path(args.manifest) if args.manifest else
+                 Path(out) / MANIFEST_NAME if out and not args.out_on_workers else None)
+        return _Plan(variant, list(bots), args.seed, first, games, out, args.out_on_workers,
+                     where, [(first, first + games - 1)], Tally(variant.players), None)
+    given = [f"--{k.replace('_', '-')}" for k in _FROM_MANIFEST
+             if getattr(args, k) not in (None, False)]
+    if given or args.html:
+        raise ZipaiError(f"--resume takes the run's own options from its manifest: "
+                         f"{', '.join(given or ['--html'])} cannot be given with it",
+                         code="bad_option")
+    where = manifest_path(args.resume)
+    m = read_manifest(where)
+    stats = m.statistics
+    variant = variant_arg(args.variant or stats["variant"], args)
+    if variant.content_hash != stats["content_hash"]:
+        raise ZipaiError(f"{where}: the run played variant {stats['variant']} of content hash "
+                         f"{stats['content_hash'][:12]}, not {variant.id} of "
+                         f"{variant.content_hash[:12]}: it cannot be resumed with other rules",
+                         code="bad_manifest")
+    if stats["engine"] != __version__:
+        raise ZipaiError(f"{where}: the run played with zipai_rules {stats['engine']}, this is "
+                         f"{__version__}: resume it with the same version", code="bad_manifest")
+    return _Plan(variant, list(stats["bots"]), stats["seed"], m.first, m.games, m.out,
+                 m.out_on_workers, where, missing(m), m.tally, stats["timing"])
+
+
+def _stats(plan: _Plan, jobs: int, seconds: float, setup: float | None) -> dict[str, Any]:
+    """The statistics of every game the run finished, this command's and a resumed run's
+    earlier ones (their seconds added up, as ``zipai stats merge`` adds them)."""
+    earlier = plan.earlier
+    if earlier is not None:
+        before = earlier.get("seconds")
+        seconds = seconds + before if isinstance(before, (int, float)) else seconds
+        setup = None  # the earlier part's setup was not timed apart from its games
+    return tally_stats(plan.tally, plan.variant, seed=plan.seed, bots=plan.bots, jobs=jobs,
+                       seconds=seconds, setup_seconds=setup)
 
 
 def run(args: argparse.Namespace) -> int:
-    """``zipai simulate``: play many seeded games and print their statistics. Ctrl-C stops
-    it within about a second: the games being played finish and are written, the count of
-    records written is printed, and the exit status is 130."""
-    variant = variant_arg(args.variant, args)
-    bots = bot_names(args, variant.players)
-    if args.out_on_workers and not (args.dask and args.out):
+    """``zipai simulate``: play many seeded games and print their statistics. Ctrl-C or
+    SIGTERM stops it within about a second: the games being played finish and are written,
+    the statistics of the finished games are printed and kept in the run's manifest (with
+    ``--out`` or ``--manifest``), and the exit status is 130 (143 for SIGTERM). ``--resume``
+    plays the games a stopped run did not finish."""
+    plan = _plan(args)
+    variant = plan.variant
+    if plan.out_on_workers and not (args.dask and plan.out):
         raise ZipaiError("--out-on-workers goes with --dask and --out", code="bad_option")
-    if args.html and (not args.out or args.out_on_workers):
+    if args.html and (not plan.out or plan.out_on_workers):
         raise ZipaiError("--html goes with --out (and not --out-on-workers)", code="bad_option")
-    pages = ReplayIndex(args.out, f"zipai simulate: {variant.name} ({variant.id}), "
-                        f"seeds {args.seed}–{args.seed + args.games - 1}") if args.html else None
+    last = plan.first + plan.games - 1
+    pages = ReplayIndex(plan.out or "", f"zipai simulate: {variant.name} ({variant.id}), "
+                        f"seeds {plan.seed + plan.first - 1}–{plan.seed + last - 1}"
+                        ) if args.html else None
     if args.jobs > max_jobs() and args.dask in (None, "local"):
         raise ZipaiError(f"--jobs {args.jobs} is above the number of CPUs ({max_jobs()})",
                          code="bad_option")
-    tally = Tally(variant.players)
-    done = _Done()
-    with deferred_stop() as interrupted, contextlib.ExitStack() as stack:
-        executor, jobs, watch = (None, args.jobs, None) if args.dask is None else \
-            stack.enter_context(dask_executor(args.dask, args.jobs, variant))
-        t0 = time.perf_counter()
-        setup = None
-        if executor is None and jobs == 1:  # the games run here: their setup, timed apart
-            prepare(variant)
-            setup = time.perf_counter() - t0
-        progress = stack.enter_context(Progress(args.games, sys.stderr,
-                                                every=args.progress_every, watch=watch))
-        for g in run_games(variant, args.games, args.seed, bots, jobs, args.out,
-                           stop=interrupted, executor=executor,
-                           out_on_workers=args.out_on_workers):
-            tally.add(g)
-            done.add(g.number)
-            if pages is not None:
-                pages.add(g)
-            progress.update(tally.games)
+    if plan.out is not None and not plan.out_on_workers:
+        prepare_out(plan.out)
+    tally = plan.tally
+    to_play = sum(b - a + 1 for a, b in plan.numbers)
+    t0 = time.perf_counter()
+    setup = None
+    jobs = args.jobs
+    out = (None if plan.out is None else plan.out if plan.out_on_workers
+           else str(Path(plan.out).absolute()))
+
+    def checkpoint(state: str) -> None:
+        if plan.manifest is not None:
+            write_manifest(plan.manifest, state, first=plan.first, games=plan.games, out=out,
+                           out_on_workers=plan.out_on_workers,
+                           statistics=_stats(plan, jobs, time.perf_counter() - t0, setup))
+    failure: ZipaiError | None = None
+    with deferred_stop() as interrupted:
+        try:
+            with contextlib.ExitStack() as stack:
+                executor, jobs, watch = (None, args.jobs, None) if args.dask is None else \
+                    stack.enter_context(dask_executor(args.dask, args.jobs, variant))
+                t0 = time.perf_counter()
+                if executor is None and jobs == 1:  # the games run here: setup timed apart
+                    prepare(variant)
+                    setup = time.perf_counter() - t0
+                checkpoint("running")
+                saved = time.monotonic()
+                progress = stack.enter_context(Progress(to_play, sys.stderr,
+                                                        every=args.progress_every, watch=watch))
+                played = 0
+                for g in run_games(variant, 0, plan.seed, plan.bots, jobs, plan.out,
+                                   stop=interrupted, executor=executor,
+                                   out_on_workers=plan.out_on_workers, numbers=plan.numbers):
+                    tally.add(g)
+                    played += 1
+                    if pages is not None:
+                        pages.add(g)
+                    progress.update(played)
+                    if time.monotonic() - saved >= CHECKPOINT_SECONDS:
+                        checkpoint("running")
+                        saved = time.monotonic()
+        except ZipaiError as exc:
+            if tally.games == 0 or args.dask is None:
+                raise
+            failure = exc  # a task refused (another worker version): keep what finished
+        except Exception as exc:  # noqa: BLE001 - a lost scheduler or worker, in one line
+            if args.dask is None:
+                raise
+            failure = ZipaiError(f"the cluster failed: {type(exc).__name__}: "
+                                 f"{brief(str(exc), 200)}", code="cluster_lost")
         seconds = time.perf_counter() - t0
     if pages is not None:
         pages.write()
+    stats = _stats(plan, jobs, seconds, setup)
+    stopped = failure is not None or interrupted()
+    if plan.manifest is not None:
+        write_manifest(plan.manifest, "stopped" if stopped else "finished", first=plan.first,
+                       games=plan.games, out=out, out_on_workers=plan.out_on_workers,
+                       statistics=stats)
+    kept = "" if plan.manifest is None else (
+        f"; its manifest: {plan.manifest}, continue it with `zipai simulate --resume "
+        f"{plan.manifest.parent if plan.manifest.name == MANIFEST_NAME else plan.manifest}`")
+    if failure is not None:
+        raise ZipaiError(f"{failure} (after {tally.games} of {plan.games} games, "
+                         f"{describe(tally.numbers)}{kept})", code=failure.code)
+    _print_stats(args, stats, variant, plan, last)
     if interrupted():
-        written = f", {tally.games} records written to {args.out}" if args.out else ""
-        print(f"interrupted after {tally.games} of {args.games} games "
-              f"({done.describe()}){written}", file=sys.stderr)
+        written = f", their records in {plan.out}" if plan.out else ""
+        print(f"interrupted after {tally.games} of {plan.games} games "
+              f"({describe(tally.numbers)}){written}{kept}", file=sys.stderr)
         return interrupted.exit_status
-    stats = tally_stats(tally, variant, seed=args.seed, bots=bots, jobs=jobs,
-                        seconds=seconds, setup_seconds=setup)
+    return 0
+
+
+def _print_stats(args: argparse.Namespace, stats: Mapping[str, Any], variant: Variant,
+                 plan: _Plan, last: int) -> None:
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
-    else:
-        print(format_stats(stats, variant))
-        if args.out:
-            where = " on the workers' disks" if args.out_on_workers else ""
-            print(f"records: {args.out}/game-00001.json .. game-{args.games:05d}.json{where}")
-        if pages is not None:
-            print(f"replays: {args.out}/index.html")
-    return 0
+        return
+    print(format_stats(stats, variant))
+    if plan.out:
+        where = " on the workers' disks" if plan.out_on_workers else ""
+        print(f"records: {record_path(plan.out, plan.first)} .. "
+              f"{record_path(plan.out, last).name}{where}")
+    if args.html:
+        print(f"replays: {plan.out}/index.html")
 
 
 def _seconds(text: str) -> float:
@@ -188,9 +309,23 @@ def add_parser(sub: Any) -> None:
                        description="Play N games (game k uses seed S+k-1, as `zipai play "
                        "--seed`), then print win rates, 荒庄 rate, 胡息 and score "
                        "distributions, game length and speed.")
-    p.add_argument("--variant", default="hunan", help=VARIANT_HELP)
-    p.add_argument("--games", type=count(1), default=100, help="number of games (default 100)")
-    p.add_argument("--seed", type=count(0), default=1, help="seed of the first game (default 1)")
+    p.add_argument("--variant", default=None,
+                   help=VARIANT_HELP.replace("%(default)s", "hunan") + "; --resume: the run's")
+    p.add_argument("--games", type=count(1), default=None, help="number of games (default 100)")
+    p.add_argument("--seed", type=count(0), default=None,
+                   help="the run's seed: game k is played with seed SEED+k-1 (default 1)")
+    p.add_argument("--first", type=count(1), default=None, metavar="K",
+                   help="number the games from K (default 1): game K is played with seed "
+                        "SEED+K-1, as in one long run, so runs of the same seed from K=1 and "
+                        "K=N+1 make one numbered series (and their statistics merge)")
+    p.add_argument("--resume", metavar="DIR", default=None,
+                   help="play the games a stopped run did not finish: DIR is its records "
+                        "folder (DIR/run.json) or its manifest file; the variant, seed, games, "
+                        "bots and records are the run's own")
+    p.add_argument("--manifest", metavar="FILE", default=None,
+                   help="where the run's manifest goes (default DIR/run.json with --out DIR, "
+                        "else none): its options and the statistics of the finished games, "
+                        "kept while it plays and when it stops")
     p.add_argument("--jobs", type=count(1), default=1,
                    help="worker processes, at most the number of CPUs (default 1); with "
                         "--dask local, the LocalCluster's workers")
