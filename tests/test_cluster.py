@@ -296,16 +296,20 @@ def test_the_watch_sees_a_killed_worker(client):
     client.wait_for_workers(2, timeout=120)
 
 
-def _profiling(dask_worker):
-    callback = dask_worker.periodic_callbacks.get("profile")
-    return callback is not None and callback.is_running()
+def _running(dask_worker):
+    return sorted(name for name in ("profile", "profile-cycle", "tick")
+                  if dask_worker.periodic_callbacks[name].is_running())
 
 
-def test_the_profiler_is_paused_for_the_run_and_started_again(client):
-    from zipai_rules.cli.cluster import _pause_profiler, _resume_profiler
+def test_the_profiler_and_tick_are_paused_for_the_run_and_started_again(client):
+    from zipai_rules.cli.cluster import _pause_profiler, _resume, _resume_profiler
 
-    assert set(client.run(_profiling).values()) == {True}  # dask's default: on
-    assert set(client.run(_pause_profiler).values()) == {True}
-    assert set(client.run(_profiling).values()) == {False}
-    client.run(_resume_profiler)
-    assert set(client.run(_profiling).values()) == {True}
+    everything = ["profile", "profile-cycle", "tick"]
+    assert list(client.run(_running).values()) == [everything] * 2  # dask's default: on
+    paused = client.run(_pause_profiler)
+    assert list(paused.values()) == [["profile", "profile-cycle", "tick"]] * 2
+    assert list(client.run(_running).values()) == [[]] * 2
+    _resume(client, paused)
+    assert list(client.run(_running).values()) == [everything] * 2
+    client.run(_resume_profiler)  # nothing to start again
+    assert list(client.run(_running).values()) == [everything] * 2

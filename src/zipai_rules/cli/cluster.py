@@ -2,8 +2,9 @@
 
 :func:`dask_executor` connects (or starts a ``LocalCluster``), checks every worker before any
 game (:func:`check_workers`: the same zipai_rules version and variant hash as the client),
-pauses dask's sampling profiler on the workers for the run, and yields the executor with a
-:class:`Watch` that reports lost workers and the chunks the scheduler plays again.
+pauses dask's sampling profiler and event-loop tick on the workers for the run, and yields
+the executor with a :class:`Watch` that reports lost workers and the chunks the scheduler
+plays again.
 """
 
 from __future__ import annotations
@@ -22,22 +23,33 @@ from .scheduler import probe_scheduler
 __all__ = ["Watch", "check_workers", "dask_executor"]
 
 
-def _pause_profiler(dask_worker: Any) -> bool:
-    """Run on a worker (``Client.run``): stop dask's sampling profiler, which samples the
-    running task's stack every 10 ms (``distributed.worker.profile``), for the run; whether
-    it was running."""
-    callback = dask_worker.periodic_callbacks.get("profile")
-    running = callback is not None and callback.is_running()
-    if running:
-        callback.stop()
-    return running
+#: the worker's periodic callbacks paused for a run: dask's sampling profiler, which samples
+#: the running task's stack every 10 ms, its hourly cycle, and the event loop's tick, which
+#: wakes the loop every 20 ms to measure its latency (``distributed.admin.tick``): each wake
+#: takes the interpreter lock from the task playing the games; measured, the games' own CPU
+#: time grew by a quarter with it (docs/cluster.md)
+QUIETED = ("profile", "profile-cycle", "tick")
 
 
-def _resume_profiler(dask_worker: Any) -> None:
-    """Run on a worker: start the profiler :func:`_pause_profiler` stopped again."""
-    callback = dask_worker.periodic_callbacks.get("profile")
-    if callback is not None and not callback.is_running():
-        callback.start()
+def _pause_profiler(dask_worker: Any) -> list[str]:
+    """Run on a worker (``Client.run``): stop the callbacks of :data:`QUIETED` that run;
+    their names (for :func:`_resume_profiler`)."""
+    stopped = []
+    for name in QUIETED:
+        callback = dask_worker.periodic_callbacks.get(name)
+        if callback is not None and callback.is_running():
+            callback.stop()
+            stopped.append(name)
+    return stopped
+
+
+def _resume_profiler(names: list[str] | None = None, *, dask_worker: Any) -> None:
+    """Run on a worker: start again the callbacks :func:`_pause_profiler` stopped
+    (``names``; default all of :data:`QUIETED`)."""
+    for name in QUIETED if names is None else names:
+        callback = dask_worker.periodic_callbacks.get(name)
+        if callback is not None and not callback.is_running():
+            callback.start()
 
 
 def check_workers(client: Any, variant: Variant) -> int:
@@ -106,10 +118,10 @@ def dask_executor(address: str, jobs: int, variant: Variant | None = None
     started here and shut down on leaving. A ``tcp://`` address is first checked to be a dask
     scheduler, within :data:`~.scheduler.HANDSHAKE_SECONDS` (:func:`~.scheduler.probe_scheduler`).
     With ``variant``, every worker is checked (:func:`check_workers`) before the block, and
-    the workers' sampling profiler is paused within it. Raises :class:`ZipaiError`
-    (``bad_option``) when the ``[dask]`` extra is not installed, the address cannot be read,
-    the scheduler cannot be reached, or what answers is not one; ``worker_mismatch`` as
-    :func:`check_workers`."""
+    the workers' profiler and tick (:data:`QUIETED`) are paused within it. Raises
+    :class:`ZipaiError` (``bad_option``) when the ``[dask]`` extra is not installed, the
+    address cannot be read, the scheduler cannot be reached, or what answers is not one;
+    ``worker_mismatch`` as :func:`check_workers`."""
     try:
         import distributed
     except ImportError:
@@ -145,13 +157,14 @@ def dask_executor(address: str, jobs: int, variant: Variant | None = None
         if variant is not None:
             check_workers(client, variant)
             paused = client.run(_pause_profiler, on_error="return")
-            stack.callback(_resume, client, [w for w, was in paused.items() if was is True])
+            stack.callback(_resume, client, {w: names for w, names in paused.items()
+                                             if isinstance(names, list) and names})
         threads = sum(client.nthreads().values()) or 1
         yield client.get_executor(), threads, Watch(client)
 
 
-def _resume(client: Any, workers: list[str]) -> None:
-    """Start the profiler again on the ``workers`` where it was paused (those still there)."""
-    if workers:
+def _resume(client: Any, paused: dict[str, list[str]]) -> None:
+    """Start again what :func:`_pause_profiler` stopped, on the workers still there."""
+    for worker, names in paused.items():
         with contextlib.suppress(Exception):
-            client.run(_resume_profiler, workers=workers, on_error="return")
+            client.run(_resume_profiler, names, workers=[worker], on_error="return")

@@ -201,6 +201,8 @@ def run(args: argparse.Namespace) -> int:
     pages = ReplayIndex(plan.out or "", f"zipai simulate: {variant.name} ({variant.id}), "
                         f"seeds {plan.seed + plan.first - 1}–{plan.seed + last - 1}"
                         ) if args.html else None
+    if args.chunk is not None and args.dask is None:
+        raise ZipaiError("--chunk goes with --dask", code="bad_option")
     if args.jobs > max_jobs() and args.dask in (None, "local"):
         raise ZipaiError(f"--jobs {args.jobs} is above the number of CPUs ({max_jobs()})",
                          code="bad_option")
@@ -236,7 +238,8 @@ def run(args: argparse.Namespace) -> int:
                 played = 0
                 for g in run_games(variant, 0, plan.seed, plan.bots, jobs, plan.out,
                                    stop=interrupted, executor=executor,
-                                   out_on_workers=plan.out_on_workers, numbers=plan.numbers):
+                                   out_on_workers=plan.out_on_workers, numbers=plan.numbers,
+                                   chunk=args.chunk):
                     tally.add(g)
                     played += 1
                     if pages is not None:
@@ -334,6 +337,9 @@ def add_parser(sub: Any) -> None:
                    help="play on a dask.distributed cluster: a scheduler address "
                         "(tcp://host:8786), or `local` for a LocalCluster of --jobs worker "
                         "processes on this machine (needs the [dask] extra)")
+    p.add_argument("--chunk", type=count(1), default=None, metavar="N",
+                   help="with --dask: games per task (default games/(8 x threads), at most "
+                        "200); larger chunks for a large cluster, see docs/cluster.md")
     p.add_argument("--out-on-workers", action="store_true",
                    help="with --dask and --out: each worker writes the records of the games "
                         "it plays to DIR on its own disk, instead of sending them back")
