@@ -86,6 +86,12 @@ def test_cli_dask_local(capsys):
     assert one == two
     assert main(["simulate", "--games", "2", "--out-on-workers"]) == 2
     assert capsys.readouterr().err == "error: --out-on-workers goes with --dask and --out\n"
+    assert main(["simulate", "--games", "2", "--chunk", "5"]) == 2
+    assert capsys.readouterr().err == "error: --chunk goes with --dask\n"
+    assert main(["simulate", "--games", "10", "--seed", "3", "--json", "--dask", "local",
+                 "--jobs", "2", "--chunk", "3"]) == 0
+    three = json.loads(capsys.readouterr().out)
+    assert three.pop("timing")["jobs"] == 2 and three == one
 
 
 
