@@ -19,7 +19,7 @@ import math
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -31,6 +31,7 @@ from .errors import ZipaiError
 from .inputs import MAX_SCORE, Limits, Refused, check_tree, loads_json, read_text
 from .terminal import pad
 from .variant import Variant
+from .vocab import ResultKind
 
 #: the ``format`` of a tally's JSON form
 TALLY_FORMAT = "zipai-tally/1"
@@ -50,10 +51,11 @@ MAX_COUNT = 2 ** 63 - 1
 #: raise ``max_bytes``/``max_nodes`` for such a file)
 STATS_LIMITS = Limits(max_bytes=16 * 1024 * 1024, max_nodes=1_000_000, max_depth=8)
 
-_KIND = re.compile(r"[a-z_]{1,32}")
+#: the result kinds a game may end in (a tally's ``kinds`` keys)
+KINDS = frozenset(k.value for k in ResultKind)
 _INT = re.compile(r"-?(0|[1-9][0-9]{0,15})")
 
-__all__ = ["MAX_COUNT", "STATS_LIMITS", "TALLY_FORMAT", "VALUES", "Summary", "Tally",
+__all__ = ["KINDS", "MAX_COUNT", "STATS_LIMITS", "TALLY_FORMAT", "VALUES", "Summary", "Tally",
            "check_stats", "format_stats", "merge_stats", "read_stats", "summarize",
            "tally_stats"]
 
@@ -111,8 +113,10 @@ class Tally:
     def add(self, g: Summary) -> None:
         """Count one game. Raises :class:`~zipai_rules.errors.ZipaiError`
         (``cannot_merge``) when its number is already counted, ``bad_argument`` for a
-        number that is not a positive int, a winner that is not a seat or a kind that is not
-        a result kind's text; the tally is then unchanged."""
+        number that is not a positive int, a winner that is not a seat, a kind that is not
+        a :class:`~zipai_rules.vocab.ResultKind`, a winner given for a 荒庄 (or none for
+        a win), or a 胡息, units, gain or length that is not an int within
+        ±:data:`~zipai_rules.inputs.MAX_SCORE`; the tally is then unchanged."""
         n = g.number
         if type(n) is not int or not 1 <= n <= MAX_COUNT:
             raise ZipaiError(f"game number {n!r} is not an int from 1 to 2**63-1",
@@ -121,10 +125,18 @@ class Tally:
                                      or not 0 <= g.winner < self.players):
             raise ZipaiError(f"game {n}: winner {g.winner!r} is not a seat of "
                              f"{self.players}", code="bad_argument")
-        if not isinstance(g.kind, str) or not _KIND.fullmatch(g.kind):
-            raise ZipaiError(f"game {n}: kind {g.kind!r} is not a result kind",
-                             code="bad_argument")
+        if not isinstance(g.kind, str) or g.kind not in KINDS:
+            raise ZipaiError(f"game {n}: kind {g.kind!r} is not a result kind "
+                             f"({', '.join(sorted(KINDS))})", code="bad_argument")
+        if (g.winner is None) != (g.kind == ResultKind.HUANGZHUANG):
+            raise ZipaiError(f"game {n}: a {g.kind} with winner {g.winner!r} (a game has a "
+                             "winner unless it is huangzhuang)", code="bad_argument")
         kind = str.__str__(g.kind)  # the text of a ResultKind, as JSON writes it
+        for name, value in (("huxi", g.huxi), ("units", g.units), ("gain", g.gain),
+                            ("actions", g.actions)):
+            if type(value) is not int or abs(value) > MAX_SCORE:
+                raise ZipaiError(f"game {n}: {name} {value!r} is not an int within "
+                                 "±(2**53-1)", code="bad_argument")
         i = bisect_right(self._starts, n)  # ranges before i start at or below n
         if i and self._ends[i - 1] >= n:
             raise _refuse(f"game {n} is counted twice")
@@ -206,7 +218,7 @@ class Tally:
         within ±:data:`~zipai_rules.inputs.MAX_SCORE`, at most :data:`MAX_RANGES` ranges,
         :data:`MAX_DISTINCT` values per distribution and :data:`MAX_KINDS` kinds, ranges
         sorted and apart, and every total consistent (games = numbers = kinds = lengths =
-        wins + 荒庄; wins = each won-game distribution). Raises
+        wins + 荒庄; 荒庄 = the huangzhuang kind; wins = each won-game distribution). Raises
         :class:`~zipai_rules.errors.ZipaiError` (``schema``) naming the path of the first
         bad value, ``where`` being the path of ``obj`` itself."""
         doc = _mapping(obj, where, ("format", "players", "games", "numbers", "wins",
@@ -221,7 +233,7 @@ class Tally:
         held = sum(b - a + 1 for a, b in tally.numbers)
         if held != games:
             raise _schema(f"{where}.numbers", f"hold {held} games, not {games}")
-        wins = _list(doc["wins"], f"{where}.wins", players)
+        wins = _list(doc["wins"], f"{where}.wins", MAX_PLAYERS)
         if len(wins) != players:
             raise _schema(f"{where}.wins", f"has {len(wins)} seats, not {players}")
         tally.wins = [_int(w, f"{where}.wins[{s}]") for s, w in enumerate(wins)]
@@ -231,12 +243,16 @@ class Tally:
                           f"{sum(tally.wins) + tally.huangzhuang} games, not {games}")
         kinds = _mapping(doc["kinds"], f"{where}.kinds", None, MAX_KINDS)
         for kind, c in kinds.items():
-            if not _KIND.fullmatch(kind):
-                raise _schema(f"{where}.kinds", f"kind {kind[:40]!r} is not a result kind")
+            if kind not in KINDS:
+                raise _schema(f"{where}.kinds", f"kind {kind[:40]!r} is not a result kind "
+                              f"({', '.join(sorted(KINDS))})")
             tally.kinds[kind] = _int(c, f"{where}.kinds.{kind}", 1)
         if sum(tally.kinds.values()) != games:
             raise _schema(f"{where}.kinds", f"add up to {sum(tally.kinds.values())} games, "
                           f"not {games}")
+        if tally.kinds["huangzhuang"] != tally.huangzhuang:
+            raise _schema(f"{where}.kinds", f"count {tally.kinds['huangzhuang']} huangzhuang, "
+                          f"not {tally.huangzhuang}")
         values = _mapping(doc["values"], f"{where}.values", VALUES)
         for name in VALUES:
             counts = _mapping(values[name], f"{where}.values.{name}", None, MAX_DISTINCT)
@@ -523,17 +539,20 @@ def check_stats(doc: object) -> Tally:
     if type(doc) is not dict:
         raise _schema("<root>", f"is {_kind_of(doc)}, not an object of statistics")
     if "tally" not in doc:
-        raise _schema("<root>", "has no tally (statistics of zipai_rules before 0.1.0's "
-                      "merging statistics, or not statistics)")
+        raise _schema("<root>", "has no tally: not statistics of zipai simulate --json, or "
+                      "written before statistics held their counts")
+    for key in ("variant", "content_hash", "engine", "seed", "bots", "unit", "timing"):
+        if key not in doc:
+            raise _schema(key, "is missing")
     tally = Tally.from_json(doc["tally"])
     header: dict[str, Any] = {
-              "variant": _text(doc.get("variant"), "variant"),
-              "content_hash": _text(doc.get("content_hash"), "content_hash"),
-              "engine": _text(doc.get("engine"), "engine", 64),
-              "seed": _int(doc.get("seed"), "seed", 0, 2 ** MAX_SEED_BITS - 1),
-              "bots": [_text(b, f"bots[{s}]", 64) for s, b in
-                       enumerate(_list(doc.get("bots"), "bots", MAX_PLAYERS))],
-              "unit": _text(doc.get("unit"), "unit", 64)}
+        "variant": _text(doc.get("variant"), "variant"),
+        "content_hash": _text(doc.get("content_hash"), "content_hash"),
+        "engine": _text(doc.get("engine"), "engine", 64),
+        "seed": _int(doc.get("seed"), "seed", 0, 2 ** MAX_SEED_BITS - 1),
+        "bots": [_text(b, f"bots[{s}]", 64)
+                 for s, b in enumerate(_list(doc.get("bots"), "bots", MAX_PLAYERS))],
+        "unit": _text(doc.get("unit"), "unit", 64)}
     if len(header["bots"]) != tally.players:
         raise _schema("bots", f"names {len(header['bots'])} bots for {tally.players} seats")
     timing = _mapping(doc.get("timing"), "timing", _TIMING)
@@ -559,55 +578,84 @@ def check_stats(doc: object) -> Tally:
 _SAME = ("variant", "content_hash", "engine", "bots", "unit")
 
 
-def merge_stats(docs: Sequence[Mapping[str, Any]], names: Sequence[str] | None = None
+def merge_stats(docs: Iterable[Mapping[str, Any]], names: Iterable[str] | None = None
                 ) -> dict[str, Any]:
     """The statistics of the union of the runs of ``docs`` (statistics dicts, each checked
-    by :func:`check_stats`): equal, timing aside, to the statistics of one run over all
-    their games. The seed is the smallest of theirs, and the game numbers of a run with a
-    larger seed are moved up by the difference (game ``n`` of seed ``S`` is game
-    ``n + S - seed``). ``timing``: the sums of ``seconds``, ``setup_seconds`` and
-    ``play_seconds`` (``None`` if any part lacks one), the rates from those sums, ``jobs``
-    the parts' common number (``None`` if they differ): a merged run's seconds are the time
-    its parts took one after the other, not a wall-clock time. ``names`` (default
-    ``docs[0]``, …) name the documents in messages.
+    by :func:`check_stats`; any iterable, consumed once, keeping only the merged counts, so
+    a generator reading files one at a time merges any number of them): equal, timing
+    aside, to the statistics of one run over all their games. The seed is the smallest of
+    theirs, and the game numbers of a run with a larger seed are moved up by the difference
+    (game ``n`` of seed ``S`` is game ``n + S - seed``). ``timing``: the sums of
+    ``seconds``, ``setup_seconds`` and ``play_seconds`` (``None`` if any part lacks one),
+    the rates from those sums, ``jobs`` the parts' common number (``None`` if they differ):
+    a merged run's seconds are the time its parts took one after the other, not a
+    wall-clock time. ``names`` (default ``docs[0]``, …) name the documents in messages, one
+    per document.
 
-    Raises :class:`~zipai_rules.errors.ZipaiError`: ``bad_argument`` for no document,
-    ``schema`` for a document that is not statistics, ``cannot_merge`` for documents of
-    another variant (id or content hash), engine version, bots or seat count, or that hold
-    a common game (the message names the two documents and the game)."""
-    if not docs:
-        raise ZipaiError("no statistics to merge", code="bad_argument")
-    labels = list(names) if names is not None else [f"docs[{k}]" for k in range(len(docs))]
-    parts = []
-    for label, doc in zip(labels, docs, strict=True):
-        try:
-            parts.append((label, doc, check_stats(doc)))
-        except ZipaiError as exc:
-            raise ZipaiError(f"{label}: {exc}", code=exc.code) from None
-    first_label, first, first_tally = parts[0]
-    for label, doc, tally in parts[1:]:
-        if tally.players != first_tally.players:
-            raise _refuse(f"{label} has {tally.players} seats, {first_label} "
-                          f"{first_tally.players}")
-        for key in _SAME:
-            if doc[key] != first[key]:
-                raise _refuse(f"{label} is of {key} {_show(doc[key])}, {first_label} of "
-                              f"{_show(first[key])}")
-    seed = min(doc["seed"] for _, doc, _ in parts)
-    merged = Tally(first_tally.players)
-    done: list[tuple[str, list[tuple[int, int]]]] = []  # each part's numbers, from ``seed``
-    for label, doc, tally in parts:
-        moved = tally.shifted(doc["seed"] - seed)
-        for other, numbers in done:
-            game = _first_common(numbers, moved.numbers)
-            if game is not None:
+    Raises :class:`~zipai_rules.errors.ZipaiError`: ``bad_argument`` for no document (or
+    not one name per document), ``schema`` for a document that is not statistics,
+    ``cannot_merge`` for documents of another variant (id or content hash), engine version,
+    bots or seat count than the first, or that hold a common game (the message names the
+    two documents and the game)."""
+    pairs = (_enumerate_names(docs) if names is None else zip(names, docs, strict=True))
+    first: tuple[str, Mapping[str, Any]] | None = None
+    merged = Tally(1)
+    seed = 0
+    seeds: set[int] = set()
+    done: list[tuple[str, list[tuple[int, int]], int]] = []  # each part's numbers, seed
+    timings: list[Mapping[str, Any]] = []
+    try:
+        for label, doc in pairs:
+            try:
+                tally = check_stats(doc)
+            except ZipaiError as exc:
+                raise ZipaiError(f"{label}: {exc}", code=exc.code) from None
+            if first is None:
+                first, merged, seed = (label, doc), Tally(tally.players), doc["seed"]
+            _check_same(first, label, doc, tally)
+            if doc["seed"] < seed:  # number everything from the new, smaller seed
+                merged = merged.shifted(seed - doc["seed"])
+                seed = doc["seed"]
+            seeds.add(doc["seed"])
+            moved = tally.shifted(doc["seed"] - seed)
+            game = _first_common(merged.numbers, moved.numbers)
+            if game is not None:  # name the earlier document that holds it
+                other = next(other for other, numbers, own in done if _first_common(
+                    numbers, [(game + seed - own, game + seed - own)]) is not None)
                 raise _refuse(f"{label} and {other} both hold game {game}" + (
-                    "" if len({d["seed"] for _, d, _ in parts}) == 1
-                    else f" (numbered from seed {seed})"))
-        merged.merge(moved)
-        done.append((label, moved.numbers))
-    return _statistics(merged, {**first, "seed": seed}, _merged_timing(
-        [doc["timing"] for _, doc, _ in parts], merged.games))
+                    "" if len(seeds) == 1 else f" (numbered from seed {seed})"))
+            merged.merge(moved)
+            done.append((label, tally.numbers, doc["seed"]))
+            timings.append(doc["timing"])
+    except ValueError as exc:  # zip(strict=True): not one name per document
+        if isinstance(exc, ZipaiError):
+            raise
+        raise ZipaiError(f"names and docs differ in length: {exc}",
+                         code="bad_argument") from None
+    if first is None:
+        raise ZipaiError("no statistics to merge", code="bad_argument")
+    return _statistics(merged, {**first[1], "seed": seed}, _merged_timing(timings,
+                                                                           merged.games))
+
+
+def _enumerate_names(docs: Iterable[Mapping[str, Any]]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """``("docs[0]", doc), ("docs[1]", doc), …``: the default names of :func:`merge_stats`."""
+    for k, doc in enumerate(docs):
+        yield f"docs[{k}]", doc
+
+
+def _check_same(first: tuple[str, Mapping[str, Any]], label: str, doc: Mapping[str, Any],
+                tally: Tally) -> None:
+    """Refuse ``doc`` (``cannot_merge``) unless it shares the first document's variant,
+    engine, bots, unit and seats."""
+    first_label, first_doc = first
+    seats = len(first_doc["bots"])
+    if tally.players != seats:
+        raise _refuse(f"{label} has {tally.players} seats, {first_label} {seats}")
+    for key in _SAME:
+        if doc[key] != first_doc[key]:
+            raise _refuse(f"{label} is of {key} {_show(doc[key])}, {first_label} of "
+                          f"{_show(first_doc[key])}")
 
 
 def _merged_timing(timings: Sequence[Mapping[str, Any]], games: int) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """The ``zipai`` command line: play, analyze, variants, terms, validate, schema, bench,
-replay, simulate, arena, view (one module of this package each).
+replay, simulate, stats, arena, view (one module of this package each).
 
 Every user error prints one ``error: …`` line (or a list of variant problems) to stderr and
 exits with status 2; nothing prints a traceback for bad input. Everything printed passes
@@ -25,6 +25,7 @@ from . import (
     replay,
     schema,
     simulate,
+    stats,
     terms,
     validate,
     variants,
@@ -34,7 +35,7 @@ from .common import count
 
 #: the subcommands in the order ``zipai --help`` lists them
 SUBCOMMANDS = (play, analyze, variants, terms, validate, schema, bench, replay, simulate,
-               arena, view)
+               stats, arena, view)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,11 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="zipai", description="The rules of 字牌 (zipai / 跑胡子).")
     p.add_argument("--version", action="version", version=f"zipai_rules {__version__}")
     p.add_argument("--max-bytes", type=count(1), metavar="N",
-                   help="read at most N bytes from a variant file (default 131072) or a record "
-                   "(default 1048576)")
+                   help="read at most N bytes from a variant file (default 131072), a record "
+                   "(default 1048576) or a statistics file (default 16777216)")
     p.add_argument("--max-nodes", type=count(1), metavar="N",
-                   help="accept at most N values in a variant file (default 20000) or a record "
-                   "(default 100000), YAML aliases expanded")
+                   help="accept at most N values in a variant file (default 20000), a record "
+                   "(default 100000) or a statistics file (default 1000000), YAML aliases "
+                   "expanded")
     sub = p.add_subparsers(dest="command", required=True)
     for command in SUBCOMMANDS:
         command.add_parser(sub)
