@@ -278,8 +278,11 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
     once. With ``out``, each game's record is sent back and written here, or, with
     ``out_on_workers``, written by the worker that played it to ``out`` on its own disk
     (``out/game-NNNNN.json``, :func:`record_path`; each machine holds the games it played).
-    ``stop()`` ends the run without waiting for new tasks; the tasks being played are
-    awaited whole.
+    ``stop()`` ends the run without waiting for new tasks: every task not finished is
+    cancelled, and the games of those the executor still finishes (a task being played may
+    not be cancellable) are yielded; a cancelled task's games are simply not yielded (with
+    ``out_on_workers`` some of their records may be on a worker's disk: a later run of the
+    same games rewrites them with the same bytes).
 
     Raises :class:`~zipai_rules.errors.ZipaiError` (``bad_option``) for a bad count, seed,
     job number or chunk or an unknown bot name, :class:`~zipai_rules.errors.RecordError`
