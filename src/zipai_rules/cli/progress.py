@@ -18,8 +18,6 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from tqdm import tqdm
-
 __all__ = ["DEFAULT_EVERY", "Progress", "duration"]
 
 #: seconds between two plain progress lines when ``--progress-every`` is not given
@@ -133,6 +131,7 @@ class Progress:
 
     def __enter__(self) -> Progress:
         if self.bar:
+            from tqdm import tqdm  # only for a terminal: other commands need not import it
             self._tqdm = tqdm(total=self.total, file=self.stream, unit="game", leave=False,
                               dynamic_ncols=True, smoothing=0.1)
         if self.watch is not None or (not self.bar and self.every > 0):
