@@ -205,3 +205,46 @@ def test_manifest_sizes_and_shapes_are_bounded(tmp_path):
     with pytest.raises(ZipaiError):
         write_manifest(tmp_path / "m.json", "paused", first=1, games=1, out=None,
                        out_on_workers=False, statistics={})
+
+
+def test_a_failed_cluster_keeps_the_finished_games(reference, tmp_path, capsys, monkeypatch):
+    """A cluster that fails mid-run (here an executor whose third task raises, as a lost
+    scheduler does): one error line, the manifest keeps the games that came back."""
+    import contextlib
+    from concurrent.futures import ThreadPoolExecutor
+
+    import zipai_rules.cli.simulate as cli_simulate
+
+    class Failing(ThreadPoolExecutor):
+        def __init__(self):
+            super().__init__(1)
+            self.tasks = 0
+
+        def submit(self, fn, *args, **kwargs):
+            self.tasks += 1
+            if self.tasks == 3:
+                def lost():
+                    raise OSError("Timed out trying to connect to tcp://scheduler:8786")
+                return super().submit(lost)
+            return super().submit(fn, *args, **kwargs)
+
+    @contextlib.contextmanager
+    def fake(address, jobs, variant):
+        with Failing() as pool:
+            yield pool, 1, None
+    monkeypatch.setattr(cli_simulate, "dask_executor", fake)
+    out = tmp_path / "run"
+    code = main(["simulate", "--games", "12", "--seed", str(SEED), "--out", str(out),
+                 "--dask", "tcp://scheduler:8786", "--chunk", "2", "--progress-every", "0"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("error: the cluster failed: OSError: Timed out trying to connect")
+    manifest = read_manifest(out / "run.json")
+    # the chunks before the failed one came back first, unless the loop saw them all at once
+    assert manifest.state == "stopped" and manifest.tally.games in (0, 2, 4)
+    assert f"(after {manifest.tally.games} of 12 games, " in err
+    resumed = cli_json(capsys, "--resume", out, "--progress-every", 0)
+    hunan = load_preset("hunan")
+    assert untimed(resumed) == untimed(summarize(
+        hunan, simulate(hunan, 12, seed=SEED), seed=SEED, bots=["greedy", "random", "greedy"]))
+    assert records(out) == {k: v for k, v in reference[1].items() if int(k[5:-5]) <= 12}
