@@ -96,3 +96,13 @@ def test_the_bar_on_a_terminal() -> None:
     text = child.before
     assert "/6 [" in text and "game/s" in text  # tqdm's bar, not the plain line
     assert "progress: " not in text
+
+
+@pytest.mark.parametrize("value", ["-1", "nan", "inf", "86401", "1e400", "x", ""])
+def test_a_bad_period_is_refused(value, capsys) -> None:
+    from zipai_rules.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--games", "1", "--progress-every", value])
+    assert e.value.code == 2
+    assert "argument --progress-every: " in capsys.readouterr().err
