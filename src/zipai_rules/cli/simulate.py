@@ -148,7 +148,7 @@ def _plan(args: argparse.Namespace) -> _Plan:
         first, games, out = args.first, args.games, args.out
         check_seed(args.seed + first + games - 2)
         where = (Path(args.manifest) if args.manifest else
-                 Path(out) / MANIFEST_NAME if out and not args.out_on_workers else None)
+                 Path(out) / MANIFEST_NAME if out else None)
         return _Plan(variant, list(bots), args.seed, first, games, out, args.out_on_workers,
                      where, [(first, first + games - 1)], Tally(variant.players), None)
     given = [f"--{k.replace('_', '-')}" for k in _FROM_MANIFEST
@@ -206,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs > max_jobs() and args.dask in (None, "local"):
         raise ZipaiError(f"--jobs {args.jobs} is above the number of CPUs ({max_jobs()})",
                          code="bad_option")
-    if plan.out is not None and not plan.out_on_workers:
+    if plan.out is not None:  # with --out-on-workers, here for the manifest only
         prepare_out(plan.out)
     tally = plan.tally
     to_play = sum(b - a + 1 for a, b in plan.numbers)
