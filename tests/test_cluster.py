@@ -86,6 +86,12 @@ def test_cli_dask_local(capsys):
     assert one == two
     assert main(["simulate", "--games", "2", "--out-on-workers"]) == 2
     assert capsys.readouterr().err == "error: --out-on-workers goes with --dask and --out\n"
+    assert main(["simulate", "--games", "2", "--chunk", "5"]) == 2
+    assert capsys.readouterr().err == "error: --chunk goes with --dask\n"
+    assert main(["simulate", "--games", "10", "--seed", "3", "--json", "--dask", "local",
+                 "--jobs", "2", "--chunk", "3"]) == 0
+    three = json.loads(capsys.readouterr().out)
+    assert three.pop("timing")["jobs"] == 2 and three == one
 
 
 
@@ -231,3 +237,101 @@ def test_shards_on_a_local_cluster_hold_the_local_records(client, tmp_path):
                  gzip.decompress((tmp_path / where / name).read_bytes()).splitlines()]
         assert [record_text(x).encode() for x in lines] == \
             [(tmp_path / "here" / f"game-{n:05d}.json").read_bytes() for n in range(1, 13)]
+# --- issue 29: every worker checked before any game; the watch of lost workers -------------------
+
+def _set_version(version):
+    import zipai_rules
+    old, zipai_rules.__version__ = zipai_rules.__version__, version
+    return old
+
+
+def test_a_worker_of_another_version_is_refused(client, tmp_path):
+    from zipai_rules.cli.cluster import check_workers
+
+    hunan = load_preset("hunan")
+    assert check_workers(client, hunan) == 2
+    worker = sorted(client.nthreads())[0]
+    client.run(_set_version, "0.0.1", workers=[worker])
+    try:
+        with pytest.raises(ZipaiError) as e:
+            check_workers(client, hunan)
+        assert e.value.code == "worker_mismatch"
+        assert str(e.value) == (f"worker {worker} runs zipai_rules 0.0.1, the client "
+                                f"{__import__('zipai_rules').__version__}: install the same "
+                                "version on every worker")
+        # a task that lands there refuses itself before any game (a worker joining late)
+        with pytest.raises(ZipaiError) as e:
+            list(run_games(hunan, 8, jobs=2, chunk=1, out=tmp_path,
+                           executor=client.get_executor()))
+        assert e.value.code == "worker_mismatch" and "runs zipai_rules 0.0.1" in str(e.value)
+    finally:
+        client.run(_set_version, __import__("zipai_rules").__version__, workers=[worker])
+    assert check_workers(client, hunan) == 2
+
+
+def test_a_worker_building_another_hash_is_refused():
+    from zipai_rules.simulate import check_worker
+
+    with pytest.raises(ZipaiError) as e:
+        check_worker({"version": "1", "content_hash": "ab" * 32}, ("1", "cd" * 32), "w1")
+    assert e.value.code == "worker_mismatch"
+    assert str(e.value) == ("worker w1 builds the variant with content hash abababababab, the "
+                            "client cdcdcdcdcdcd: the same rules must play on every worker")
+    check_worker({"version": "1", "content_hash": "cd" * 32}, ("1", "cd" * 32), "w1")
+
+
+class FakeClient:
+    def __init__(self, looks):
+        self.looks = iter(looks)
+
+    def processing(self):
+        return next(self.looks)
+
+
+def test_the_watch_reports_lost_and_new_workers():
+    from zipai_rules.cli.cluster import Watch
+
+    watch = Watch(FakeClient([{"a": [1], "b": [1, 2]}, {"a": []}, {"a": [], "c": [3]}]))
+    assert watch() == (2, [])
+    assert watch() == (1, ["worker b lost while playing 2 chunks: the scheduler plays them "
+                           "again on the other workers"])
+    assert watch() == (2, ["worker c joined"])
+    assert watch.lost == 1
+
+
+def test_the_watch_sees_a_killed_worker(client):
+    from zipai_rules.cli.cluster import Watch
+
+    client.wait_for_workers(2, timeout=120)  # guards a hang only
+    watch = Watch(client)
+    assert watch()[0] == 2
+    victim, pid = sorted(client.run(os.getpid).items())[0]
+    os.kill(pid, signal.SIGKILL)
+    events = []
+    for _ in range(600):  # bounded looks (a hang guard, not a timing)
+        workers, new = watch()
+        events += new
+        if any("lost" in e for e in events):
+            break
+        time.sleep(0.1)
+    assert f"worker {victim} lost" in events
+    client.wait_for_workers(2, timeout=120)
+
+
+def _running(dask_worker):
+    return sorted(name for name in ("profile", "profile-cycle", "tick")
+                  if dask_worker.periodic_callbacks[name].is_running())
+
+
+def test_the_profiler_and_tick_are_paused_for_the_run_and_started_again(client):
+    from zipai_rules.cli.cluster import _pause_profiler, _resume, _resume_profiler
+
+    everything = ["profile", "profile-cycle", "tick"]
+    assert list(client.run(_running).values()) == [everything] * 2  # dask's default: on
+    paused = client.run(_pause_profiler)
+    assert list(paused.values()) == [["profile", "profile-cycle", "tick"]] * 2
+    assert list(client.run(_running).values()) == [[]] * 2
+    _resume(client, paused)
+    assert list(client.run(_running).values()) == [everything] * 2
+    client.run(_resume_profiler)  # nothing to start again
+    assert list(client.run(_running).values()) == [everything] * 2

@@ -45,9 +45,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
                                               # settlements; wording: the words of play --zh
                                               # and the replay; hints: what a seat works out
                                               # from its view
-    ("bots", "stats", "simulate", "summary_table", "bench", "reference", "testing",
-     "variant_docs", "rl_encoder", "rl", "rl_vector", "rl_parallel", "rl_opponents",
-     "replay_html", "arena"),
+    ("bots", "stats", "simulate", "manifest", "summary_table", "bench", "reference",
+     "testing", "variant_docs", "rl_encoder", "rl", "rl_vector", "rl_parallel",
+     "rl_opponents", "replay_html", "arena"),
     ("cli",),
 )
 
@@ -61,7 +61,8 @@ LATE_BOUND = {("zipai_rules.variant", "zipai_rules.variant_file"),
 
 #: modules that read or write files, or talk to a terminal: the hand analysis loads none
 IO_MODULES = ("inputs", "loader", "presets", "variant_file", "records", "shards", "stats",
-              "simulate", "summary_table", "bench", "variant_docs", "terminal", "replay_html")
+              "simulate", "manifest", "summary_table", "bench", "variant_docs", "terminal",
+              "replay_html")
 
 
 def module_name(path: Path) -> str:

@@ -1,12 +1,10 @@
 """zipai simulate: many seeded games, their statistics, records and worker processes."""
 
-import io
 import json
 
 import pytest
 
 from zipai_rules.cli import main
-from zipai_rules.cli.simulate import ProgressBar
 from zipai_rules.presets import load_preset
 from zipai_rules.records import read_record, replay_record
 from zipai_rules.simulate import GameSummary, format_stats, simulate, summarize
@@ -82,15 +80,6 @@ def test_summarize_no_wins(hunan):
     assert "winning 胡息" in format_stats(stats, hunan)
 
 
-def test_progress_bar():
-    stream = io.StringIO()
-    bar = ProgressBar(stream, width=10)
-    bar(5, 10)
-    assert stream.getvalue() == "\r[#####.....] 5/10 games"
-    bar(10, 10)
-    assert stream.getvalue().endswith("\r")
-
-
 def test_simulate_json_consistent(capsys, tmp_path):
     out = tmp_path / "recs"
     stats = stats_of(capsys, "--variant", "hunan", "--games", 12, "--seed", 3, "--out", out)
@@ -116,7 +105,8 @@ def test_simulate_json_consistent(capsys, tmp_path):
 
     # the records agree with the statistics, and each is the `zipai play` game of its seed
     files = sorted(p.name for p in out.iterdir())
-    assert files == [f"game-{k:05d}.json" for k in range(1, 13)]
+    assert files == [f"game-{k:05d}.json" for k in range(1, 13)] + ["run.json"]  # + manifest
+    files.pop()
     records = [read_record(out / f) for f in files]
     assert [r["seed"] for r in records] == list(range(3, 15))
     winners = [r["result"]["winner"] for r in records]
@@ -283,15 +273,19 @@ def test_ctrl_c_stops_promptly_and_leaves_whole_records(tmp_path, jobs):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    assert proc.returncode == 130 and stdout == ""
+    assert proc.returncode == 130
     # promptly, in games, not seconds: after Ctrl-C one job ends the game it plays; workers
     # end within the chunk they play (50 games), and the chunks queued (4 a job) never start
     chunk = 1 if jobs == 1 else 50
     assert len(list(out.glob("game-*.json"))) - at_signal <= jobs * chunk
     found = re.fullmatch(r"interrupted after (\d+) of 1000000 games \(games ([0-9–, and]+)\), "
-                         r"(\d+) records written to " + re.escape(str(out)) + "\n", stderr)
-    assert found and found[1] == found[3], stderr
-    files = sorted(p.name for p in out.iterdir())
+                         r"their records in " + re.escape(str(out)) + "; its manifest: "
+                         + re.escape(str(out / "run.json")) + ", continue it with `zipai "
+                         "simulate --resume " + re.escape(str(out)) + "`\n", stderr)
+    assert found, stderr
+    # the statistics of the finished games (tests/test_resume.py resumes such a run)
+    assert f": {found[1]} games, " in stdout.splitlines()[0]
+    files = sorted(p.name for p in out.glob("game-*"))
     assert len(files) == int(found[1]) >= 3
     # the ranges named are exactly the records written
     named = set()

@@ -201,6 +201,12 @@ ERROR_CODES: dict[str, str] = {
     "cannot_merge": "statistics or tallies that cannot be merged: of another variant, engine "
                     "version, bots or seat count, or holding a common game",
     "bad_option": "an option out of range or a combination of options that does not go",
+    "worker_mismatch": "a cluster worker that runs another zipai_rules version, or builds "
+                       "another content hash of the variant, than the client",
+    "cluster_lost": "a cluster run whose scheduler or workers failed under it (the "
+                    "finished games are in the run's manifest)",
+    "bad_manifest": "a run manifest (zipai simulate's run.json) with a bad field, or one "
+                    "that --resume cannot continue (another variant, engine or option)",
     "unknown_bot": "an unknown bot name, or more bots than players",
     # positions (engine/position.py)
     "bad_position": "a text that is not a position (engine/position.py), or a bad dealer",

@@ -19,8 +19,9 @@ import math
 import multiprocessing
 import os
 import signal
+import socket
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
@@ -52,9 +53,10 @@ DEFAULT_BOTS = ("greedy", "random", "greedy")
 #: work, against a few milliseconds of scheduling per task (docs/cluster.md)
 EXECUTOR_CHUNK = 200
 
-__all__ = ["DEFAULT_BOTS", "EXECUTOR_CHUNK", "GameSummary", "Tally", "default_bots",
-           "format_stats", "max_jobs", "play_game", "prepare", "prepare_out", "record_path",
-           "run_games", "simulate", "simulate_check", "summarize", "tally_stats"]
+__all__ = ["DEFAULT_BOTS", "EXECUTOR_CHUNK", "GameSummary", "Tally", "check_worker",
+           "default_bots", "format_stats", "max_jobs", "play_game", "prepare", "prepare_out",
+           "record_path", "run_games", "simulate", "simulate_check", "summarize", "tally_stats",
+           "worker_facts"]
 
 
 @attrs.frozen(slots=True)
@@ -206,15 +208,44 @@ def _run_chunk(spec: tuple[str, Any], first: int, count: int, seed: int, bots: S
     return done
 
 
+def worker_facts(spec: tuple[str, Any]) -> dict[str, str]:
+    """What a worker process would play the variant of ``spec`` with: its zipai_rules
+    ``version``, the ``content_hash`` of the variant it builds and its ``host`` name.
+    Compared with the client's before a cluster run (docs/cluster.md)."""
+    from . import __version__
+    return {"version": __version__, "content_hash": _variant_from_spec(spec).content_hash,
+            "host": socket.gethostname()}
+
+
+def check_worker(facts: Mapping[str, str], expect: tuple[str, str], worker: str) -> None:
+    """Refuse a worker whose :func:`worker_facts` differ from ``expect`` (the client's
+    ``(version, content_hash)``): :class:`~zipai_rules.errors.ZipaiError`
+    (``worker_mismatch``) naming ``worker``, both versions or both hashes."""
+    version, content_hash = expect
+    if facts.get("version") != version:
+        raise ZipaiError(f"worker {worker} runs zipai_rules {facts.get('version')}, the client "
+                         f"{version}: install the same version on every worker",
+                         code="worker_mismatch")
+    if facts.get("content_hash") != content_hash:
+        raise ZipaiError(f"worker {worker} builds the variant with content hash "
+                         f"{str(facts.get('content_hash'))[:12]}, the client {content_hash[:12]}:"
+                         " the same rules must play on every worker", code="worker_mismatch")
+
+
 def _run_task(spec: tuple[str, Any], first: int, count: int, seed: int, bots: Sequence[str],
-              worker_out: str | None, ship: bool, shards: bool = False
+              worker_out: str | None, ship: bool, shards: bool = False,
+              expect: tuple[str, str] | None = None
               ) -> list[tuple[GameSummary, str | None]]:
     """An executor's task: games ``first`` .. ``first + count - 1``, each with its record's
     text when ``ship`` (for the caller to write; its shard line with ``shards``), or written
     to ``worker_out`` on the disk of the machine that plays it (one shard for the chunk with
     ``shards``). Playing a chunk twice (a retried task) gives the same games and rewrites
-    the same files with the same bytes."""
+    the same files with the same bytes. With ``expect`` (the client's version and variant
+    hash) a worker that differs refuses the task before any game (:func:`check_worker`)."""
     variant = _variant_from_spec(spec)
+    if expect is not None:
+        facts = worker_facts(spec)
+        check_worker(facts, expect, facts["host"])
     if worker_out is not None:
         Path(worker_out).mkdir(parents=True, exist_ok=True)
         if shards:
@@ -271,10 +302,15 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
               bots: Sequence[str] | None = None, jobs: int = 1, out: str | Path | None = None, *,
               stop: Callable[[], bool] | None = None, jobs_limit: int | None = None,
               executor: Executor | None = None, out_on_workers: bool = False,
-              chunk: int | None = None, shards: bool = False) -> Iterator[GameSummary]:
-    """Play ``games`` hands, game k with seed ``seed + k - 1``, and yield their summaries as
-    they finish: in game order with one job, in completion order with several. Nothing is
-    kept, so memory does not grow with ``games``.
+              chunk: int | None = None, shards: bool = False, first: int = 1,
+              numbers: Sequence[tuple[int, int]] | None = None) -> Iterator[GameSummary]:
+    """Play ``games`` hands, games ``first`` .. ``first + games - 1``, game k with seed
+    ``seed + k - 1`` (so two runs of the same seed, one from ``first=1`` and one from
+    ``first=games + 1``, make one numbered series), and yield their summaries as they
+    finish: in game order with one job, in completion order with several. Nothing is kept,
+    so memory does not grow with ``games``. ``numbers``: instead, exactly the games of these
+    inclusive ranges ``[(a, b), …]`` (sorted and apart, as :attr:`Tally.numbers` gives them:
+    e.g. the games a stopped run did not finish); ``games`` and ``first`` are then unused.
 
     ``bots``: bot names (``greedy``, ``random``), repeated to fill the table; by default
     :data:`DEFAULT_BOTS` cut to the variant's player count (:func:`default_bots`).
@@ -294,8 +330,11 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
     once. With ``out``, each game's record is sent back and written here, or, with
     ``out_on_workers``, written by the worker that played it to ``out`` on its own disk
     (``out/game-NNNNN.json``, :func:`record_path`; each machine holds the games it played).
-    ``stop()`` ends the run without waiting for new tasks; the tasks being played are
-    awaited whole.
+    ``stop()`` ends the run without waiting for new tasks: every task not finished is
+    cancelled, and the games of those the executor still finishes (a task being played may
+    not be cancellable) are yielded; a cancelled task's games are simply not yielded (with
+    ``out_on_workers`` some of their records may be on a worker's disk: a later run of the
+    same games rewrites them with the same bytes).
 
     ``shards``: with ``out``, the records of each chunk of games go to one compressed JSON
     Lines shard ``out/games-AAAAAAAA-BBBBBBBB.jsonl.gz`` (:mod:`zipai_rules.shards`)
@@ -313,6 +352,10 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
     variant = as_variant(variant)
     _check_count(games, "games", 0)
     check_seed(seed)
+    spans = _check_spans([(_check_count(first, "first", 1), first + games - 1)]
+                         if numbers is None else numbers)
+    games = sum(b - a + 1 for a, b in spans)
+    check_seed(seed + (spans[-1][1] - 1 if spans else 0))
     if bots is None:
         bots = default_bots(variant.players)
     if not isinstance(shards, bool):
@@ -327,7 +370,7 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
         make_bots(bots, seed, variant.players)
         if out is not None and not out_on_workers:
             prepare_out(out)
-        return _run_executor(variant, games, seed, bots, executor, 4 * jobs, size, out,
+        return _run_executor(variant, spans, seed, bots, executor, 4 * jobs, size, out,
                              out_on_workers, stop, shards)
     limit = max_jobs() if jobs_limit is None else _check_count(jobs_limit, "jobs_limit", 1)
     if _check_count(jobs, "jobs", 1) > limit:
@@ -339,39 +382,66 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
     if jobs <= 1 or games <= 1:
         if shards and out is not None:
             size = EXECUTOR_CHUNK if chunk is None else _check_count(chunk, "chunk", 1)
-            return _run_here_shards(variant, games, seed, bots, out, stop, size)
-        return _run_here(variant, games, seed, bots, out, stop)
-    return _run_pool(variant, games, seed, bots, jobs, out, stop, shards)
+            return _run_here_shards(variant, spans, seed, bots, out, stop, size)
+        return _run_here(variant, spans, seed, bots, out, stop)
+    return _run_pool(variant, spans, seed, bots, jobs, out, stop, shards)
 
 
-def _run_here_shards(variant: Variant, games: int, seed: int, bots: Sequence[str],
-                     out: str | Path, stop: Callable[[], bool] | None, size: int
-                     ) -> Iterator[GameSummary]:
+def _run_here_shards(variant: Variant, spans: Sequence[tuple[int, int]], seed: int,
+                     bots: Sequence[str], out: str | Path, stop: Callable[[], bool] | None,
+                     size: int) -> Iterator[GameSummary]:
     """The games here, in shards of ``size`` games, each chunk's summaries once its shard is
     written."""
-    for first in range(1, games + 1, size):
+    for first, count in _chunks(spans, size):
         if stop is not None and stop():
             return
-        yield from _shard_chunk(variant, first, min(size, games + 1 - first), seed, bots, out,
-                                stop)
+        yield from _shard_chunk(variant, first, count, seed, bots, out, stop)
 
 
-def _run_here(variant: Variant, games: int, seed: int, bots: Sequence[str],
-              out: str | Path | None, stop: Callable[[], bool] | None
+def _check_spans(spans: object) -> list[tuple[int, int]]:
+    """``numbers`` of :func:`run_games`: a list of inclusive ranges of game numbers, each
+    ``(a, b)`` with ``1 <= a <= b``, sorted and apart (an empty range ``(a, a - 1)`` is
+    dropped). Raises :class:`ZipaiError` (``bad_option``) naming the bad one."""
+    if not isinstance(spans, (list, tuple)):
+        raise ZipaiError(f"numbers {spans!r} is not a list of ranges", code="bad_option")
+    checked: list[tuple[int, int]] = []
+    for span in spans:
+        if (not isinstance(span, (list, tuple)) or len(span) != 2
+                or any(isinstance(x, bool) or not isinstance(x, int) for x in span)
+                or span[0] < 1 or span[1] < span[0] - 1
+                or (checked and span[0] <= checked[-1][1] + 1 and span[1] >= span[0])):
+            raise ZipaiError(f"numbers: {span!r} is not a range (a, b) of game numbers "
+                             "1 <= a <= b after the ranges before it", code="bad_option")
+        if span[1] >= span[0]:
+            checked.append((span[0], span[1]))
+    return checked
+
+
+def _chunks(spans: Sequence[tuple[int, int]], size: int) -> Iterator[tuple[int, int]]:
+    """``(first, count)`` chunks of at most ``size`` consecutive games covering ``spans``."""
+    for a, b in spans:
+        for start in range(a, b + 1, size):
+            yield start, min(size, b + 1 - start)
+
+
+def _run_here(variant: Variant, spans: Sequence[tuple[int, int]], seed: int,
+              bots: Sequence[str], out: str | Path | None, stop: Callable[[], bool] | None
               ) -> Iterator[GameSummary]:
-    for number in range(1, games + 1):
-        if stop is not None and stop():
-            return
-        yield play_game(variant, number, seed + number - 1, bots, out)
+    for a, b in spans:
+        for number in range(a, b + 1):
+            if stop is not None and stop():
+                return
+            yield play_game(variant, number, seed + number - 1, bots, out)
 
 
-def _run_pool(variant: Variant, games: int, seed: int, bots: Sequence[str], jobs: int,
-              out: str | Path | None, stop: Callable[[], bool] | None, shards: bool = False
-              ) -> Iterator[GameSummary]:
+def _run_pool(variant: Variant, spans: Sequence[tuple[int, int]], seed: int,
+              bots: Sequence[str], jobs: int, out: str | Path | None,
+              stop: Callable[[], bool] | None, shards: bool = False) -> Iterator[GameSummary]:
     """Chunks of games on ``jobs`` workers, at most ``4 * jobs`` chunks submitted at a time."""
     spec = _variant_spec(variant)
+    games = sum(b - a + 1 for a, b in spans)
     size = max(1, min(50, math.ceil(games / (jobs * 8))))
-    starts = iter(range(1, games + 1, size))
+    starts = _chunks(spans, size)
     context = multiprocessing.get_context()
     stop_event = context.Event()
     folder = None if out is None else str(out)
@@ -382,9 +452,8 @@ def _run_pool(variant: Variant, games: int, seed: int, bots: Sequence[str], jobs
             while True:
                 if stop is not None and stop():
                     break
-                for first in starts:
-                    pending.add(pool.submit(_run_chunk, spec, first,
-                                            min(size, games + 1 - first), seed, list(bots),
+                for first, count in starts:
+                    pending.add(pool.submit(_run_chunk, spec, first, count, seed, list(bots),
                                             folder, shards))
                     if len(pending) >= 4 * jobs:
                         break
@@ -405,13 +474,16 @@ def _run_pool(variant: Variant, games: int, seed: int, bots: Sequence[str], jobs
                 f.cancel()
 
 
-def _run_executor(variant: Variant, games: int, seed: int, bots: Sequence[str],
+def _run_executor(variant: Variant, spans: Sequence[tuple[int, int]], seed: int,
+                  bots: Sequence[str],
                   executor: Executor, window: int, size: int, out: str | Path | None,
                   out_on_workers: bool, stop: Callable[[], bool] | None, shards: bool = False
                   ) -> Iterator[GameSummary]:
     """Chunks of ``size`` games on ``executor``, at most ``window`` submitted at a time."""
+    from . import __version__
     spec = _variant_spec(variant)
-    starts = iter(range(1, games + 1, size))
+    expect = (__version__, variant.content_hash)
+    starts = _chunks(spans, size)
     worker_out = str(out) if out is not None and out_on_workers else None
     ship = out is not None and not out_on_workers
     pending: set[Future[list[tuple[GameSummary, str | None]]]] = set()
@@ -431,10 +503,9 @@ def _run_executor(variant: Variant, games: int, seed: int, bots: Sequence[str],
             yield summary
     try:
         while not (stop is not None and stop()):
-            for first in starts:
-                pending.add(executor.submit(_run_task, spec, first,
-                                            min(size, games + 1 - first), seed, list(bots),
-                                            worker_out, ship, shards))
+            for first, count in starts:
+                pending.add(executor.submit(_run_task, spec, first, count, seed, list(bots),
+                                            worker_out, ship, shards, expect))
                 if len(pending) >= window:
                     break
             if not pending:
@@ -456,15 +527,17 @@ def simulate(variant: VariantLike, games: int, seed: int = 1,
              bots: Sequence[str] | None = None, jobs: int = 1, out: str | Path | None = None,
              progress: Callable[[int, int], None] | None = None, *,
              executor: Executor | None = None, out_on_workers: bool = False,
-             chunk: int | None = None, shards: bool = False) -> list[GameSummary]:
+             chunk: int | None = None, shards: bool = False, first: int = 1
+             ) -> list[GameSummary]:
     """Play ``games`` hands as :func:`run_games` does (``executor``, ``out_on_workers``,
-    ``chunk`` and ``shards`` as there); returns all their summaries in game order (for a
-    long run, iterate :func:`run_games` and :func:`summarize` instead, which keep nothing).
+    ``chunk``, ``shards`` and ``first`` as there); returns all their summaries in game order
+    (for a long run, iterate :func:`run_games` and :func:`summarize` instead, which keep
+    nothing).
     ``progress(done, total)`` is called as games finish. Raises as :func:`run_games`.
     """
     done: list[GameSummary] = []
     for g in run_games(variant, games, seed, bots, jobs, out, executor=executor,
-                       out_on_workers=out_on_workers, chunk=chunk, shards=shards):
+                       out_on_workers=out_on_workers, chunk=chunk, shards=shards, first=first):
         done.append(g)
         if progress:
             progress(len(done), games)

@@ -8,13 +8,24 @@ import contextlib
 import json
 import signal
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import Executor
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from ..errors import ZipaiError, brief, install_hint
+import attrs
+
+from .. import __version__
+from ..engine.seeds import check_seed
+from ..errors import ZipaiError, brief
+from ..manifest import (
+    CHECKPOINT_SECONDS,
+    MANIFEST_NAME,
+    manifest_path,
+    missing,
+    read_manifest,
+    write_manifest,
+)
 from ..replay_html import ReplayIndex
 from ..simulate import (
     DEFAULT_BOTS,
@@ -22,207 +33,293 @@ from ..simulate import (
     format_stats,
     max_jobs,
     prepare,
+    prepare_out,
+    record_path,
     run_games,
     tally_stats,
 )
 from ..summary_table import TableWriter
-from . import scheduler
+from ..variant import Variant
+from .cluster import dask_executor
 from .common import VARIANT_HELP, bot_list, bot_names, count, variant_arg
-from .scheduler import probe_scheduler
+from .progress import DEFAULT_EVERY, Progress
 
 
-class ProgressBar:
-    """A one-line progress bar redrawn on a terminal stream."""
-
-    def __init__(self, stream: Any, width: int = 30) -> None:
-        self.stream, self.width, self.shown = stream, width, -1
-
-    def __call__(self, done: int, total: int) -> None:
-        filled = self.width * done // total
-        if filled == self.shown and done != total:
-            return
-        self.shown = filled
-        bar = "#" * filled + "." * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {done}/{total} games")
-        if done == total:
-            self.stream.write("\r" + " " * (self.width + 30) + "\r")
-        self.stream.flush()
-
-
-@contextlib.contextmanager
-def deferred_sigint() -> Iterator[Callable[[], bool]]:
-    """Within the block, Ctrl-C (SIGINT) raises nothing: it is held, and the function yielded
-    returns ``True`` once one arrived (and keeps returning it after the block). Where signal
-    masks exist (POSIX), SIGINT is blocked in this thread, so worker processes started inside
-    the block inherit the block and never see it; elsewhere a handler records it."""
-    seen = threading.Event()
-    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
-        previous = signal.signal(signal.SIGINT, lambda *_: seen.set())
-        try:
-            yield seen.is_set
-        finally:
-            signal.signal(signal.SIGINT, previous)
-        return
-
-    def arrived() -> bool:
-        if not seen.is_set() and signal.SIGINT in signal.sigpending():
-            seen.set()
-        return seen.is_set()
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield arrived
-    finally:
-        if signal.SIGINT in signal.sigpending():
-            signal.sigtimedwait({signal.SIGINT}, 0)  # consume it: the caller has handled it
-            seen.set()
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-class _Done:
-    """The game numbers finished, as a complete prefix and the few finished beyond it (games
-    run in parallel chunks, so an interrupted run may leave gaps): bounded by the chunks in
-    flight, not by the number of games."""
+class Stop:
+    """Whether a stop was asked (:func:`deferred_stop`): calling it polls; ``signal`` is the
+    first stopping signal seen (``SIGINT`` or ``SIGTERM``), 0 before one."""
 
     def __init__(self) -> None:
-        self.prefix = 0
-        self.ahead: set[int] = set()
+        self.signal = 0
+        self._masked = False
 
-    def add(self, number: int) -> None:
-        self.ahead.add(number)
-        while self.prefix + 1 in self.ahead:
-            self.prefix += 1
-            self.ahead.remove(self.prefix)
+    def seen(self, number: int) -> None:
+        if not self.signal:
+            self.signal = number
 
-    def describe(self) -> str:
-        """``games 1–222 and 251–275``: the finished numbers as ranges."""
-        ranges = [(1, self.prefix)] if self.prefix else []
-        for n in sorted(self.ahead):
-            if ranges and ranges[-1][1] == n - 1:
-                ranges[-1] = (ranges[-1][0], n)
-            else:
-                ranges.append((n, n))
-        if not ranges:
-            return "no game finished"
-        text = [f"{a}–{b}" if a != b else str(a) for a, b in ranges]
-        return "games " + (", ".join(text[:-1]) + " and " + text[-1] if len(text) > 1
-                           else text[0])
+    def __call__(self) -> bool:
+        if self._masked and not self.signal and signal.SIGINT in signal.sigpending():
+            self.seen(signal.SIGINT)
+        return bool(self.signal)
+
+    @property
+    def exit_status(self) -> int:
+        """The shell's status of a run stopped by the signal: 128 + its number."""
+        return 128 + int(self.signal)
 
 
 @contextlib.contextmanager
-def dask_executor(address: str, jobs: int) -> Iterator[tuple[Executor, int]]:
-    """A ``dask.distributed`` client's executor and the number of games it plays at once
-    (its workers' threads): on the scheduler at ``address``, or, for ``local``, on a
-    ``LocalCluster`` of ``jobs`` single-threaded worker processes started here and shut down
-    on leaving. A ``tcp://`` address is first checked to be a dask scheduler, within
-    :data:`~.scheduler.HANDSHAKE_SECONDS` (:func:`~.scheduler.probe_scheduler`). Raises
-    :class:`ZipaiError` (``bad_option``) when the ``[dask]`` extra is not installed, the
-    address cannot be read, the scheduler cannot be reached, or what answers is not one."""
+def deferred_stop() -> Iterator[Stop]:
+    """Within the block, Ctrl-C (SIGINT) and SIGTERM raise nothing: they are held, and the
+    :class:`Stop` yielded returns ``True`` once one arrived (and keeps returning it after the
+    block). Where signal masks exist (POSIX), SIGINT is blocked in this thread, so the threads
+    and worker processes started inside the block (a dask client's, a LocalCluster's) inherit
+    the block and never see Ctrl-C; a handler records it too (where masks do not exist, and
+    when a thread that does not block it receives it). SIGTERM is taken by a
+    handler (a worker process started inside the block keeps its default action, so a
+    cluster can still end it)."""
+    stop = Stop()
+    before_term = signal.signal(signal.SIGTERM, lambda *_: stop.seen(signal.SIGTERM))
     try:
-        import distributed
-    except ImportError:
-        raise ZipaiError(f"--dask needs dask.distributed: {install_hint('dask')}",
-                         code="bad_option") from None
-    dask: Any = distributed  # its entry points are untyped
-    with contextlib.ExitStack() as stack:
-        if address == "local":
-            cluster = stack.enter_context(dask.LocalCluster(
-                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0"))
-            client = stack.enter_context(dask.Client(cluster))
-        else:
-            shown = brief(address, 80)
+        if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+            previous = signal.signal(signal.SIGINT, lambda *_: stop.seen(signal.SIGINT))
             try:
-                scheme, where = dask.comm.parse_address(address)
-                if scheme == "tcp":  # a bounded handshake first (tls:// needs its keys)
-                    probe_scheduler(shown, *dask.comm.parse_host_port(where))
-                client = stack.enter_context(dask.Client(address,
-                                                         timeout=scheduler.HANDSHAKE_SECONDS))
-            except ZipaiError:
-                raise
-            except (ValueError, TypeError) as exc:  # an address dask cannot parse
-                raise ZipaiError(f"--dask {shown!r}: not a scheduler address: {exc}",
-                                 code="bad_option") from None
-            except OSError as exc:  # refused, or no answer in time after the handshake
-                raise ZipaiError(f"--dask {shown}: cannot reach the scheduler: "
-                                 f"{brief(str(exc), 200) or type(exc).__name__}",
-                                 code="bad_option") from None
-            except Exception as exc:  # dask's own failures on a peer that is no scheduler
-                raise ZipaiError(f"--dask {shown}: not a dask scheduler: "
-                                 f"{type(exc).__name__}: {brief(str(exc), 200)}",
-                                 code="bad_option") from None
-        threads = sum(client.nthreads().values()) or 1
-        yield client.get_executor(), threads
+                yield stop
+            finally:
+                signal.signal(signal.SIGINT, previous)
+            return
+        # a thread started by a library (numpy's BLAS, …) may not block it: the handler,
+        # which Python runs in this thread whichever thread the signal reached, records it
+        before_int = signal.signal(signal.SIGINT, lambda *_: stop.seen(signal.SIGINT))
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        stop._masked = True
+        try:
+            yield stop
+        finally:
+            if signal.SIGINT in signal.sigpending():
+                signal.sigtimedwait({signal.SIGINT}, 0)  # consume it: the caller handled it
+                stop.seen(signal.SIGINT)
+            stop._masked = False
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+            signal.signal(signal.SIGINT, before_int)
+    finally:
+        signal.signal(signal.SIGTERM, before_term)
+
+
+def describe(numbers: Sequence[tuple[int, int]]) -> str:
+    """``games 1–222 and 251–275``: finished game numbers (inclusive ranges) in words."""
+    if not numbers:
+        return "no game finished"
+    text = [f"{a}–{b}" if a != b else str(a) for a, b in numbers]
+    return "games " + (", ".join(text[:-1]) + " and " + text[-1] if len(text) > 1 else text[0])
+
+
+#: the options a resumed run takes from its manifest, with their defaults
+_FROM_MANIFEST = {"games": 100, "seed": 1, "first": 1, "bots": None, "out": None,
+                  "out_on_workers": False, "shards": False, "manifest": None}
+
+
+@attrs.frozen
+class _Plan:
+    """What a command runs: the games ``first`` .. ``first + games - 1`` of ``seed``, of
+    which ``numbers`` are to be played now (all of them, or a resumed run's missing ones),
+    counted into ``tally``; the ``manifest`` file (or ``None``) and the ``earlier`` timing of
+    a resumed run."""
+
+    variant: Variant
+    bots: list[str]
+    seed: int
+    first: int
+    games: int
+    out: str | None
+    out_on_workers: bool
+    shards: bool
+    manifest: Path | None
+    numbers: list[tuple[int, int]]
+    tally: Tally
+    earlier: Mapping[str, Any] | None
+
+
+def _plan(args: argparse.Namespace) -> _Plan:
+    if args.resume is None:
+        for key, default in _FROM_MANIFEST.items():
+            if getattr(args, key) is None:
+                setattr(args, key, default)
+        variant = variant_arg(args.variant or "hunan", args)
+        bots = bot_names(args, variant.players)
+        first, games, out = args.first, args.games, args.out
+        check_seed(args.seed + first + games - 2)
+        where = (Path(args.manifest) if args.manifest else
+                 Path(out) / MANIFEST_NAME if out else None)
+        return _Plan(variant, list(bots), args.seed, first, games, out, args.out_on_workers,
+                     args.shards, where, [(first, first + games - 1)], Tally(variant.players), None)
+    given = [f"--{k.replace('_', '-')}" for k in _FROM_MANIFEST
+             if getattr(args, k) not in (None, False)]
+    if given or args.html:
+        raise ZipaiError(f"--resume takes the run's own options from its manifest: "
+                         f"{', '.join(given or ['--html'])} cannot be given with it",
+                         code="bad_option")
+    where = manifest_path(args.resume)
+    m = read_manifest(where)
+    stats = m.statistics
+    variant = variant_arg(args.variant or stats["variant"], args)
+    if variant.content_hash != stats["content_hash"]:
+        raise ZipaiError(f"{where}: the run played variant {stats['variant']} of content hash "
+                         f"{stats['content_hash'][:12]}, not {variant.id} of "
+                         f"{variant.content_hash[:12]}: it cannot be resumed with other rules",
+                         code="bad_manifest")
+    if stats["engine"] != __version__:
+        raise ZipaiError(f"{where}: the run played with zipai_rules {stats['engine']}, this is "
+                         f"{__version__}: resume it with the same version", code="bad_manifest")
+    return _Plan(variant, list(stats["bots"]), stats["seed"], m.first, m.games, m.out,
+                 m.out_on_workers, m.shards, where, missing(m), m.tally, stats["timing"])
+
+
+def _stats(plan: _Plan, jobs: int, seconds: float, setup: float | None) -> dict[str, Any]:
+    """The statistics of every game the run finished, this command's and a resumed run's
+    earlier ones (their seconds added up, as ``zipai stats merge`` adds them)."""
+    earlier = plan.earlier
+    if earlier is not None:
+        before = earlier.get("seconds")
+        seconds = seconds + before if isinstance(before, (int, float)) else seconds
+        setup = None  # the earlier part's setup was not timed apart from its games
+    return tally_stats(plan.tally, plan.variant, seed=plan.seed, bots=plan.bots, jobs=jobs,
+                       seconds=seconds, setup_seconds=setup)
 
 
 def run(args: argparse.Namespace) -> int:
-    """``zipai simulate``: play many seeded games and print their statistics. Ctrl-C stops
-    it within about a second: the games being played finish and are written, the count of
-    records written is printed, and the exit status is 130."""
-    variant = variant_arg(args.variant, args)
-    bots = bot_names(args, variant.players)
-    if args.out_on_workers and not (args.dask and args.out):
+    """``zipai simulate``: play many seeded games and print their statistics. Ctrl-C or
+    SIGTERM stops it within about a second: the games being played finish and are written,
+    the statistics of the finished games are printed and kept in the run's manifest (with
+    ``--out`` or ``--manifest``), and the exit status is 130 (143 for SIGTERM). ``--resume``
+    plays the games a stopped run did not finish."""
+    plan = _plan(args)
+    variant = plan.variant
+    if plan.out_on_workers and not (args.dask and plan.out):
         raise ZipaiError("--out-on-workers goes with --dask and --out", code="bad_option")
-    if args.html and (not args.out or args.out_on_workers):
+    if args.html and (not plan.out or plan.out_on_workers):
         raise ZipaiError("--html goes with --out (and not --out-on-workers)", code="bad_option")
-    if args.html and args.shards:
+    if args.html and plan.shards:
         raise ZipaiError("--html writes a page per game from the per-game records: it does "
                          "not go with --shards (zipai view SHARD --game N writes one)",
                          code="bad_option")
-    if args.shards and not args.out:
+    if plan.shards and not plan.out:
         raise ZipaiError("--shards goes with --out", code="bad_option")
-    pages = ReplayIndex(args.out, f"zipai simulate: {variant.name} ({variant.id}), "
-                        f"seeds {args.seed}–{args.seed + args.games - 1}") if args.html else None
+    last = plan.first + plan.games - 1
+    pages = ReplayIndex(plan.out or "", f"zipai simulate: {variant.name} ({variant.id}), "
+                        f"seeds {plan.seed + plan.first - 1}–{plan.seed + last - 1}"
+                        ) if args.html else None
+    if args.chunk is not None and args.dask is None:
+        raise ZipaiError("--chunk goes with --dask", code="bad_option")
     if args.jobs > max_jobs() and args.dask in (None, "local"):
         raise ZipaiError(f"--jobs {args.jobs} is above the number of CPUs ({max_jobs()})",
                          code="bad_option")
-    progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
-    tally = Tally(variant.players)
-    done = _Done()
-    with contextlib.ExitStack() as stack:
-        table = None if args.table is None else stack.enter_context(TableWriter(args.table))
-        executor, jobs = (None, args.jobs) if args.dask is None else stack.enter_context(
-            dask_executor(args.dask, args.jobs))
-        t0 = time.perf_counter()
-        setup = None
-        if executor is None and jobs == 1:  # the games run here: their setup, timed apart
-            prepare(variant)
-            setup = time.perf_counter() - t0
-        with deferred_sigint() as interrupted:
-            for g in run_games(variant, args.games, args.seed, bots, jobs, args.out,
-                               stop=interrupted, executor=executor,
-                               out_on_workers=args.out_on_workers, shards=args.shards):
-                tally.add(g)
-                if table is not None:
-                    table.add(g)
-                done.add(g.number)
-                if pages is not None:
-                    pages.add(g)
-                if progress:
-                    progress(tally.games, args.games)
+    if plan.out is not None:  # with --out-on-workers, here for the manifest only
+        prepare_out(plan.out)
+    tally = plan.tally
+    to_play = sum(b - a + 1 for a, b in plan.numbers)
+    t0 = time.perf_counter()
+    setup = None
+    jobs = args.jobs
+    out = (None if plan.out is None else plan.out if plan.out_on_workers
+           else str(Path(plan.out).absolute()))
+
+    def checkpoint(state: str) -> None:
+        if plan.manifest is not None:
+            write_manifest(plan.manifest, state, first=plan.first, games=plan.games, out=out,
+                           out_on_workers=plan.out_on_workers, shards=plan.shards,
+                           statistics=_stats(plan, jobs, time.perf_counter() - t0, setup))
+    failure: ZipaiError | None = None
+    with deferred_stop() as interrupted:
+        try:
+            with contextlib.ExitStack() as stack:
+                table = (None if args.table is None
+                         else stack.enter_context(TableWriter(args.table)))
+                executor, jobs, watch = (None, args.jobs, None) if args.dask is None else \
+                    stack.enter_context(dask_executor(args.dask, args.jobs, variant))
+                t0 = time.perf_counter()
+                if executor is None and jobs == 1:  # the games run here: setup timed apart
+                    prepare(variant)
+                    setup = time.perf_counter() - t0
+                checkpoint("running")
+                saved = time.monotonic()
+                progress = stack.enter_context(Progress(to_play, sys.stderr,
+                                                        every=args.progress_every, watch=watch))
+                played = 0
+                for g in run_games(variant, 0, plan.seed, plan.bots, jobs, plan.out,
+                                   stop=interrupted, executor=executor,
+                                   out_on_workers=plan.out_on_workers, numbers=plan.numbers,
+                                   chunk=args.chunk, shards=plan.shards):
+                    tally.add(g)
+                    played += 1
+                    if table is not None:
+                        table.add(g)
+                    if pages is not None:
+                        pages.add(g)
+                    progress.update(played)
+                    if time.monotonic() - saved >= CHECKPOINT_SECONDS:
+                        checkpoint("running")
+                        saved = time.monotonic()
+        except ZipaiError as exc:
+            if tally.games == 0 or args.dask is None:
+                raise
+            failure = exc  # a task refused (another worker version): keep what finished
+        except Exception as exc:  # noqa: BLE001 - a lost scheduler or worker, in one line
+            if args.dask is None:
+                raise
+            failure = ZipaiError(f"the cluster failed: {type(exc).__name__}: "
+                                 f"{brief(str(exc), 200)}", code="cluster_lost")
         seconds = time.perf_counter() - t0
     if pages is not None:
         pages.write()
+    stats = _stats(plan, jobs, seconds, setup)
+    stopped = failure is not None or interrupted()
+    if plan.manifest is not None:
+        write_manifest(plan.manifest, "stopped" if stopped else "finished", first=plan.first,
+                       games=plan.games, out=out, out_on_workers=plan.out_on_workers,
+                       shards=plan.shards, statistics=stats)
+    kept = "" if plan.manifest is None else (
+        f"; its manifest: {plan.manifest}, continue it with `zipai simulate --resume "
+        f"{plan.manifest.parent if plan.manifest.name == MANIFEST_NAME else plan.manifest}`")
+    if failure is not None:
+        raise ZipaiError(f"{failure} (after {tally.games} of {plan.games} games, "
+                         f"{describe(tally.numbers)}{kept})", code=failure.code)
+    _print_stats(args, stats, variant, plan, last)
     if interrupted():
-        written = f", {tally.games} records written to {args.out}" if args.out else ""
-        lead = "\n" if progress else ""
-        print(f"{lead}interrupted after {tally.games} of {args.games} games "
-              f"({done.describe()}){written}", file=sys.stderr)
-        return 130
-    stats = tally_stats(tally, variant, seed=args.seed, bots=bots, jobs=jobs,
-                        seconds=seconds, setup_seconds=setup)
+        written = f", their records in {plan.out}" if plan.out else ""
+        print(f"interrupted after {tally.games} of {plan.games} games "
+              f"({describe(tally.numbers)}){written}{kept}", file=sys.stderr)
+        return interrupted.exit_status
+    return 0
+
+
+def _print_stats(args: argparse.Namespace, stats: Mapping[str, Any], variant: Variant,
+                 plan: _Plan, last: int) -> None:
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
-    else:
-        print(format_stats(stats, variant))
-        if args.out:
-            where = " on the workers' disks" if args.out_on_workers else ""
-            files = ("games-AAAAAAAA-BBBBBBBB.jsonl.gz, one shard per chunk of games"
-                     if args.shards else f"game-00001.json .. game-{args.games:05d}.json")
-            print(f"records: {args.out}/{files}{where}")
-        if args.table:
-            print(f"table: {args.table}, one row per game")
-        if pages is not None:
-            print(f"replays: {args.out}/index.html")
-    return 0
+        return
+    print(format_stats(stats, variant))
+    if plan.out:
+        where = " on the workers' disks" if plan.out_on_workers else ""
+        files = ("games-AAAAAAAA-BBBBBBBB.jsonl.gz, one shard per chunk of games"
+                 if plan.shards else f"{record_path(plan.out, plan.first).name} .. "
+                 f"{record_path(plan.out, last).name}")
+        print(f"records: {plan.out}/{files}{where}")
+    if args.table:
+        print(f"table: {args.table}, one row per game played by this command")
+    if args.html:
+        print(f"replays: {plan.out}/index.html")
+
+
+def _seconds(text: str) -> float:
+    """``--progress-every``: a number of seconds from 0 to a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 86400:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to 86400")
+    return value
 
 
 def add_parser(sub: Any) -> None:
@@ -231,9 +328,23 @@ def add_parser(sub: Any) -> None:
                        description="Play N games (game k uses seed S+k-1, as `zipai play "
                        "--seed`), then print win rates, 荒庄 rate, 胡息 and score "
                        "distributions, game length and speed.")
-    p.add_argument("--variant", default="hunan", help=VARIANT_HELP)
-    p.add_argument("--games", type=count(1), default=100, help="number of games (default 100)")
-    p.add_argument("--seed", type=count(0), default=1, help="seed of the first game (default 1)")
+    p.add_argument("--variant", default=None,
+                   help=VARIANT_HELP.replace("%(default)s", "hunan") + "; --resume: the run's")
+    p.add_argument("--games", type=count(1), default=None, help="number of games (default 100)")
+    p.add_argument("--seed", type=count(0), default=None,
+                   help="the run's seed: game k is played with seed SEED+k-1 (default 1)")
+    p.add_argument("--first", type=count(1), default=None, metavar="K",
+                   help="number the games from K (default 1): game K is played with seed "
+                        "SEED+K-1, as in one long run, so runs of the same seed from K=1 and "
+                        "K=N+1 make one numbered series (and their statistics merge)")
+    p.add_argument("--resume", metavar="DIR", default=None,
+                   help="play the games a stopped run did not finish: DIR is its records "
+                        "folder (DIR/run.json) or its manifest file; the variant, seed, games, "
+                        "bots and records are the run's own")
+    p.add_argument("--manifest", metavar="FILE", default=None,
+                   help="where the run's manifest goes (default DIR/run.json with --out DIR, "
+                        "else none): its options and the statistics of the finished games, "
+                        "kept while it plays and when it stops")
     p.add_argument("--jobs", type=count(1), default=1,
                    help="worker processes, at most the number of CPUs (default 1); with "
                         "--dask local, the LocalCluster's workers")
@@ -242,6 +353,9 @@ def add_parser(sub: Any) -> None:
                    help="play on a dask.distributed cluster: a scheduler address "
                         "(tcp://host:8786), or `local` for a LocalCluster of --jobs worker "
                         "processes on this machine (needs the [dask] extra)")
+    p.add_argument("--chunk", type=count(1), default=None, metavar="N",
+                   help="with --dask: games per task (default games/(8 x threads), at most "
+                        "200); larger chunks for a large cluster, see docs/cluster.md")
     p.add_argument("--out-on-workers", action="store_true",
                    help="with --dask and --out: each worker writes the records of the games "
                         "it plays to DIR on its own disk, instead of sending them back")
@@ -260,5 +374,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--html", action="store_true",
                    help="with --out: also write each game's HTML replay (game-NNNNN.html, as "
                         "`zipai view`) and DIR/index.html listing the games")
+    p.add_argument("--progress-every", type=_seconds, default=DEFAULT_EVERY, metavar="SECONDS",
+                   help="when standard error is not a terminal, a progress line (done, games/s, "
+                        f"ETA, workers) every SECONDS (default {DEFAULT_EVERY:g}; 0: none); on a "
+                        "terminal a bar is drawn instead")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.set_defaults(func=run)
