@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -21,7 +22,9 @@ import pytest
 from helpers import record_states
 from zipai_rules.cards import format_cards, indices_of
 from zipai_rules.cli import main
+from zipai_rules.drawing import seen_huxi
 from zipai_rules.engine.observation import observe
+from zipai_rules.hints import hints
 
 OUTPUT = Path(__file__).parent / "output"
 
@@ -151,8 +154,7 @@ def test_replay_in_a_browser(browser, tmp_path, capsys):
     payments = [int(e.text) for e in browser.find_elements(
         By.CSS_SELECTOR, "#settlement tr.payment td:last-child")]
     assert payments == [4, -2, -2]
-    OUTPUT.mkdir(exist_ok=True)
-    shot = OUTPUT / "replay-hunan-seed7-end.png"
+    shot = screenshots() / "replay-hunan-seed7-end.png"
     assert browser.save_screenshot(str(shot))
     assert shot.stat().st_size > 10_000
     # ◀ goes back one step
@@ -200,7 +202,7 @@ def test_replay_in_a_browser(browser, tmp_path, capsys):
         return browser.find_element(By.CSS_SELECTOR, css).text
 
     def labels() -> tuple:
-        return (text("#view-label"), text("#offer-label"), text("#pending"),
+        return (text("#view-label"), text("#offer-label"), " ".join(text("#pending").split()),
                 [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#events .event")],
                 [o.text for o in Select(browser.find_element(By.ID, "seat")).options],
                 text("#step-label"), text("#caption"))
@@ -254,3 +256,123 @@ def test_an_injected_script_or_handler_does_not_run(browser, tmp_path):
     assert color != "rgb(1, 2, 3)"
     blocked = [e["message"] for e in browser.get_log("browser") if e.get("level") == "SEVERE"]
     assert blocked and all("Content Security Policy" in m for m in blocked), blocked
+
+
+#: where each seat's box lies, the 胡息 the page shows and the card backs, read from the DOM
+READ_LAYOUT = """
+const out = {width: document.documentElement.scrollWidth, inner: window.innerWidth,
+             seats: [], split: []};
+document.querySelectorAll('#table > section.seat').forEach((box) => {
+  const r = box.getBoundingClientRect(), s = box.dataset.seat;
+  const hand = box.querySelector('.hand-huxi');
+  out.seats.push({seat: +s, top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+    place: Array.from(box.classList).filter(c => c.startsWith('at-'))[0],
+    table: +box.querySelector('.table-huxi').dataset.huxi,
+    hand: hand ? +hand.dataset.huxi : null,
+    backs: box.querySelectorAll('#hand-' + s + ' .card.back').length,
+    melds: Array.from(box.querySelectorAll('.meld')).map(
+      m => m.dataset.huxi === undefined ? null : +m.dataset.huxi)});
+});
+document.querySelectorAll('#split > .meld').forEach((m) => {
+  out.split.push([m.dataset.kind, +m.dataset.huxi,
+                  Array.from(m.querySelectorAll('.card')).map(c => c.dataset.card)]);
+});
+return JSON.stringify(out);
+"""
+
+LATIN = re.compile("[A-Za-z]+")
+CJK = re.compile("[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]+")
+
+
+def screenshots() -> Path:
+    """The folder the screenshots go to: ``ZIPAI_SCREENSHOTS``, else tests/output/."""
+    folder = Path(os.environ.get("ZIPAI_SCREENSHOTS") or OUTPUT)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_a_table_around_the_viewer_with_huxi_at_laptop_and_phone_width(browser, tmp_path,
+                                                                        capsys):
+    """Hunan seed 7 (seat 0 wins with 18 胡息), at 1280 px and at 360 px: the viewing seat sits
+    at the bottom, the next seat on its right, the other on its left, above it, and nothing
+    overflows the width; each meld shows its 胡息 (Variant.meld_huxi all open, the seat's
+    view where the kind and size show), each seat its table 胡息 and the viewer its hand 胡息
+    (the library's hints); another seat's hand is one card back per card; at the end the
+    winner's split is laid out group by group; each language speaks only its own."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    record, page = tmp_path / "seven.json", tmp_path / "seven.html"
+    assert main(["play", "--variant", "hunan", "--seed", "7", "--record", str(record)]) == 0
+    assert main(["view", str(record), "-o", str(page)]) == 0
+    game, states = record_states(record)
+    v = states[0].variant
+
+    def go(step: int, view: str) -> dict:
+        browser.execute_script(f"var s = document.getElementById('step'); s.value = {step};"
+                               "s.dispatchEvent(new Event('input'));")
+        Select(browser.find_element(By.ID, "seat")).select_by_value(view)
+        return json.loads(browser.execute_script(READ_LAYOUT))
+
+    shots = []
+    for width in (1280, 360):
+        browser.set_window_size(width, 1000)
+        browser.get(page.as_uri())
+        for view in ("0", "1"):
+            me = int(view)
+            shown = go(8, view)
+            assert shown["width"] <= shown["inner"], (width, view)  # no sideways scrolling
+            places = {s["seat"]: s["place"] for s in shown["seats"]}
+            assert places == {me: "at-bottom", (me + 1) % 3: "at-right",
+                              (me + 2) % 3: "at-left"}
+            boxes = {s["seat"]: s for s in shown["seats"]}
+            for other in ((me + 1) % 3, (me + 2) % 3):
+                assert boxes[other]["bottom"] <= boxes[me]["top"]
+            assert boxes[(me + 2) % 3]["right"] <= boxes[(me + 1) % 3]["left"]
+            obs = observe(states[8], me)
+            seen = hints(v, obs)
+            for s, box in boxes.items():
+                assert box["melds"] == [seen_huxi(v, m.kind, m.cards, m.hidden)
+                                        for m in obs.melds[s]]
+                assert box["table"] == seen.table_huxi[s]
+                assert box["hand"] == (seen.hand_huxi if s == me else None)
+                assert box["backs"] == (0 if s == me else obs.hidden_cards[s])
+            browser.set_window_size(width, browser.execute_script(
+                "return document.documentElement.scrollHeight") + 40)
+            shot = screenshots() / f"replay-hunan-seed7-step8-seat{me}-{width}px.png"
+            assert browser.save_screenshot(str(shot))
+            shots.append(shot)
+        # worked values, Hunan's table: seat 0 at step 8 holds a 提 of x8 (small: 9) on the
+        # table and a 坎 of d6 (big: 6) in its hand
+        assert [(m.kind.value, v.meld_huxi(m)) for m in states[8].seats[0].melds] == [
+            ("ti", 9)]
+        shown = go(8, "open")
+        assert [(s["table"], s["hand"]) for s in shown["seats"]][0] == (9, 6)
+        assert all(s["backs"] == 0 for s in shown["seats"])
+        # the end: seat 0's split, 提 9 + 跑 9 + 绞 0 + 将 0 + 一句话 0 + 绞 0 + 绞 0 = 18
+        shown = go(len(states) - 1, "open")
+        dec = game.result.decomposition
+        assert (game.result.winner, dec.huxi) == (0, 18)
+        assert shown["split"] == [[g.meld.kind.value, g.huxi, tokens(g.meld.cards)]
+                                  for g in dec.groups]
+        assert [h for _, h, _ in shown["split"]] == [9, 9, 0, 0, 0, 0, 0]
+        browser.set_window_size(width, browser.execute_script(
+            "return document.documentElement.scrollHeight") + 40)
+        shot = screenshots() / f"replay-hunan-seed7-end-{width}px.png"
+        assert browser.save_screenshot(str(shot))
+        shots.append(shot)
+    # one language at a time: the page's text in 中文 has no Latin word but the bots' names
+    # and the switch to ASCII, in ASCII no Chinese but the switch to 中文
+    bots = set(json.loads(record.read_text("utf-8")).get("bots") or ())
+    for lang, script, allowed in (("zh", LATIN, {"ASCII", *bots}), ("ascii", CJK, {"中文"})):
+        assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-lang") == lang
+        for step, view in ((1, "open"), (8, "1"), (len(states) - 1, "open")):
+            go(step, view)
+            words = set(script.findall(browser.execute_script("return document.body.innerText")))
+            assert words <= allowed, (lang, step, view, words - allowed)
+        browser.find_element(By.ID, "lang").click()
+    errors = [e for e in browser.get_log("browser") if e.get("level") == "SEVERE"]
+    assert errors == []
+    browser.set_window_size(1200, 1100)
+    with capsys.disabled():
+        print("\nreplay screenshots: " + ", ".join(os.path.relpath(s) for s in shots))

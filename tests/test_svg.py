@@ -93,7 +93,9 @@ def test_a_face_down_wei_in_the_open_picture_and_in_another_seats_view():
     assert [cards_in(g) for g in drawn][3] == ["d2", "d2", "d2"]
     assert [("facedown" in classes(g)) for g in drawn] == [False, False, False, True]
     label = parts(open_, "seat", seat=0)[0].find(f"{NS}text").text
-    assert "table 12 胡息" in label
+    assert "桌面 12 胡息" in label
+    assert "table 12 huxi" in parts(ET.fromstring(render(game, ascii=True)), "seat",
+                                    seat=0)[0].find(f"{NS}text").text
 
     seen = ET.fromstring(render(game, seat=1))
     drawn = parts(seen, "meld", seat=0)
@@ -102,7 +104,8 @@ def test_a_face_down_wei_in_the_open_picture_and_in_another_seats_view():
         ["hidden", "hidden", "hidden"]]
     assert [g.get("data-huxi") for g in drawn] == ["0", "3", "3", None]
     assert drawn[3].get("data-kind") == "wei"
-    assert "table" not in parts(seen, "seat", seat=0)[0].find(f"{NS}text").text
+    head = parts(seen, "seat", seat=0)[0].find(f"{NS}text")
+    assert "桌面 6 胡息 + 1组暗扣" in head.text and head.get("data-table-huxi") == "6"
     assert "d2" not in cards_in(parts(seen, "seat", seat=0)[0])
     # seat 0 sees its own 偎 whole
     mine = ET.fromstring(render(game, seat=0))
@@ -123,7 +126,7 @@ def test_the_header_wall_offer_and_turn():
     other = (st.actor + 1) % 3
     turn = next(t for t in ET.fromstring(render(game, seat=other)).iter(f"{NS}text")
                 if "turn" in classes(t))
-    assert turn.get("data-actor") is None and turn.text == "waiting for another seat"
+    assert turn.get("data-actor") is None and turn.text == "等待他家"
 
 
 #: the faces written out: 一…十 small, 壹…拾 big, 王
@@ -383,8 +386,16 @@ def check_open(game):
     pending = parts(root, "pending")
     assert [cards_in(g) for g in pending] == (
         [] if st.pending is None else [tokens([st.pending.card])])
-    assert len(parts(root, "card")) == st.card_count() - len(st.wall)
+    split = parts(root, "split")
+    in_split = sum(len(cards_in(g)) for g in split)
+    assert len(parts(root, "card")) - in_split == st.card_count() - len(st.wall)
     assert "hidden" not in cards_in(root)
+    dec = None if st.result is None else st.result.decomposition
+    assert len(split) == (dec is not None)
+    if dec is not None:  # the winner's hand laid out as its split, group by group
+        assert split[0].get("data-seat") == str(st.result.winner)
+        assert [(g.get("data-kind"), g.get("data-huxi")) for g in parts(split[0], "meld")] \
+            == [(grp.meld.kind.value, str(grp.huxi)) for grp in dec.groups]
 
 
 def check_seat_view(game, seat):
@@ -506,7 +517,7 @@ def test_the_drawing_draws_plain_data():
     discards = root.find(f".//{NS}g[@class='discards'][@data-seat='1']")
     assert [g.get("data-card") for g in discards if "card" in classes(g)] == ["x10"]
     turn = root.find(f".//{NS}text[@class='label turn']")
-    assert turn.text == "seat 0 wins: hu 三, 15 胡息"
+    assert turn.text == "0号位 胡 三，15 胡息"
 
 
 def test_the_jupyter_pictures_are_the_svg_pictures():
@@ -520,3 +531,112 @@ def test_the_jupyter_pictures_are_the_svg_pictures():
     assert spectate(game.state)._repr_svg_() == render(spectate(game.state))
     s = settle(game)
     assert s._repr_html_() == settlement_html(s)
+
+
+# --- one language per picture, 胡息, card backs, the winning split ---------------------------
+
+CJK = re.compile("[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]")
+LATIN = re.compile("[A-Za-z]")
+
+
+def texts(svg):
+    return [t.text or "" for t in ET.fromstring(svg).iter(f"{NS}text")]
+
+
+@pytest.mark.parametrize("pid", preset_ids())
+def test_every_picture_speaks_one_language(pid):
+    """Every text node of every picture of a whole hand (all open, each seat's view, a
+    spectator's, the win's analysis), Chinese: no Latin letter; ASCII: no Chinese character."""
+    v = find_variant(pid)
+    game = play_out(Game(v, seed=3), make_bots(["greedy"], 3, v.players))
+    views = [game.state, spectate(game.state), *(game.views(s)[-1]
+                                                 for s in range(v.players))]
+    mid = Game(v, seed=3)
+    for _ in range(6):
+        if mid.state.result is None:
+            mid.apply(mid.legal_actions()[0])
+    views += [mid.state, mid.observe(mid.state.actor or 0)]
+    if game.result.decomposition is not None:
+        views.append(game.result.decomposition)
+    for table in views:
+        zh, ascii_ = render(table), render(table, ascii=True)
+        assert [w for w in texts(zh) if LATIN.search(w)] == [], (pid, table)
+        assert [w for w in texts(ascii_) if CJK.search(w)] == [], (pid, table)
+        assert ET.fromstring(zh).get("data-lang", "zh") == "zh"
+
+
+def test_a_view_drawn_without_its_variant_names_its_preset():
+    """An Observation carries its variant's id: drawn alone it is titled with the preset's
+    name and gets the 胡息 of the melds that show, as with ``variant=``."""
+    v = find_variant("hunan")
+    game = play_first_options(v, 0, 21)
+    obs = game.observe(1)
+    assert obs.variant_id == "hunan"
+    assert render(obs) == render(obs, variant=v) == obs._repr_svg_()
+    assert texts(render(obs))[0] == "湖南跑胡子" and texts(render(obs, ascii=True))[0] == "hunan"
+    root = ET.fromstring(render(obs))
+    assert [g.get("data-huxi") for g in parts(root, "meld", seat=0)] == ["0", "3", "3", None]
+    # a view of a variant no preset names is drawn without one
+    assert texts(render(attrs.evolve(obs, variant_id=None)))[0] == "字牌"
+
+
+def test_the_huxi_of_each_meld_seat_and_hand():
+    """Hunan seed 0 after 21 first options, worked from the Hunan table (docs/rules-hunan.md):
+    seat 0's table 一句话 0 + 碰 big 3 + 二七十 small 3 + 偎 big 6 = 12; each seat's concealed
+    hand at best as it lies: seat 0 x8 d1 d1 d3 d4 d6 d7 d8 d9 (runs only, no 壹贰叁: 0),
+    seat 1 d9 (0), seat 2 x6 x6 x6 d1 d1 d2 d8 d8 (a small 坎: 3)."""
+    v = find_variant("hunan")
+    game = play_first_options(v, 0, 21)
+    st = game.state
+    root = ET.fromstring(render(game))
+    heads = [parts(root, "seat", s)[0].find(f"{NS}text") for s in range(3)]
+    assert heads[0].get("data-table-huxi") == "12"
+    assert [tokens(indices_of(st.seats[s].hand)) for s in (1, 2)] == [
+        ["d9"], ["x6", "x6", "x6", "d1", "d1", "d2", "d8", "d8"]]
+    assert [h.get("data-hand-huxi") for h in heads] == ["0", "0", "3"]
+    assert "手牌 3 胡息" in heads[2].text
+    assert "hand 3 huxi" in parts(ET.fromstring(render(game, ascii=True)), "seat", 2)[0].find(
+        f"{NS}text").text
+    # a seat's view shows its own hand's 胡息 only
+    seen = ET.fromstring(render(game, seat=1))
+    heads = [parts(seen, "seat", s)[0].find(f"{NS}text") for s in range(3)]
+    assert [h.get("data-hand-huxi") is not None for h in heads] == [False, True, False]
+    assert heads[1].get("data-hand-huxi") == parts(root, "seat", 1)[0].find(
+        f"{NS}text").get("data-hand-huxi")
+
+
+def test_face_down_cards_are_countable_backs():
+    """Another seat's concealed hand is one card back per card, side by side, none on top of
+    another: as many as the view's hidden count."""
+    v = find_variant("hunan")
+    game = play_first_options(v, 0, 21)
+    for seat in range(3):
+        view = game.observe(seat)
+        root = ET.fromstring(render(game, seat=seat))
+        for s in range(3):
+            if s == seat:
+                continue
+            hand = parts(root, "hand", s)[0]
+            backs = [g for g in hand.iter(f"{NS}g") if "back" in classes(g)]
+            assert len(backs) == view.hidden_cards[s] == int(hand.get("data-hidden"))
+            xs = [float(g.find(f"{NS}rect").get("x")) for g in backs]
+            width = float(backs[0].find(f"{NS}rect").get("width"))
+            assert all(b - a > width for a, b in zip(xs, xs[1:], strict=False))
+
+
+def test_the_winner_is_laid_out_as_its_split():
+    """Hunan seed 2, greedy bots: seat 1 wins with 24 胡息; at the end the open picture lays
+    its hand out group by group as the result's decomposition, 胡息 per group summing to 24."""
+    v = find_variant("hunan")
+    game = play_out(Game(v, seed=2), make_bots(["greedy"], 2, v.players))
+    r = game.result
+    assert (r.winner, r.huxi) == (1, 24)
+    split = parts(ET.fromstring(render(game)), "split")
+    assert len(split) == 1 and split[0].get("data-seat") == "1"
+    groups = parts(split[0], "meld")
+    assert [(g.get("data-kind"), int(g.get("data-huxi"))) for g in groups] == [
+        ("pao", 9), ("peng", 3), ("pao", 9), ("peng", 3), ("shun", 0), ("shun", 0),
+        ("jiang", 0)]
+    assert sum(int(g.get("data-huxi")) for g in groups) == 24
+    assert sorted(c for g in groups for c in cards_in(g)) == sorted(
+        tokens(c for grp in r.decomposition.groups for c in grp.meld.physical))

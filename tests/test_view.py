@@ -13,7 +13,9 @@ import pytest
 from helpers import record_states
 from zipai_rules.cards import format_cards
 from zipai_rules.cli import main
+from zipai_rules.drawing import seen_huxi
 from zipai_rules.engine.observation import observe
+from zipai_rules.hints import hints
 from zipai_rules.presets import load_preset, preset_ids
 from zipai_rules.replay_html import script_json, view_record
 from zipai_rules.simulate import default_bots, play_game, record_path
@@ -71,6 +73,20 @@ def parse(text: str) -> Page:
 def embedded(text: str) -> dict:
     """The replay data a page embeds."""
     return json.loads(parse(text).scripts["replay-data"])
+
+
+def seat_view(shown: dict, state, seat: int) -> dict:
+    """A seat's snapshot without the 胡息 the page adds to the engine's observation, after
+    checking them: each meld's (seen_huxi of the meld as the seat sees it), each seat's table
+    total and the seat's own hand (the library's hints of the seat's view)."""
+    v, obs = state.variant, observe(state, seat)
+    got = {k: x for k, x in shown.items() if k not in ("hand_huxi", "table_huxi")}
+    seen = hints(v, obs)
+    assert (shown["hand_huxi"], shown["table_huxi"]) == (seen.hand_huxi, list(seen.table_huxi))
+    got["melds"] = [[dict(m) for m in ms] for ms in got["melds"]]
+    assert [[m.pop("huxi") for m in ms] for ms in got["melds"]] == [
+        [seen_huxi(v, m.kind, m.cards, m.hidden) for m in ms] for ms in obs.melds]
+    return got
 
 
 @pytest.fixture(scope="module")
@@ -154,9 +170,13 @@ def test_view_snapshots_are_the_engines(seven, seven_page):
         for s in range(3):
             expected = observe(state, s).to_json()
             del expected["history"]
-            got = dict(step["seats"][s])
+            got = seat_view(step["seats"][s], state, s)
             del got["events"]
             assert got == expected, (k, s)
+            assert [m["huxi"] for m in step["open"]["melds"][s]] == [
+                state.variant.meld_huxi(m) for m in state.seats[s].melds]
+            assert step["open"]["table_huxi"][s] == sum(
+                state.variant.meld_huxi(m) for m in state.seats[s].melds)
             assert step["open"]["hands"][s] == format_cards(
                 i for i, n in enumerate(state.seats[s].hand) for _ in range(n)).split()
             assert [(m["kind"], m["cards"]) for m in step["open"]["melds"][s]] == [
@@ -170,11 +190,13 @@ def test_view_worked_values_of_seed_7(seven_page):
         SEVEN_SEAT0.split(), key=lambda t: (t[0] != "x", int(t[1:])))
     assert [len(h) for h in steps[0]["open"]["hands"]] == [21, 20, 20]
     # step 1: seat 1 draws x9 unseen and makes a forced 偎: Hunan shows the others no card
-    wei = {"kind": "wei", "cards": ["x9", "x9", "x9"], "hidden": 0}
+    # (a small 偎 is worth 3 胡息 in Hunan; the others cannot know its size)
+    wei = {"kind": "wei", "cards": ["x9", "x9", "x9"], "hidden": 0, "huxi": 3}
     assert steps[1]["seats"][1]["melds"][1] == [wei]
     for other in (0, 2):
         assert steps[1]["seats"][other]["melds"][1] == [{"kind": "wei", "cards": [],
-                                                         "hidden": 3}]
+                                                         "hidden": 3, "huxi": None}]
+        assert steps[1]["seats"][other]["table_huxi"][1] == 0
         texts = [e["text"] for e in steps[1]["seats"][other]["events"]]
         assert "seat 1 wei (forced)" in texts and not any("x9" in t for t in texts)
         # seat 1 holds 20 − 2 cards (the x9 pair went into the 偎); the others see the count
@@ -305,7 +327,7 @@ def test_every_preset_snapshot_is_the_engines(preset, tmp_path):
         for s in range(variant.players):
             expected = observe(state, s).to_json()
             del expected["history"]
-            got = dict(step["seats"][s])
+            got = seat_view(step["seats"][s], state, s)
             shown[s].extend(e for e in got.pop("events"))
             assert got == expected
     for s in range(variant.players):
@@ -321,12 +343,13 @@ def test_a_king_in_a_meld(tmp_path, capsys):
     assert main(["play", "--variant", "yongzhou", "--seed", "1", "--record", str(record)]) == 0
     assert main(["view", str(record), "-o", str(tmp_path / "yz.html")]) == 0
     end = embedded((tmp_path / "yz.html").read_text(encoding="utf-8"))["steps"][-1]
+    # a big 碰 is worth 3 胡息 in Yongzhou, seen by all (the 王 stands for a d2)
     assert end["open"]["melds"][0] == [{"kind": "peng", "cards": ["d2", "d2", "d2"],
-                                        "hidden": 0, "kings": ["d2"]}]
+                                        "hidden": 0, "kings": ["d2"], "huxi": 3}]
     assert [v["melds"][0] for v in end["seats"]] == [
-        [{"kind": "peng", "cards": ["d2", "d2", "d2"], "hidden": 0}],
-        [{"kind": "peng", "cards": ["d2", "d2", "K"], "hidden": 0}],
-        [{"kind": "peng", "cards": ["d2", "d2", "K"], "hidden": 0}]]
+        [{"kind": "peng", "cards": ["d2", "d2", "d2"], "hidden": 0, "huxi": 3}],
+        [{"kind": "peng", "cards": ["d2", "d2", "K"], "hidden": 0, "huxi": 3}],
+        [{"kind": "peng", "cards": ["d2", "d2", "K"], "hidden": 0, "huxi": 3}]]
 
 
 def test_the_chinese_words_are_the_variants_as_play_zh_prints_them(tmp_path, capsys):

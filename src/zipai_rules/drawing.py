@@ -25,7 +25,7 @@ from .arguments import refuse
 from .cards import KING, RED_RANKS, is_big, rank_of, token, token_zh
 from .melds import Meld, MeldKind
 from .variant import Variant
-from .vocab import Phase, ResultKind, Source
+from .vocab import Phase, ResultKind, Source, zh_word
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -41,7 +41,7 @@ _SAME_CARD = frozenset({MeldKind.KAN, MeldKind.PENG, MeldKind.WEI, MeldKind.CHOU
                         MeldKind.TI, MeldKind.PAO, MeldKind.JIANG})
 _STYLE = (
     ".card rect{fill:#fffdf4;stroke:#555;stroke-width:1}"
-    ".card.hidden rect{fill:#2e5e4e}"
+    ".card.hidden rect{fill:#3c7a64;stroke:#1c3a30;stroke-width:1.5}"
     ".card.big text{font-weight:bold}"
     ".card text{font-family:'Noto Serif CJK SC','Songti SC',serif;fill:#222}"
     ".card.red text{fill:#c21}"
@@ -122,6 +122,14 @@ class _Canvas:
             t.text = _card_text(card, self.ascii)
         self.width = max(self.width, int(x + w) + GAP)
 
+    def back(self, parent: ET.Element, x: float, y: float) -> None:
+        """One card back of a concealed hand at ``(x, y)``, apart from its neighbours so
+        that the backs can be counted."""
+        g = ET.SubElement(parent, "g", {"class": "card hidden back", "data-card": "hidden"})
+        ET.SubElement(g, "rect", {"x": f"{x:g}", "y": f"{y:g}", "width": str(BACK_W),
+                                  "height": str(BACK_H), "rx": "2"})
+        self.width = max(self.width, int(x + BACK_W) + GAP)
+
     def column(self, parent: ET.Element, cards: Sequence[int | None], x: float, y: float
                ) -> int:
         """Cards stacked in a column as a player holds them; the column's height."""
@@ -154,18 +162,23 @@ class TableMeld:
 
 @attrs.frozen(slots=True)
 class TableSeat:
-    """A seat as drawn: its concealed cards (``None``: face down, ``hidden`` of them)."""
+    """A seat as drawn: its concealed cards (``None``: face down, ``hidden`` of them), its
+    melds, its discards, and the 胡息 of its concealed hand where the viewer sees the hand
+    (``hand_huxi``; ``None`` where it is not known or not worked out)."""
 
     hand: tuple[int, ...] | None
     hidden: int
     melds: tuple[TableMeld, ...]
     discards: tuple[int, ...]
+    hand_huxi: int | None = None
 
 
 @attrs.frozen(slots=True)
 class TablePicture:
     """A table as drawn, from a state (``mode`` ``open``) or a view (``seat``, ``spectator``);
-    ``turn`` is the seat to act as the viewer may know it, and the phase."""
+    ``turn`` is the seat to act as the viewer may know it, and the phase; ``split``: the
+    winner's hand laid out as its winning split (the groups of the result's decomposition),
+    where the picture shows it."""
 
     title: str
     mode: str
@@ -177,6 +190,7 @@ class TablePicture:
     turn: tuple[int | None, Phase]
     result: Outcome | None
     variant: Variant | None
+    split: tuple[AnalysisGroup, ...] = ()
 
 @attrs.frozen(slots=True)
 class Outcome:
@@ -241,47 +255,88 @@ def seen_huxi(variant: Variant | None, kind: MeldKind | None, cards: Sequence[in
 
 # --- drawing ----------------------------------------------------------------------------------
 
-def _kind_name(kind: MeldKind | None, variant: Variant | None, ascii: bool) -> str:
-    if kind is None:
-        return "?"
-    if ascii:
-        return kind.value
-    return variant.term(kind.value) if variant is not None else KIND_ZH[kind.value]
+class Words:
+    """The words of one picture, in one language: ASCII/English (``ascii``), or Chinese in
+    the variant's own words (its ``terminology``, else the common word,
+    :func:`~zipai_rules.vocab.zh_word`); never both in one picture."""
+
+    def __init__(self, ascii: bool, variant: Variant | None) -> None:
+        self.ascii, self.variant = ascii, variant
+
+    def term(self, canonical: str) -> str:
+        """A canonical term (``peng``, ``huxi``, ``wall`` …) in this picture's language."""
+        if self.ascii:
+            return canonical
+        own = None if self.variant is None else self.variant.terminology.get(canonical)
+        return zh_word(canonical, own if own is not None else KIND_ZH.get(canonical))
+
+    def kind(self, kind: MeldKind | None) -> str:
+        return "?" if kind is None else self.term(kind.value)
+
+    def seat(self, s: int) -> str:
+        return f"seat {s}" if self.ascii else f"{s}号位"
+
+    def huxi(self, n: int) -> str:
+        return f"{n} {self.term('huxi')}"
+
+    def title(self) -> str:
+        if self.variant is None:
+            return "zipai" if self.ascii else "字牌"
+        return self.variant.id if self.ascii else self.variant.name
+
+    def card(self, card: int) -> str:
+        return _card_text(card, self.ascii)
+
+    def pick(self, english: str, chinese: str) -> str:
+        return english if self.ascii else chinese
 
 
-def _result_text(result: Outcome, variant: Variant | None, ascii: bool) -> str:
-    kind = str(result.kind)
-    if not ascii:
-        kind = variant.term(kind) if variant is not None else KIND_ZH.get(kind, kind)
+#: the phases and the sources of a card on offer, in Chinese
+_PHASE_ZH = {"discard": "出牌", "respond": "应牌", "hu_check": "可胡", "over": "终局",
+             "wait": "等待"}
+_SOURCE_ZH = {"discard": "打出", "draw": "摸出", "self": "自摸"}
+
+
+def _result_text(result: Outcome, w: Words) -> str:
+    kind = w.term(str(result.kind))
     if result.kind == ResultKind.HUANGZHUANG:
-        return "huangzhuang (no winner)" if ascii else kind
-    card = "" if result.card is None else " " + _card_text(result.card, ascii)
-    word = "huxi" if ascii else "胡息"
-    return f"seat {result.winner} wins: {kind}{card}, {result.huxi} {word}"
+        return w.pick("huangzhuang (no winner)", kind)
+    card = "" if result.card is None else " " + w.card(result.card)
+    if result.winner is None:
+        return f"{kind}{card}"
+    return w.pick(f"seat {result.winner} wins: {kind}{card}, {w.huxi(result.huxi)}",
+                  f"{w.seat(result.winner)} {kind}{card}，{w.huxi(result.huxi)}")
 
 
 def draw_table(t: TablePicture, ascii: bool) -> str:
-    attributes = {"class": "zipai-table", "data-mode": t.mode}
+    """The SVG of a table picture, every word in one language (:class:`Words`)."""
+    attributes = {"class": "zipai-table", "data-mode": t.mode,
+                  "data-lang": "ascii" if ascii else "zh"}
     if t.viewer is not None:
         attributes["data-seat"] = str(t.viewer)
     c = _Canvas(ascii, **attributes)
+    w = Words(ascii, t.variant)
     head = ET.SubElement(c.root, "g", {"class": "header"})
     y = c.y + 14
-    c.text(head, GAP, y, t.title or "zipai", "title")
-    view = {"open": "all cards open", "spectator": "spectator"}.get(
-        t.mode, f"seat {t.viewer}'s view")
-    c.text(head, GAP + 16 * max(len(t.title), 5) + 10, y, view)
+    title = w.title() if t.variant is not None or not t.title else t.title
+    c.text(head, GAP, y, title, "title")
+    seat = w.seat(t.viewer) if t.viewer is not None else ""
+    view = {"open": w.pick("all cards open", "全部明牌"),
+            "spectator": w.pick("spectator", "旁观")}.get(
+        t.mode, w.pick(f"{seat}'s view", f"{seat}视角"))
+    c.text(head, GAP + text_width(title) + 24, y, view)
     y += 20
-    wall = c.text(head, GAP, y, f"wall {t.wall}")
+    wall = c.text(head, GAP, y, f"{w.term('wall')} {t.wall}")
     wall.set("class", "label wall")
     wall.set("data-wall", str(t.wall))
     actor, phase = t.turn
     if t.result is not None:
-        status = _result_text(t.result, t.variant, ascii)
+        status = _result_text(t.result, w)
     elif actor is not None:
-        status = f"seat {actor} to act: {phase}"
+        status = w.pick(f"seat {actor} to act: {phase}",
+                        f"{w.seat(actor)} {_PHASE_ZH.get(str(phase), str(phase))}")
     else:
-        status = "waiting for another seat"
+        status = w.pick("waiting for another seat", "等待他家")
     turn = c.text(head, GAP + 90, y, status)
     turn.set("class", "label turn")
     if actor is not None:
@@ -291,29 +346,55 @@ def draw_table(t: TablePicture, ascii: bool) -> str:
         card, source, by = t.pending
         g = ET.SubElement(c.root, "g", {"class": "pending", "data-source": str(source),
                                         "data-seat": str(by)})
-        c.text(g, GAP, c.y + 26, f"on offer ({source} by seat {by}):")
-        c.card(g, card, GAP + 170, c.y)
+        offer = w.pick(f"on offer ({source} by seat {by}):",
+                       f"待取（{w.seat(by)}{_SOURCE_ZH.get(str(source), str(source))}）：")
+        c.text(g, GAP, c.y + 26, offer)
+        c.card(g, card, GAP + text_width(offer) + GAP, c.y)
         c.y += CARD_H + GAP
-    for s, seat in enumerate(t.seats):
-        _draw_seat(c, t, s, seat, actor)
+    for s, seat_ in enumerate(t.seats):
+        _draw_seat(c, t, w, s, seat_, actor)
+    if t.split and t.result is not None and t.result.winner is not None:
+        g = ET.SubElement(c.root, "g", {"class": "split", "data-seat": str(t.result.winner),
+                                        "data-huxi": str(t.result.huxi)})
+        c.y += 14
+        c.text(g, GAP, c.y, w.pick(f"seat {t.result.winner}'s winning split: "
+                                   f"{w.huxi(t.result.huxi)}",
+                                   f"{w.seat(t.result.winner)} 胡牌牌型：{w.huxi(t.result.huxi)}"),
+               "label")
+        c.y += 6
+        _draw_groups(c, g, t.split, w)
     return c.svg()
 
 
-def _draw_seat(c: _Canvas, t: TablePicture, s: int, seat: TableSeat, actor: int | None) -> None:
+#: a face-down card in a concealed hand: a card back, one per card, side by side
+BACK_W, BACK_H, BACK_STEP = 14, 22, 17
+
+
+def _draw_seat(c: _Canvas, t: TablePicture, w: Words, s: int, seat: TableSeat,
+               actor: int | None) -> None:
     g = ET.SubElement(c.root, "g", {"class": "seat", "data-seat": str(s)})
-    marks = [f"seat {s}"]
+    marks = [w.seat(s)]
     if s == t.dealer:
-        marks.append("dealer" if c.ascii else "庄")
+        marks.append(w.pick("dealer", "庄"))
     if s == t.viewer:
-        marks.append("(you)")
+        marks.append(w.pick("(you)", "（本家）"))
     if s == actor:
-        marks.append("← to act")
+        marks.append(w.pick("← to act", "← 该出手"))
     huxi = [m.huxi for m in seat.melds]
-    if huxi and None not in huxi:
-        marks.append(f"table {sum(h for h in huxi if h is not None)} "
-                     + ("huxi" if c.ascii else "胡息"))
+    known = sum(h for h in huxi if h is not None)
+    unknown = huxi.count(None)
+    if huxi:
+        more = "" if not unknown else w.pick(f" + {unknown} face down",
+                                             f" + {unknown}组暗扣")
+        marks.append(w.pick(f"table {w.huxi(known)}{more}", f"桌面 {w.huxi(known)}{more}"))
+    if seat.hand_huxi is not None:
+        marks.append(w.pick(f"hand {w.huxi(seat.hand_huxi)}",
+                            f"手牌 {w.huxi(seat.hand_huxi)}"))
     c.y += 16
-    c.text(g, GAP, c.y, "  ".join(marks), "label turn" if s == actor else "label")
+    label = c.text(g, GAP, c.y, "  ".join(marks), "label turn" if s == actor else "label")
+    label.set("data-table-huxi", str(known))
+    if seat.hand_huxi is not None:
+        label.set("data-hand-huxi", str(seat.hand_huxi))
     c.y += 6
     top, x, tallest = c.y, GAP, CARD_H
     hand = ET.SubElement(g, "g", {"class": "hand", "data-seat": str(s)})
@@ -328,8 +409,8 @@ def _draw_seat(c: _Canvas, t: TablePicture, s: int, seat: TableSeat, actor: int 
     else:
         hand.set("data-hidden", str(seat.hidden))
         for k in range(seat.hidden):
-            c.card(hand, None, x + k * 10, top)
-        x += 10 * max(seat.hidden - 1, 0) + CARD_W
+            c.back(hand, x + k * BACK_STEP, top)
+        x += BACK_STEP * seat.hidden
     x += 3 * GAP
     below = top + max((_column_height(len(m.cards) + m.hidden) for m in seat.melds),
                       default=0) + 13
@@ -341,20 +422,45 @@ def _draw_seat(c: _Canvas, t: TablePicture, s: int, seat: TableSeat, actor: int 
         mg = ET.SubElement(g, "g", attributes)
         cards: list[int | None] = [*m.cards, *([None] * m.hidden)]
         c.column(mg, cards, x, top)
-        label = _kind_name(m.kind, t.variant, c.ascii)
+        label_text = w.kind(m.kind)
         if m.huxi is not None:
-            label += f" {m.huxi}"
-        c.text(mg, x, below, label)
+            label_text += f" {m.huxi}"
+        c.text(mg, x, below, label_text)
         tallest = max(tallest, below - top + 3)
-        x += max(CARD_W, text_width(label)) + 4
+        x += max(CARD_W, text_width(label_text)) + 4
     c.y = top + tallest + 6
     discards = ET.SubElement(g, "g", {"class": "discards", "data-seat": str(s)})
     if seat.discards:
-        c.text(discards, GAP, c.y + 19, "discards" if c.ascii else "弃牌")
+        word = w.pick("discards", "弃牌")
+        c.text(discards, GAP, c.y + 19, word)
         for k, card in enumerate(seat.discards):
-            c.card(discards, card, GAP + 60 + k * (SMALL_W + 2), c.y, small=True)
+            c.card(discards, card, GAP + text_width(word) + GAP + k * (SMALL_W + 2), c.y,
+                   small=True)
         c.y += SMALL_H + 4
     c.y += GAP
+
+
+def _draw_groups(c: _Canvas, parent: ET.Element, groups: Sequence[AnalysisGroup],
+                 w: Words) -> None:
+    """The groups of a split side by side below ``c.y``: each group's cards as a column,
+    its kind and 胡息, ``table`` or ``hand``, and the cards its 王 stand for."""
+    x, below = GAP, c.y + max((_column_height(len(g.cards)) for g in groups),
+                              default=CARD_H) + 13
+    for group in groups:
+        g = ET.SubElement(parent, "g", {"class": "meld", "data-kind": group.kind.value,
+                                        "data-huxi": str(group.huxi),
+                                        "data-place": group.place})
+        c.column(g, group.cards, x, c.y)
+        label = f"{w.kind(group.kind)} {group.huxi}"
+        c.text(g, x, below, label)
+        place = c.text(g, x, below + 14, w.pick(
+            group.place, {"table": "桌面", "hand": "手牌"}.get(group.place, group.place)))
+        place.set("class", "label place")
+        if group.kings:
+            c.text(g, x, below + 28, w.pick("K", w.term("king")) + "=" + " ".join(
+                w.card(k) for k in group.kings))
+        x += max(CARD_W, text_width(label)) + 6
+    c.y = below + 34
 
 
 
@@ -392,31 +498,15 @@ def draw_analysis(picture: AnalysisPicture, ascii: bool = False,
     ``variant`` names the kinds in its own words."""
     c = _Canvas(ascii, **{"class": "zipai-analysis", "data-win": str(picture.win).lower(),
                           "data-huxi": str(picture.huxi)})
-    word = "huxi" if ascii else "胡息"
-    verdict = "win" if picture.win else f"no win ({picture.reason})"
-    c.text(c.root, GAP, c.y + 14, f"{verdict}: {picture.huxi} {word}", "title")
+    w = Words(ascii, variant)
+    verdict = w.pick("win" if picture.win else f"no win ({picture.reason})",
+                     "胡" if picture.win else "不胡")
+    c.text(c.root, GAP, c.y + 14, f"{verdict}: {w.huxi(picture.huxi)}", "title")
     c.y += 26
-    groups = picture.groups
-    x, below = GAP, c.y + max((_column_height(len(g.cards)) for g in groups),
-                              default=CARD_H) + 13
-    for group in groups:
-        g = ET.SubElement(c.root, "g", {"class": "meld", "data-kind": group.kind.value,
-                                        "data-huxi": str(group.huxi),
-                                        "data-place": group.place})
-        c.column(g, group.cards, x, c.y)
-        label = f"{_kind_name(group.kind, variant, ascii)} {group.huxi}"
-        c.text(g, x, below, label)
-        place = c.text(g, x, below + 14, group.place if ascii else
-                       {"table": "桌面", "hand": "手牌"}.get(group.place, group.place))
-        place.set("class", "label place")
-        if group.kings:
-            c.text(g, x, below + 28, "K=" + " ".join(
-                _card_text(k, ascii) for k in group.kings))
-        x += max(CARD_W, text_width(label)) + 6
-    c.y = below + 34
+    _draw_groups(c, c.root, picture.groups, w)
     if picture.leftover:
         g = ET.SubElement(c.root, "g", {"class": "leftover"})
-        c.text(g, GAP, c.y + 14, "leftover" if ascii else "散牌")
+        c.text(g, GAP, c.y + 14, w.pick("leftover", "散牌"))
         for k, card in enumerate(picture.leftover):
             c.card(g, card, GAP + 60 + k * (CARD_W + 2), c.y)
         c.y += CARD_H + GAP

@@ -28,11 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from .cards import N_KINDS, RED_RANKS, format_cards, indices_of, rank_of, token, token_zh
+from .drawing import seen_huxi
 from .engine.actions import Event
 from .engine.game import Game
 from .engine.observation import Redactor, observe
 from .engine.state import GameState
 from .errors import RecordError
+from .hints import hints
 from .inputs import RECORD_LIMITS, Limits
 from .melds import Meld
 from .records import (
@@ -57,11 +59,11 @@ def _tokens(cards: Iterable[int]) -> list[str]:
     return format_cards(cards).split()
 
 
-def _meld_json(meld: Meld) -> dict[str, Any]:
+def _meld_json(variant: Variant, meld: Meld) -> dict[str, Any]:
     """A table meld all open, in the shape of a seen meld (``kind``, ``cards``, ``hidden``)
-    plus the cards its 王 stand for (``kings``)."""
+    plus the cards its 王 stand for (``kings``) and its 胡息 (:meth:`Variant.meld_huxi`)."""
     return {"kind": meld.kind.value, "cards": _tokens(meld.cards), "hidden": 0,
-            "kings": _tokens(meld.kings)}
+            "kings": _tokens(meld.kings), "huxi": variant.meld_huxi(meld)}
 
 
 def _event_json(event: Event, zh: Words) -> dict[str, Any]:
@@ -72,12 +74,16 @@ def _event_json(event: Event, zh: Words) -> dict[str, Any]:
 
 def open_snapshot(state: GameState, events: Sequence[Event]) -> dict[str, Any]:
     """The table of ``state`` with every card open: each seat's concealed ``hands``, its
-    ``melds`` (all face up), ``discards``; the ``wall`` size, the card on offer
+    ``melds`` (all face up, each with its 胡息), its ``table_huxi``, ``discards``; the
+    ``wall`` size, the card on offer
     (``pending``), the ``actor`` and ``phase``, and the ``events`` of the step."""
-    zh = Words(state.variant, zh=True)
+    v = state.variant
+    zh = Words(v, zh=True)
     p = state.pending
+    melds = [[_meld_json(v, m) for m in st.melds] for st in state.seats]
     return {"hands": [_tokens(indices_of(st.hand)) for st in state.seats],
-            "melds": [[_meld_json(m) for m in st.melds] for st in state.seats],
+            "melds": melds,
+            "table_huxi": [sum(m["huxi"] for m in ms) for ms in melds],
             "discards": [_tokens(st.discards) for st in state.seats],
             "wall": len(state.wall),
             "pending": None if p is None else {"card": token(p.card), "source": str(p.source),
@@ -90,7 +96,11 @@ def replay_snapshots(game: Game) -> list[dict[str, Any]]:
     """The snapshots of a game, one per step: step 0 after the deal, step k after action k.
     Each holds the ``action`` of the step (``None`` at step 0), the ``open`` table
     (:func:`open_snapshot`) and ``seats``: each seat's ``observe(state, seat).to_json()``
-    (without ``history``) with ``events``, the events of the step the seat is shown."""
+    (without ``history``) with ``events``, the events of the step the seat is shown; each
+    meld's ``huxi`` where its kind and size show (:func:`~zipai_rules.drawing.seen_huxi`,
+    else ``null``), ``table_huxi`` per seat (the melds that show) and ``hand_huxi`` (its
+    own hand, :func:`~zipai_rules.hints.hints`); the open table also each seat's
+    ``hand_huxi``."""
     variant = game.variant
     again = Game(variant, deal=game.deal, windows=game.windows)
     redactors = [Redactor(variant, s) for s in range(variant.players)]
@@ -99,14 +109,24 @@ def replay_snapshots(game: Game) -> list[dict[str, Any]]:
 
     def snap(action: dict[str, Any] | None, batch: Sequence[Event]) -> None:
         state = again.state
-        seats = []
+        seats, hand_huxi = [], []
         for s, redactor in enumerate(redactors):
-            view = observe(state, s).to_json()
+            obs = observe(state, s)
+            view = obs.to_json()
             del view["history"]
             shown = (redactor.show(e) for e in batch)
             view["events"] = [_event_json(e, zh) for e in shown if e is not None]
+            seen = hints(variant, obs)
+            for melds, m_json in zip(obs.melds, view["melds"], strict=True):
+                for m, j in zip(melds, m_json, strict=True):
+                    j["huxi"] = seen_huxi(variant, m.kind, m.cards, m.hidden)
+            view["table_huxi"] = list(seen.table_huxi)
+            view["hand_huxi"] = seen.hand_huxi
+            hand_huxi.append(seen.hand_huxi)
             seats.append(view)
-        steps.append({"action": action, "open": open_snapshot(state, batch), "seats": seats})
+        table = open_snapshot(state, batch)
+        table["hand_huxi"] = hand_huxi
+        steps.append({"action": action, "open": table, "seats": seats})
 
     snap(None, again.events)
     for action in game.actions:
@@ -268,36 +288,64 @@ class ReplayIndex:
 
 
 _STYLE = """
-body{font-family:system-ui,"Noto Sans CJK SC","WenQuanYi Micro Hei",sans-serif;margin:12px;
+body{font-family:system-ui,"Noto Sans CJK SC","WenQuanYi Micro Hei",sans-serif;margin:8px;
 background:#f4f1e8;color:#222}
-h1{font-size:1.2em;margin:0 0 6px}
+h1{font-size:1.15em;margin:0 0 6px}
 #controls{display:flex;gap:8px;align-items:center;flex-wrap:wrap;margin-bottom:8px}
-#controls button{font-size:1em;min-width:2.4em}
-#step{width:320px}
-#table{display:flex;flex-direction:column;gap:6px}
-.seat{border:1px solid #bba;border-radius:6px;padding:6px;background:#fffdf6}
-.seat.actor{border-color:#c33;box-shadow:0 0 0 2px #f0c0c0}
+#controls button{font-size:1em;min-width:2.4em;min-height:2em}
+#step{width:min(320px,60vw)}
+#table{display:grid;gap:6px;grid-template-columns:1fr 1fr 1fr;
+grid-template-areas:"top top top" "left centre right" "me me me";align-items:start;
+background:#2f6b4f;padding:6px;border-radius:10px}
+#table>.seat.at-top{grid-area:top}
+#table>.seat.at-left{grid-area:left}
+#table>.seat.at-right{grid-area:right}
+#table>.seat.at-bottom{grid-area:me}
+#centre{grid-area:centre;align-self:center;text-align:center;color:#fff;margin:4px 0}
+#centre .card{color:#222}
+.seat{border:1px solid #bba;border-radius:6px;padding:6px;background:#fffdf6;min-width:0}
+.seat.actor{border-color:#c33;box-shadow:0 0 0 3px #f0a0a0}
 .seat.me{background:#eef6ff}
-.seat-head{font-weight:bold;margin-bottom:4px}
-.row{display:flex;gap:10px;align-items:flex-start;flex-wrap:wrap;margin:2px 0}
-.row>.label{width:5em;color:#666;font-size:.85em}
-.hand,.melds,.discards{display:flex;flex-wrap:wrap;gap:4px}
-.group{display:flex;flex-direction:column-reverse;gap:1px}
-.meld{display:flex;flex-direction:column;border:1px dashed #aa9;border-radius:4px;padding:2px}
-.meld .kind{font-size:.75em;color:#555;text-align:center}
-.meld .cards{display:flex;gap:1px}
-.card{display:inline-block;min-width:1.6em;padding:2px 3px;text-align:center;border:1px solid #887;
-border-radius:3px;background:#fff;font-size:1.05em;line-height:1.3}
+.seat-head{font-weight:bold;margin-bottom:4px;display:flex;flex-wrap:wrap;gap:2px 10px}
+.seat-head .huxi{font-weight:normal;color:#8a3b12;font-size:.9em}
+.row{display:flex;gap:8px;align-items:flex-start;flex-wrap:wrap;margin:3px 0}
+.row>.label{width:2.6em;color:#666;font-size:.8em}
+.hand,.melds,.discards,.split{display:flex;flex-wrap:wrap;gap:4px;min-width:0;flex:1}
+.group{display:flex;flex-direction:column;gap:0}
+.group .card+.card{margin-top:-.9em}
+.meld{display:flex;flex-direction:column;border:1px dashed #aa9;border-radius:4px;padding:2px;
+align-items:center}
+.meld .kind,.meld .huxi,.meld .place{font-size:.75em;color:#555;text-align:center}
+.meld .huxi{color:#8a3b12}
+.meld .cards{display:flex;flex-direction:column}
+.meld .cards .card+.card{margin-top:-.9em}
+.card{display:inline-flex;justify-content:center;align-items:flex-start;box-sizing:border-box;
+width:1.9em;height:2.6em;padding-top:.15em;border:1px solid #776;border-radius:4px;
+background:#fffdf4;font-size:1.15em;line-height:1.1;font-family:"Noto Serif CJK SC",serif;
+box-shadow:0 1px 1px rgba(0,0,0,.25)}
 .card.red{color:#c00}
-.card.back{background:repeating-linear-gradient(45deg,#6b8e5a,#6b8e5a 3px,#557a46 3px,#557a46 6px);
-color:transparent}
+.card.back{background:repeating-linear-gradient(45deg,#3c7a64,#3c7a64 3px,#2e5e4e 3px,
+#2e5e4e 6px);color:transparent;border-color:#1c3a30}
+.hand .card.back{width:.95em;height:1.45em;margin:1px}
+.discards .card{width:1.5em;height:2em;font-size:.95em}
 .card.king,.card.stand-in{color:#a0a}
-#centre{margin:6px 0}
+.card.stand-in{font-size:.8em}
 #note{font-size:.8em;color:#844;margin:0 0 6px}
-#events{font-size:.9em;color:#333;min-height:1.2em}
+body[data-lang=zh] [lang=en],body[data-lang=ascii] [lang=zh]{display:none}
+#events{font-size:.9em;color:#333;min-height:1.2em;margin-top:6px}
+#split-box{margin:8px 0}
 #settlement{margin-top:10px;border-collapse:collapse}
 #settlement td,#settlement th,#games td,#games th{border:1px solid #bba;padding:2px 6px}
 #games{border-collapse:collapse}
+@media (max-width:640px){
+body{margin:4px}
+.seat:not(.at-bottom) .row>.label{display:none}
+#table{grid-template-columns:1fr 1fr;grid-template-areas:"top top" "left right" "centre centre"
+"me me";padding:4px;gap:4px}
+.seat{padding:4px}
+.card{font-size:1em}
+.seat:not(.at-bottom) .melds .card,.seat:not(.at-bottom) .discards .card{font-size:.8em}
+}
 """
 
 _BODY = """<h1 id="title"></h1>
@@ -315,11 +363,11 @@ the hand, never for a player while the hand is played.</span></p>
 <button id="lang" type="button">ASCII</button>
 </div>
 <div id="caption"></div>
-<div id="centre"><span id="wall"></span> · <span id="offer-label">on offer:</span>
-<span id="pending"></span></div>
-<div id="table"></div>
+<div id="table"><div id="centre"><span id="wall"></span> · <span id="offer-label">on offer:</span>
+<span id="pending"></span></div></div>
 <div id="events"></div>
-<div id="end" hidden><p id="result"></p><table id="settlement"></table></div>
+<div id="end" hidden><p id="result"></p><div id="split-box"><div id="split-label"></div>
+<div class="split" id="split"></div></div><table id="settlement"></table></div>
 """
 
 _SCRIPT = r"""
@@ -355,6 +403,38 @@ function handCards(box, tokens) {
   });
 }
 var SOURCE_ZH = {discard: "打出", draw: "摸出", self: "自摸"};
+// where each seat sits, counted from the seat at the bottom on (the next seat to its right)
+var PLACES = {2: ["bottom", "top"], 3: ["bottom", "right", "left"],
+  4: ["bottom", "right", "top", "left"]};
+function hiddenMelds(ms) {
+  var n = ms.filter(function (m) { return m.huxi === null; }).length;
+  return n ? (zh ? " + " + n + "组暗扣" : " + " + n + " face down") : "";
+}
+function splitGroups(box, groups) {
+  box.replaceChildren();
+  groups.forEach(function (g, i) {
+    var md = el("div", "meld");
+    md.id = "split-" + i;
+    md.setAttribute("data-kind", g.kind);
+    md.setAttribute("data-huxi", g.huxi);
+    md.setAttribute("data-place", g.place);
+    var cs = el("span", "cards"), kings = (g.kings || []).slice();
+    g.cards.forEach(function (t) {
+      var j = kings.indexOf(t), c = card(j >= 0 ? "K" : t);
+      if (j >= 0) {  // a 王 standing for this card
+        kings.splice(j, 1);
+        c.classList.add("stand-in");
+        c.textContent = face("K") + face(t);
+      }
+      cs.appendChild(c);
+    });
+    md.appendChild(cs);
+    md.appendChild(el("span", "kind", term(g.kind)));
+    md.appendChild(el("span", "huxi", g.huxi));
+    md.appendChild(el("span", "place", zh ? (g.place === "table" ? "桌面" : "手牌") : g.place));
+    box.appendChild(md);
+  });
+}
 function seatNo(p) { return zh ? p + "号位" : "seat " + p; }
 function seatName(p) {
   var name = seatNo(p);
@@ -367,6 +447,14 @@ function row(label, box) {
   r.appendChild(el("span", "label", label));
   r.appendChild(box);
   return r;
+}
+// a Chinese word in an English text (a settlement line names 胡息 and the unit) as its term
+var REV = {};
+Object.keys(D.terms).forEach(function (k) { REV[D.terms[k]] = k; });
+function plain(t) {
+  return String(t).replace(/[\u2e80-\u9fff]+/g, function (w) {
+    return Object.prototype.hasOwnProperty.call(REV, w) ? REV[w] : w;
+  });
 }
 function describe(e) { return zh ? e.text_zh : e.text; }
 function render() {
@@ -407,15 +495,30 @@ function render() {
     pend.textContent = "—";
   }
   var table = document.getElementById("table");
-  table.replaceChildren();
-  var actor = s.open.actor;
+  Array.prototype.slice.call(table.querySelectorAll("section.seat")).forEach(function (x) {
+    table.removeChild(x);
+  });
+  var actor = s.open.actor, bottom = open ? 0 : +view;
   for (var p = 0; p < D.players; p++) {
     var box = el("section", "seat");
     box.id = "seat-" + p;
     box.setAttribute("data-seat", p);
+    box.classList.add("at-" + PLACES[D.players][(p - bottom + D.players) % D.players]);
     if (!open && +view === p) box.classList.add("me");
     if (open && actor === p) box.classList.add("actor");
-    box.appendChild(el("div", "seat-head", seatName(p)));
+    var head = el("div", "seat-head");
+    head.appendChild(el("span", "name", seatName(p)));
+    var th = el("span", "huxi table-huxi", (zh ? "桌面 " : "table ") + v.table_huxi[p] + " "
+      + term("huxi") + hiddenMelds(v.melds[p]));
+    th.setAttribute("data-huxi", v.table_huxi[p]);
+    head.appendChild(th);
+    var own = open ? v.hand_huxi[p] : (+view === p ? v.hand_huxi : null);
+    if (own !== null && own !== undefined) {
+      var hh = el("span", "huxi hand-huxi", (zh ? "手牌 " : "hand ") + own + " " + term("huxi"));
+      hh.setAttribute("data-huxi", own);
+      head.appendChild(hh);
+    }
+    box.appendChild(head);
     var hand = el("div", "hand");
     hand.id = "hand-" + p;
     hand.setAttribute("data-seat", p);
@@ -435,6 +538,10 @@ function render() {
       md.setAttribute("data-meld", i);
       md.setAttribute("data-kind", m.kind === null ? "hidden" : m.kind);
       md.appendChild(el("span", "kind", m.kind === null ? "?" : term(m.kind)));
+      if (m.huxi !== null && m.huxi !== undefined) {
+        md.setAttribute("data-huxi", m.huxi);
+        md.appendChild(el("span", "huxi", m.huxi));
+      }
       var cs = el("span", "cards"), kings = (m.kings || []).slice();
       m.cards.forEach(function (t) {
         var c = card(t), j = kings.indexOf(t);
@@ -447,7 +554,7 @@ function render() {
         cs.appendChild(c);
       });
       for (var k = 0; k < m.hidden; k++) cs.appendChild(card("hidden"));
-      md.appendChild(cs);
+      md.insertBefore(cs, md.firstChild);
       melds.appendChild(md);
     });
     box.appendChild(row(zh ? "桌面" : "melds", melds));
@@ -458,6 +565,9 @@ function render() {
     box.appendChild(row(zh ? "弃牌" : "discards", disc));
     table.appendChild(box);
   }
+  document.getElementById("title").textContent = zh
+    ? D.variant.name + (D.seed === null ? "" : "（种子 " + D.seed + "）")
+    : D.variant.id + (D.seed === null ? "" : ", seed " + D.seed);
   var log = document.getElementById("events");
   log.replaceChildren();
   v.events.forEach(function (e) { log.appendChild(el("div", "event", describe(e))); });
@@ -473,6 +583,14 @@ function renderEnd() {
     : seatName(r.winner) + " " + term(r.kind === "tianhu" ? "tianhu" : "hu")
       + (r.card ? " " + face(r.card) : "") + ", " + term("huxi") + " " + r.huxi
       + (r.labels.length ? " [" + r.labels.map(term).join(", ") + "]" : "");
+  var dec = r.decomposition, split = document.getElementById("split");
+  document.getElementById("split-box").hidden = !dec;
+  if (dec) {
+    document.getElementById("split-label").textContent = zh
+      ? seatNo(r.winner) + " 胡牌牌型：" + dec.huxi + " " + term("huxi")
+      : seatNo(r.winner) + "'s winning split: " + dec.huxi + " huxi";
+    splitGroups(split, dec.groups);
+  }
   var t = document.getElementById("settlement");
   t.replaceChildren();
   var head = el("tr");
@@ -483,8 +601,8 @@ function renderEnd() {
   st.lines.forEach(function (x, i) {
     var tr = el("tr", "line");
     tr.setAttribute("data-item", x.item);
-    tr.appendChild(el("td", "", x.term));
-    tr.appendChild(el("td", "", zh ? D.settlement_zh[i] : x.text));
+    tr.appendChild(el("td", "", zh ? x.term : x.item));
+    tr.appendChild(el("td", "", zh ? D.settlement_zh[i] : plain(x.text)));
     tr.appendChild(el("td", "", x.value));
     t.appendChild(tr);
   });
@@ -498,9 +616,6 @@ function renderEnd() {
   });
 }
 function go(k) { step = Math.max(0, Math.min(N - 1, k)); render(); }
-var title = D.variant.name + " (" + D.variant.id + ")"
-  + (D.seed === null ? "" : ", seed " + D.seed);
-document.getElementById("title").textContent = title;
 var slider = document.getElementById("step");
 slider.max = N - 1;
 slider.addEventListener("input", function () { go(+slider.value); });

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import os
 
+import attrs
+
 from .analysis import Analysis, Decomposition
 from .arguments import refuse
 from .cards import KING
@@ -37,6 +39,8 @@ from .drawing import (
     SMALL_W,
     STACK,
     SVG_NS,
+    AnalysisGroup,
+    TablePicture,
     draw_analysis,
     draw_table,
     group_hand,
@@ -47,13 +51,15 @@ from .engine.game import Game
 from .engine.observation import Observation, TableView, observe
 from .engine.state import GameState
 from .errors import ZipaiError
+from .hints import hints
+from .presets import load_preset, preset_ids
 from .settlement import Settlement
 from .variant import Variant, VariantLike, as_variant
 
 #: the pictures, and the sizes, words and helpers of the drawing (:mod:`zipai_rules.drawing`)
 __all__ = ["CARD_H", "CARD_W", "GAP", "KIND_ZH", "SMALL_H", "SMALL_W", "STACK", "SVG_NS",
-           "group_hand", "render", "render_analysis", "settlement_html", "text_width",
-           "xml_text"]
+           "group_hand", "open_picture", "render", "render_analysis", "settlement_html",
+           "text_width", "view_picture", "view_preset", "xml_text"]
 
 def _flag(ascii: object) -> bool:
     if not isinstance(ascii, bool):
@@ -134,15 +140,58 @@ def render(table: Game | GameState | Observation | TableView | Analysis | Decomp
     if isinstance(table, GameState):
         _variant(variant, table.variant.players, table.variant.id)
         if seat is None:
-            return draw_table(table.picture(), ascii)
-        return draw_table(observe(table, seat).picture(table.variant), ascii)
+            return draw_table(open_picture(table), ascii)
+        return draw_table(view_picture(observe(table, seat), table.variant), ascii)
     if isinstance(table, Observation | TableView):
         if seat is not None and seat != getattr(table, "seat", None):
             raise ZipaiError(f"seat {seat!r}: this view is not that seat's; render the game "
                              "or state with seat=", code="bad_argument")
-        return draw_table(table.picture(_view_variant(table, variant)), ascii)
+        return draw_table(view_picture(table, _view_variant(table, variant)), ascii)
     raise refuse("table", table, "a Game, GameState, Observation, TableView, Analysis or "
                   "Decomposition")
+
+
+def open_picture(state: GameState) -> TablePicture:
+    """The all-open picture of ``state`` (:meth:`GameState.picture`) with each seat's hand
+    胡息 (:func:`~zipai_rules.hints.hints` of the seat's own view) and, once the hand is won,
+    the winner's hand laid out as its winning split (the result's decomposition)."""
+    v, picture = state.variant, state.picture()
+    seats = tuple(attrs.evolve(seat, hand_huxi=hints(v, observe(state, s)).hand_huxi)
+                  for s, seat in enumerate(picture.seats))
+    r = state.result
+    split = () if r is None or r.decomposition is None else _groups(r.decomposition)
+    return attrs.evolve(picture, seats=seats, split=split)
+
+
+def view_picture(view: Observation | TableView, variant: Variant | None) -> TablePicture:
+    """The picture of a seat's or a spectator's ``view`` (:meth:`Observation.picture`) in
+    ``variant``, else in the preset the view names (its ``variant_id``; a view of a variant
+    loaded from a file needs ``variant``), with the seat's own hand 胡息."""
+    if variant is None:
+        variant = view_preset(view)
+    picture = view.picture(variant)
+    if variant is None or not isinstance(view, Observation):
+        return picture
+    seats = list(picture.seats)
+    seats[view.seat] = attrs.evolve(seats[view.seat],
+                                    hand_huxi=hints(variant, view).hand_huxi)
+    return attrs.evolve(picture, seats=tuple(seats))
+
+
+def view_preset(view: Observation | TableView) -> Variant | None:
+    """The preset a view names by its ``variant_id``, where it names one and fits the view
+    (:func:`_view_variant`); ``None`` otherwise."""
+    if view.variant_id is None or view.variant_id not in preset_ids():
+        return None
+    try:
+        return _view_variant(view, load_preset(view.variant_id))
+    except ZipaiError:
+        return None
+
+
+def _groups(decomposition: Decomposition) -> tuple[AnalysisGroup, ...]:
+    """The groups of a win's split as :meth:`Analysis.picture` draws them."""
+    return Analysis(True, None, decomposition.huxi, decomposition).picture().groups
 
 
 def render_analysis(analysis: Analysis | Decomposition, *, ascii: bool = False,

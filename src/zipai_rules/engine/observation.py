@@ -211,9 +211,9 @@ class Observation:
         return bool(self.options)
 
     def _repr_svg_(self) -> str:
-        """The table as this seat sees it (:mod:`zipai_rules.svg`), for Jupyter."""
-        from ..drawing import draw_table  # the drawing only when drawn
-        return draw_table(self.picture(), False)
+        """The table as this seat sees it (:func:`zipai_rules.svg.render`), for Jupyter."""
+        from ..svg import render  # bound late: the pictures sit above the engine
+        return render(self)
 
     def picture(self, variant: Variant | None = None) -> TablePicture:
         """What a picture of this view shows (:func:`zipai_rules.drawing.draw_table`): this
@@ -284,9 +284,9 @@ class TableView:
                 "sitting_out": self.sitting_out, **_public_json(self)}
 
     def _repr_svg_(self) -> str:
-        """The table as a spectator sees it (:mod:`zipai_rules.svg`), for Jupyter."""
-        from ..drawing import draw_table  # the drawing only when drawn
-        return draw_table(self.picture(), False)
+        """The table as a spectator sees it (:func:`zipai_rules.svg.render`), for Jupyter."""
+        from ..svg import render  # bound late: the pictures sit above the engine
+        return render(self)
 
     def picture(self, variant: Variant | None = None) -> TablePicture:
         """What a picture of this view shows (:func:`zipai_rules.drawing.draw_table`): every

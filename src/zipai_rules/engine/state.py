@@ -326,9 +326,9 @@ class GameState:
         return n + (1 if self.pending is not None else 0)
 
     def _repr_svg_(self) -> str:
-        """The table with every card open (:mod:`zipai_rules.svg`), for Jupyter."""
-        from ..drawing import draw_table  # the drawing only when drawn
-        return draw_table(self.picture(), False)
+        """The table with every card open (:func:`zipai_rules.svg.render`), for Jupyter."""
+        from ..svg import render  # bound late: the pictures sit above the engine
+        return render(self)
 
     def picture(self) -> TablePicture:
         """What a picture of this table shows with every card open
