@@ -51,13 +51,28 @@ def reference(tmp_path_factory):
         records(folder)
 
 
-def stop_when_playing(args: list[str], out: Path, signum: int) -> tuple[int, str, str]:
+def shard_records(folder: Path) -> dict[str, bytes]:
+    """The records held by the shards in ``folder``, by the per-game file name each would
+    have, each game once (a game in two shards fails)."""
+    from zipai_rules.records import dumps_record
+    from zipai_rules.shards import iter_shard
+    found: dict[str, bytes] = {}
+    for path in sorted(folder.glob("games-*.jsonl.gz")):
+        for number, record in iter_shard(path):
+            name = f"game-{number:05d}.json"
+            assert name not in found, f"game {number} in two shards"
+            found[name] = dumps_record(record).encode()
+    return dict(sorted(found.items()))
+
+
+def stop_when_playing(args: list[str], out: Path, signum: int, written=records
+                      ) -> tuple[int, str, str]:
     """Run the command, send ``signum`` once a few records are written (a hang guard only)."""
     proc = subprocess.Popen(COMMAND + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 240
-        while time.monotonic() < deadline and len(records(out) if out.exists() else ()) < 2:
+        while time.monotonic() < deadline and len(written(out) if out.exists() else ()) < 2:
             if proc.poll() is not None:
                 break
             time.sleep(0.02)
@@ -102,6 +117,35 @@ def test_stop_and_resume_equals_one_run(mode, reference, tmp_path, capsys):
     assert records(out) == files
     assert read_manifest(out / "run.json").state == "finished"
     assert missing(read_manifest(out / "run.json")) == []
+
+
+@pytest.mark.parametrize("mode", ["jobs-sigint", "dask-sigint"])
+def test_stop_and_resume_with_shards_equals_one_run(mode, reference, tmp_path, capsys):
+    """With --shards the stopped chunks' shards hold the games they finished; the manifest
+    keeps the record format, so the resumed games go to shards too, and the records of all
+    the shards are the uninterrupted run's files byte for byte, each game once."""
+    options, signum = MODES[mode]
+    if "--dask" in options:
+        pytest.importorskip("distributed", reason="--dask needs the [dask] extra")
+    stats, files = reference
+    out = tmp_path / "run"
+    code, stdout, stderr = stop_when_playing(
+        ["--games", str(GAMES), "--seed", str(SEED), "--out", str(out), "--shards", "--json",
+         "--progress-every", "0", *options, *(["--chunk", "5"] if "--dask" in options else [])],
+        out, signum, shard_records)
+    assert code == 128 + signum, stderr
+    manifest = read_manifest(out / "run.json")
+    assert manifest.state == "stopped" and manifest.shards and 0 < manifest.tally.games < GAMES
+    finished = {n for a, b in manifest.tally.numbers for n in range(a, b + 1)}
+    assert {int(name[5:-5]) for name in shard_records(out)} == finished
+    assert not list(out.glob("game-*.json"))
+    # the format comes from the manifest, not again from the command line
+    assert main(["simulate", "--resume", str(out), "--shards"]) == 2
+    assert "--shards cannot be given with it" in capsys.readouterr().err
+    resumed = cli_json(capsys, "--resume", out, *options, "--progress-every", 0)
+    assert untimed(resumed) == stats
+    assert shard_records(out) == files
+    assert not list(out.glob("game-*.json"))
 
 
 def test_a_killed_client_leaves_a_running_manifest(reference, tmp_path, capsys):
