@@ -2,6 +2,12 @@
 
 A bot is any callable ``(state, options) -> Action`` choosing one of ``options``
 (:data:`zipai_rules.play.Bot`); :func:`zipai_rules.play.play_out` lets bots play a hand out.
+
+The compiled build compiles this module (:data:`zipai_rules.native.MODULES`): its public
+functions take their arguments as any value and check them themselves, so that a wrong one is
+a :class:`~zipai_rules.errors.ZipaiError` there too, not the ``TypeError`` of a compiled
+function's declared parameter types. (Compiled, the bots' classes are native classes: a bot
+of one's own is any callable, not a subclass of them.)
 """
 
 from __future__ import annotations
@@ -24,10 +30,11 @@ __all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "check_bot_name", "leftover_
 
 
 class RandomBot:
-    """Chooses uniformly among the legal actions, from its own seeded generator."""
+    """Chooses uniformly among the legal actions, from its own seeded generator (``seed``:
+    any seed :class:`random.Random` takes)."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, seed: object = None) -> None:
+        self.rng = random.Random(seed)  # type: ignore[arg-type]  # Random checks it
 
     def __call__(self, state: GameState, options: Sequence[Action]) -> Action:
         return self.choose(state.variant, state.seats[state.acting_seat].hand, options)
@@ -261,8 +268,8 @@ class GreedyBot:
     the card whose loss keeps the most of the hand in partial melds (ties: the highest card).
     """
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, seed: object = None) -> None:
+        self.rng = random.Random(seed)  # type: ignore[arg-type]  # Random checks it
 
     def __call__(self, state: GameState, options: Sequence[Action]) -> Action:
         return self.choose(state.variant, state.seats[state.acting_seat].hand, options)
@@ -349,45 +356,43 @@ class GreedyBot:
 
 #: the built-in bots by name; each has ``choose(variant, hand, options)``, the decision from
 #: what the acting seat sees (:class:`~zipai_rules.rl_opponents.BotPolicy` plays with it)
-BOTS: dict[str, Callable[[int | None], RandomBot | GreedyBot]] = {"random": RandomBot,
+BOTS: dict[str, Callable[[object], RandomBot | GreedyBot]] = {"random": RandomBot,
                                                                   "greedy": GreedyBot}
 
 
-def check_bot_name(name: str) -> str:
+def check_bot_name(name: object) -> str:
     """``name`` if it names a built-in bot (:data:`BOTS`), else
     :class:`~zipai_rules.errors.ZipaiError` (``unknown_bot``) listing the known ones."""
-    if name not in BOTS:
+    if not isinstance(name, str) or name not in BOTS:
         raise ZipaiError(f"unknown bot name {name!r}; known: " + ", ".join(BOTS),
                          code="unknown_bot")
     return name
 
 
-def make_bots(names: Sequence[str], seed: int | None, players: int) -> list[Bot]:
+def make_bots(names: object, seed: object, players: object) -> list[Bot]:
     """One bot per seat from a list of names (``random``, ``greedy``), repeated to fill the
     table; each seeded from ``seed`` and its seat. Raises
     :class:`~zipai_rules.errors.ZipaiError`: ``unknown_bot`` for an unknown name, no name or
     more names than players; ``bad_argument`` for ``names`` that are not a list of strings or
     ``players`` that is not an int in 1..8; :class:`~zipai_rules.errors.HandError`
     (``bad_seed``) for a ``seed`` that is neither ``None`` nor a seed."""
-    names = [n.strip().lower() for n in items_of(names, str, "names", "a bot name (a string)")]
-    int_arg(players, "players", 1, 8)
-    if seed is not None:
-        check_seed(seed)
-    if not names:
+    given = [n.strip().lower() for n in items_of(names, str, "names", "a bot name (a string)")]
+    count = int_arg(players, "players", 1, 8)
+    base = 0 if seed is None else check_seed(seed)
+    if not given:
         raise ZipaiError("unknown bot name ''; known: " + ", ".join(BOTS), code="unknown_bot")
-    for n in names:
+    for n in given:
         check_bot_name(n)
-    if len(names) > players:
-        raise ZipaiError(f"{len(names)} bots named for {players} players", code="unknown_bot")
-    base = 0 if seed is None else seed
-    return [BOTS[names[s % len(names)]](base * 31 + s) for s in range(players)]
+    if len(given) > count:
+        raise ZipaiError(f"{len(given)} bots named for {count} players", code="unknown_bot")
+    return [BOTS[given[s % len(given)]](base * 31 + s) for s in range(count)]
 
 
-def seat_bot_names(names: Sequence[str], players: int) -> list[str]:
+def seat_bot_names(names: object, players: object) -> list[str]:
     """The bot name of each seat, as :func:`make_bots` assigns them (repeated to fill the
     table); refused as :func:`make_bots` refuses them."""
-    names = [n.strip().lower() for n in items_of(names, str, "names", "a bot name (a string)")]
-    int_arg(players, "players", 1, 8)
-    if not names:
+    given = [n.strip().lower() for n in items_of(names, str, "names", "a bot name (a string)")]
+    count = int_arg(players, "players", 1, 8)
+    if not given:
         raise ZipaiError("no bot name given", code="unknown_bot")
-    return [names[s % len(names)] for s in range(players)]
+    return [given[s % len(given)] for s in range(count)]

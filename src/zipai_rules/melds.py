@@ -26,6 +26,7 @@ A meld's 胡息 is not a property of the meld: it comes from the variant's table
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -232,8 +233,7 @@ class Meld:
 
     def describe(self, zh: bool = False) -> str:
         """``kind(cards)``, with Chinese card names when ``zh``."""
-        text = f"{self.kind.value}({stand_in_text(self.cards, self.kings, zh)})"
-        return "bi:" + text if self.bi else text
+        return _described(self.kind, self.cards, self.kings, self.bi, bool(zh))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind.value, "cards": format_cards(self.cards).split()}
@@ -257,6 +257,15 @@ def every_meld() -> list[Meld]:
     shapes = {t for c in range(20) for t in chi_shapes_with(c)}
     out += [Meld(kind, t) for t in sorted(shapes) if (kind := chi_shape(t)) is not None]
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _described(kind: MeldKind, cards: tuple[int, ...], kings: tuple[int, ...], bi: bool,
+               zh: bool) -> str:
+    """:meth:`Meld.describe` of a meld's fields (checked when the meld was made), kept for the
+    melds met most: a hand's settlement describes each of its melds."""
+    text = f"{kind.value}({stand_in_text(cards, kings, zh)})"
+    return "bi:" + text if bi else text
 
 
 def stand_in_text(cards: Sequence[int], kings: Sequence[int], zh: bool = False) -> str:

@@ -12,16 +12,17 @@ from __future__ import annotations
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-#: the modules the compiled build compiles, as paths below the package: the hand analysis
-#: and the engine's hot path (``hatch_build.py`` reads this tuple from the file, without
-#: importing the package). Not the modules whose public functions refuse a wrong argument
-#: with a :class:`~zipai_rules.errors.ZipaiError` (cards, melds, bots: ``parse_card(3)``,
-#: ``make_bots(names, "1", 3)``): compiled, a function checks its arguments' declared types
-#: first and raises ``TypeError``.
+#: the modules the compiled build compiles, as paths below the package: the hand analysis,
+#: the engine's hot path and the built-in bots (``hatch_build.py`` reads this tuple from the
+#: file, without importing the package). Compiled, a function checks its arguments' declared
+#: types first and raises ``TypeError``: so a compiled module's public functions take their
+#: arguments as ``object`` and refuse a wrong one with a
+#: :class:`~zipai_rules.errors.ZipaiError` themselves (``make_bots(names, "1", 3)``); the
+#: modules not compiled (cards, melds) still declare theirs (``parse_card(3)``).
 MODULES = (
     "special.py", "worth.py", "blocks.py", "kings.py", "analysis.py",
     "engine/actions.py", "engine/state.py", "engine/chou.py", "engine/claims.py",
-    "engine/window.py", "engine/transition.py", "play.py",
+    "engine/window.py", "engine/transition.py", "play.py", "bots.py",
 )
 
 
@@ -40,7 +41,7 @@ def compiled() -> bool:
 
 
 def build_name() -> str:
-    """The build in use, for people: ``compiled (mypyc, 12 modules)``, ``pure Python``, or
+    """The build in use, for people: ``compiled (mypyc, 13 modules)``, ``pure Python``, or
     ``partly compiled (k of n modules)``."""
     done = len(compiled_modules())
     if done == len(MODULES):
