@@ -28,6 +28,7 @@ from typing import Any
 
 import attrs
 
+from .engine.seeds import MAX_SEED_BITS
 from .errors import ZipaiError
 from .inputs import Limits, Refused, check_tree, loads_json, read_text
 from .records import write_text_atomic
@@ -45,8 +46,9 @@ STATES = ("running", "stopped", "finished")
 #: a manifest is a statistics document one level deeper
 MANIFEST_LIMITS = Limits(max_bytes=STATS_LIMITS.max_bytes, max_nodes=STATS_LIMITS.max_nodes,
                          max_depth=STATS_LIMITS.max_depth + 1)
-#: the most games a manifest may ask for (a seed is far wider; this bounds the ranges' sums)
-MAX_GAMES = 10 ** 15
+#: the largest ``first`` or ``games`` a manifest may hold: what ``zipai simulate`` accepts (a
+#: game's seed, ``seed + number - 1``, is an integer of at most 1024 bits)
+MAX_GAMES = 2 ** MAX_SEED_BITS - 1
 _KEYS = ("format", "state", "first", "games", "out", "out_on_workers", "shards",
          "statistics")
 
@@ -103,7 +105,11 @@ def read_manifest(path: str | Path) -> Manifest:
         check_tree(doc, MANIFEST_LIMITS)
     except Refused as exc:
         where = "" if exc.path == "<root>" else f" at {exc.path}"
-        raise ZipaiError(f"{path}: {exc.message}{where}", code=exc.code) from None
+        message = (f"{path}: larger than a manifest may be ({MANIFEST_LIMITS.max_bytes} "
+                   "bytes): not a manifest of zipai simulate" if exc.code == "too_large"
+                   else exc.message if exc.message.startswith(f"{path}:")
+                   else f"{path}: {exc.message}")
+        raise ZipaiError(f"{message}{where}", code=exc.code) from None
     if type(doc) is not dict:
         raise _bad(path, "the document", "is not an object")
     if doc.get("format") != MANIFEST_FORMAT:
@@ -120,7 +126,7 @@ def read_manifest(path: str | Path) -> Manifest:
     for key, low in (("first", 1), ("games", 1)):
         value = doc[key]
         if type(value) is not int or not low <= value <= MAX_GAMES:
-            raise _bad(path, key, f"is not an integer from {low} to {MAX_GAMES}")
+            raise _bad(path, key, f"is not an integer from {low} to 2^{MAX_SEED_BITS}-1")
     if doc["out"] is not None and (type(doc["out"]) is not str or not doc["out"]
                                    or len(doc["out"]) > 4096 or "\0" in doc["out"]):
         raise _bad(path, "out", "is not a folder name or null")
@@ -132,6 +138,9 @@ def read_manifest(path: str | Path) -> Manifest:
     except ZipaiError as exc:
         raise ZipaiError(f"{path}: statistics: {exc}", code=exc.code) from None
     last = doc["first"] + doc["games"] - 1
+    if (doc["statistics"]["seed"] + last - 1).bit_length() > MAX_SEED_BITS:
+        raise _bad(path, "games", f"end beyond the largest seed: seed + first + games - 2 "
+                   f"has more than {MAX_SEED_BITS} bits")
     numbers = tally.numbers
     if numbers and (numbers[0][0] < doc["first"] or numbers[-1][1] > last):
         raise _bad(path, "statistics", f"hold games outside {doc['first']}..{last}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import signal
 import sys
 import time
@@ -140,7 +141,61 @@ class _Plan:
     earlier: Mapping[str, Any] | None
 
 
+#: the names a records folder holds of its own: records, shards, pages, index, manifest
+_OWN_NAMES = re.compile(r"game-\d+\.(?:json|html)|games-\d+-\d+\.jsonl\.gz|index\.html|"
+                        + re.escape(MANIFEST_NAME))
+
+
+def _nonempty(args: argparse.Namespace) -> None:
+    """Refuse an empty path option (``--out ''`` would write into the working folder)."""
+    for key in ("out", "manifest", "resume", "table"):
+        if getattr(args, key) == "":
+            raise ZipaiError(f"--{key} '': an empty path names no file or folder",
+                             code="bad_option")
+
+
+def _free_manifest(where: Path) -> None:
+    """Refuse to start a new run over ``where`` when it holds the manifest of a run not
+    finished (``running`` or ``stopped``: it can still be resumed) or a file that is not a
+    manifest at all."""
+    if not where.exists():
+        return
+    try:
+        state = read_manifest(where).state
+    except ZipaiError as exc:
+        raise ZipaiError(f"{where} exists and is not a manifest a new run may replace "
+                         f"({brief(str(exc), 120)}): remove it or name another --manifest",
+                         code="bad_option") from None
+    if state != "finished":
+        folder = where.parent if where.name == MANIFEST_NAME else where
+        raise ZipaiError(f"{where}: a run not finished ({state}) keeps its manifest there: "
+                         f"continue it with `zipai simulate --resume {folder}`, or remove "
+                         f"{where} to start a new run", code="bad_option")
+
+
+def _check_paths(out: str | None, manifest: Path | None, table: str | None) -> None:
+    """Refuse outputs that would overwrite one another: the ``--table`` file and the
+    manifest, or either of them and one of the records folder's own names (a record, a
+    shard, a page, the index, the folder's manifest ``run.json``)."""
+    folder = None if out is None else Path(out).resolve()
+    named = {"--table": table, "--manifest": None if manifest is None else str(manifest)}
+    paths = {k: None if v is None else Path(v).resolve() for k, v in named.items()}
+    if paths["--table"] is not None and paths["--table"] == paths["--manifest"]:
+        raise ZipaiError(f"--table {table} is the run's manifest: name another file",
+                         code="bad_option")
+    for option, path in paths.items():
+        if path is None or folder is None or path.parent != folder:
+            continue
+        if option == "--manifest" and path.name == MANIFEST_NAME:
+            continue  # the folder's own manifest
+        if _OWN_NAMES.fullmatch(path.name):
+            raise ZipaiError(f"{option} {named[option]}: the records folder --out {out} "
+                             f"writes {path.name} itself: name a file outside it or of "
+                             "another name", code="bad_option")
+
+
 def _plan(args: argparse.Namespace) -> _Plan:
+    _nonempty(args)
     if args.resume is None:
         for key, default in _FROM_MANIFEST.items():
             if getattr(args, key) is None:
@@ -148,9 +203,19 @@ def _plan(args: argparse.Namespace) -> _Plan:
         variant = variant_arg(args.variant or "hunan", args)
         bots = bot_names(args, variant.players)
         first, games, out = args.first, args.games, args.out
-        check_seed(args.seed + first + games - 2)
+        check_seed(args.seed + first + games - 2, "the last game's seed")
         where = (Path(args.manifest) if args.manifest else
                  Path(out) / MANIFEST_NAME if out else None)
+        if where is not None:
+            if (where.name == MANIFEST_NAME and out is not None
+                    and where.resolve().parent != Path(out).resolve()):
+                raise ZipaiError(f"--manifest {where}: {MANIFEST_NAME} is the name of a "
+                                 f"records folder's own manifest, and {where.parent} is not "
+                                 f"--out {out}: name it otherwise", code="bad_option")
+            _check_paths(out, where, args.table)
+            _free_manifest(where)
+        else:
+            _check_paths(out, None, args.table)
         return _Plan(variant, list(bots), args.seed, first, games, out, args.out_on_workers,
                      args.shards, where, [(first, first + games - 1)], Tally(variant.players), None)
     given = [f"--{k.replace('_', '-')}" for k in _FROM_MANIFEST
@@ -162,16 +227,34 @@ def _plan(args: argparse.Namespace) -> _Plan:
     where = manifest_path(args.resume)
     m = read_manifest(where)
     stats = m.statistics
-    variant = variant_arg(args.variant or stats["variant"], args)
+    try:
+        variant = variant_arg(args.variant or stats["variant"], args)
+    except ZipaiError as exc:
+        if args.variant:
+            raise
+        raise ZipaiError(f"{where}: the run played variant {brief(stats['variant'], 60)}, "
+                         f"which is not a preset ({brief(str(exc), 100)}): give its file "
+                         "with --variant FILE", code=exc.code) from None
     if variant.content_hash != stats["content_hash"]:
-        raise ZipaiError(f"{where}: the run played variant {stats['variant']} of content hash "
-                         f"{stats['content_hash'][:12]}, not {variant.id} of "
+        raise ZipaiError(f"{where}: the run played variant {brief(stats['variant'], 60)} of "
+                         f"content hash {stats['content_hash'][:12]}, not {variant.id} of "
                          f"{variant.content_hash[:12]}: it cannot be resumed with other rules",
                          code="bad_manifest")
     if stats["engine"] != __version__:
-        raise ZipaiError(f"{where}: the run played with zipai_rules {stats['engine']}, this is "
-                         f"{__version__}: resume it with the same version", code="bad_manifest")
-    return _Plan(variant, list(stats["bots"]), stats["seed"], m.first, m.games, m.out,
+        raise ZipaiError(f"{where}: the run played with zipai_rules {brief(stats['engine'], 40)}"
+                         f", this is {__version__}: resume it with the same version",
+                         code="bad_manifest")
+    out = m.out
+    if out is not None and not m.out_on_workers:
+        # the folder a run.json is in is its records folder (a copied or moved run resumes
+        # in place); another manifest's relative out is taken from the manifest's folder
+        out = str(where.parent if where.name == MANIFEST_NAME else where.parent / out)
+    if args.table is not None and Path(args.table).exists():
+        raise ZipaiError(f"--table {args.table} exists: a resumed run writes the rows of the "
+                         "games it plays to a new table (merge the tables afterwards); name "
+                         "another file or remove it", code="bad_option")
+    _check_paths(out, where, args.table)
+    return _Plan(variant, list(stats["bots"]), stats["seed"], m.first, m.games, out,
                  m.out_on_workers, m.shards, where, missing(m), m.tally, stats["timing"])
 
 
@@ -196,7 +279,10 @@ def run(args: argparse.Namespace) -> int:
     plan = _plan(args)
     variant = plan.variant
     if plan.out_on_workers and not (args.dask and plan.out):
-        raise ZipaiError("--out-on-workers goes with --dask and --out", code="bad_option")
+        raise ZipaiError(f"{plan.manifest}: the run wrote its records on the workers' disks "
+                         "(--out-on-workers): resume it with --dask ADDRESS"
+                         if args.resume is not None and plan.out else
+                         "--out-on-workers goes with --dask and --out", code="bad_option")
     if args.html and (not plan.out or plan.out_on_workers):
         raise ZipaiError("--html goes with --out (and not --out-on-workers)", code="bad_option")
     if args.html and plan.shards:
@@ -218,6 +304,9 @@ def run(args: argparse.Namespace) -> int:
         prepare_out(plan.out)
     tally = plan.tally
     to_play = sum(b - a + 1 for a, b in plan.numbers)
+    if args.resume is not None and not to_play:
+        print(f"{plan.manifest}: the run finished all its {plan.games} games: nothing to "
+              "play; its statistics follow", file=sys.stderr)
     t0 = time.perf_counter()
     setup = None
     jobs = args.jobs
