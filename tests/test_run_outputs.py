@@ -41,7 +41,8 @@ def widen(path: Path, games: int, state: str = "stopped") -> None:
     manifest a run of that many games stopped after its finished ones leaves."""
     m = read_manifest(path)
     write_manifest(path, state, first=m.first, games=games, out=m.out,
-                   out_on_workers=m.out_on_workers, shards=m.shards, statistics=m.statistics)
+                   out_on_workers=m.out_on_workers, shards=m.shards, statistics=m.statistics,
+                   html=m.html)
 
 
 def test_a_new_run_refuses_the_manifest_of_a_run_not_finished(tmp_path, capsys):
@@ -196,6 +197,12 @@ def test_messages_name_the_file_and_stay_short(tmp_path, capsys):
     manifest.mkdir()
     err = refused(capsys, "--resume", manifest)
     assert err.count(str(manifest)) == 1
+    # a bot name this engine does not know
+    manifest.rmdir()
+    write_manifest(manifest, "stopped", first=1, games=3, out=str(run), out_on_workers=False,
+                   statistics={**doc["statistics"], "bots": ["nosuch", "greedy", "greedy"]})
+    err = refused(capsys, "--resume", run)
+    assert err.startswith(f"error: {manifest}: the run's bots include 'nosuch'")
     # a run of a variant file resumed without it
     yaml = tmp_path / "mine.yaml"
     yaml.write_text("extends: hunan\nid: mine\nname: 我的\nwin:\n  min_huxi: 10\n", "utf-8")
@@ -236,3 +243,88 @@ def test_a_folder_in_a_shards_place_and_a_table_path_are_named_once(tmp_path, ca
         assert f"error: {folder}: cannot read: a folder\n" in err and err.count(str(folder)) == 1
     err = refused(capsys, "--games", 2, "--table", folder)
     assert err == f"error: {folder}: cannot write the table there: it is a folder\n"
+
+
+def test_a_stop_ends_the_replay_pages_and_the_index_lists_those_written(tmp_path, capsys):
+    from zipai_rules.presets import load_preset
+    from zipai_rules.replay_html import ReplayIndex
+    from zipai_rules.simulate import simulate as play
+
+    games = play(load_preset("hunan"), 4, seed=3, out=tmp_path)
+    pages = ReplayIndex(tmp_path, "four games")
+    for g in games:
+        pages.add(g)
+    asked = []
+    pages.write(stop=lambda: asked.append(1) or len(asked) > 2)  # a stop after two pages
+    assert sorted(p.name for p in tmp_path.glob("game-*.html")) == ["game-00001.html",
+                                                                   "game-00002.html"]
+    index = (tmp_path / "index.html").read_text("utf-8")
+    assert "<p>2 games</p>" in index and 'data-game="3"' not in index
+
+
+def pages(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.html"))}
+
+
+def test_a_resumed_html_run_writes_the_missing_pages_and_the_whole_index(tmp_path, capsys):
+    whole = tmp_path / "whole"
+    assert simulate(capsys, "--games", 5, "--seed", 2, "--out", whole, "--html")[0] == 0
+    assert read_manifest(whole / "run.json").html is True
+    # stopped while the pages were written: games all played, pages 4, 5 and the index lost
+    part = tmp_path / "part"
+    assert simulate(capsys, "--games", 5, "--seed", 2, "--out", part, "--html")[0] == 0
+    for name in ("game-00004.html", "game-00005.html", "index.html"):
+        (part / name).unlink()
+    widen(part / "run.json", 5)
+    code, out, err = simulate(capsys, "--resume", part)
+    assert code == 0 and "nothing to play" in err and f"replays: {part}/index.html" in out
+    assert pages(part) == pages(whole)
+    # stopped while the games played: the resumed run plays games 4 and 5 and their pages
+    short = tmp_path / "short"
+    assert simulate(capsys, "--games", 3, "--seed", 2, "--out", short, "--html")[0] == 0
+    (short / "index.html").unlink()
+    widen(short / "run.json", 5)
+    assert simulate(capsys, "--resume", short)[0] == 0
+    assert pages(short) == pages(whole) and records(short) == records(whole)
+    # a manifest written before `html` was kept reads as a run without pages
+    doc = json.loads((short / "run.json").read_text("utf-8"))
+    del doc["html"]
+    (short / "run.json").write_text(json.dumps(doc), "utf-8")
+    assert read_manifest(short / "run.json").html is False
+
+
+def test_ctrl_c_while_the_pages_are_written_stops_them(tmp_path, capsys):
+    """A real process, stopped by SIGINT once its first page is written: it exits 130 with
+    its line, the index lists the pages written, the manifest says stopped, and the resumed
+    run writes the rest."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "zipai_rules.cli", "simulate", "--games",
+                             "24", "--out", str(out), "--html", "--progress-every", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 240  # a hang guard only
+        while (time.monotonic() < deadline and proc.poll() is None
+               and not list(out.glob("game-*.html"))):
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=240)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "interrupted after 24 of 24 games" in err
+    written = sorted(out.glob("game-*.html"))
+    assert 1 <= len(written) < 24
+    index = (out / "index.html").read_text("utf-8")
+    assert f"<p>{len(written)} games</p>" in index
+    assert read_manifest(out / "run.json").state == "stopped"
+    assert simulate(capsys, "--resume", out)[0] == 0
+    assert len(list(out.glob("game-*.html"))) == 24
+    assert "<p>24 games</p>" in (out / "index.html").read_text("utf-8")

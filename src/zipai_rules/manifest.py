@@ -13,6 +13,8 @@ while it plays: what a client that was killed or lost its machine leaves), ``sto
 numbers asked, ``first`` .. ``first + games - 1``. ``out``: the records folder (absolute, or
 as given with ``out_on_workers``, where each worker resolves it), or ``null``. ``shards``:
 whether the records go to shards (``--shards``), so a resumed run writes them the same way.
+``html`` (optional, ``false`` when absent): whether the run writes replay pages
+(``--html``), so a resumed run writes the missing pages and the whole index.
 ``statistics``: the statistics of the finished games as ``zipai simulate --json`` prints
 them (:func:`~zipai_rules.stats.tally_stats`, with the variant, its content hash, the
 engine version, the seed, the bots and the exact tally, whose game numbers say which games
@@ -51,6 +53,8 @@ MANIFEST_LIMITS = Limits(max_bytes=STATS_LIMITS.max_bytes, max_nodes=STATS_LIMIT
 MAX_GAMES = 2 ** MAX_SEED_BITS - 1
 _KEYS = ("format", "state", "first", "games", "out", "out_on_workers", "shards",
          "statistics")
+#: the fields a manifest may lack, with their values when it does
+_OPTIONAL = {"html": False}
 
 
 @attrs.frozen
@@ -65,6 +69,7 @@ class Manifest:
     shards: bool
     statistics: Mapping[str, Any] = attrs.field(repr=False)
     tally: Tally = attrs.field(repr=False, eq=False)
+    html: bool = False
 
 
 def manifest_path(path: str | Path) -> Path:
@@ -76,7 +81,7 @@ def manifest_path(path: str | Path) -> Path:
 
 def write_manifest(path: str | Path, state: str, *, first: int, games: int,
                    out: str | None, out_on_workers: bool, shards: bool = False,
-                   statistics: Mapping[str, Any]) -> None:
+                   statistics: Mapping[str, Any], html: bool = False) -> None:
     """Write the manifest ``path`` atomically (a reader sees the old one or the new one).
     Raises :class:`~zipai_rules.errors.RecordError` (``unwritable``)."""
     if state not in STATES:
@@ -84,7 +89,7 @@ def write_manifest(path: str | Path, state: str, *, first: int, games: int,
                          code="bad_argument")
     doc = {"format": MANIFEST_FORMAT, "state": state, "first": first, "games": games,
            "out": out, "out_on_workers": out_on_workers, "shards": shards,
-           "statistics": dict(statistics)}
+           "html": html, "statistics": dict(statistics)}
     write_text_atomic(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
 
 
@@ -115,7 +120,7 @@ def read_manifest(path: str | Path) -> Manifest:
     if doc.get("format") != MANIFEST_FORMAT:
         raise _bad(path, "format", f"is not {MANIFEST_FORMAT!r} (not a manifest of zipai "
                    "simulate)")
-    extra = sorted(set(doc) - set(_KEYS))
+    extra = sorted(set(doc) - set(_KEYS) - set(_OPTIONAL))
     if extra:
         raise _bad(path, extra[0], "is not a field of a manifest")
     for key in _KEYS:
@@ -130,7 +135,8 @@ def read_manifest(path: str | Path) -> Manifest:
     if doc["out"] is not None and (type(doc["out"]) is not str or not doc["out"]
                                    or len(doc["out"]) > 4096 or "\0" in doc["out"]):
         raise _bad(path, "out", "is not a folder name or null")
-    for key in ("out_on_workers", "shards"):
+    doc = {**_OPTIONAL, **doc}
+    for key in ("out_on_workers", "shards", "html"):
         if type(doc[key]) is not bool:
             raise _bad(path, key, "is not true or false")
     try:
@@ -145,7 +151,7 @@ def read_manifest(path: str | Path) -> Manifest:
     if numbers and (numbers[0][0] < doc["first"] or numbers[-1][1] > last):
         raise _bad(path, "statistics", f"hold games outside {doc['first']}..{last}")
     return Manifest(doc["state"], doc["first"], doc["games"], doc["out"],
-                    doc["out_on_workers"], doc["shards"], doc["statistics"], tally)
+                    doc["out_on_workers"], doc["shards"], doc["statistics"], tally, doc["html"])
 
 
 def missing(manifest: Manifest) -> list[tuple[int, int]]:

@@ -17,6 +17,7 @@ from typing import Any
 import attrs
 
 from .. import __version__
+from ..bots import BOTS
 from ..engine.seeds import check_seed
 from ..errors import ZipaiError, brief
 from ..manifest import (
@@ -139,6 +140,7 @@ class _Plan:
     numbers: list[tuple[int, int]]
     tally: Tally
     earlier: Mapping[str, Any] | None
+    html: bool
 
 
 #: the names a records folder holds of its own: records, shards, pages, index, manifest
@@ -217,7 +219,8 @@ def _plan(args: argparse.Namespace) -> _Plan:
         else:
             _check_paths(out, None, args.table)
         return _Plan(variant, list(bots), args.seed, first, games, out, args.out_on_workers,
-                     args.shards, where, [(first, first + games - 1)], Tally(variant.players), None)
+                     args.shards, where, [(first, first + games - 1)], Tally(variant.players),
+                     None, args.html)
     given = [f"--{k.replace('_', '-')}" for k in _FROM_MANIFEST
              if getattr(args, k) not in (None, False)]
     if given or args.html:
@@ -244,6 +247,11 @@ def _plan(args: argparse.Namespace) -> _Plan:
         raise ZipaiError(f"{where}: the run played with zipai_rules {brief(stats['engine'], 40)}"
                          f", this is {__version__}: resume it with the same version",
                          code="bad_manifest")
+    unknown = [b for b in stats["bots"] if b not in BOTS]
+    if unknown:
+        raise ZipaiError(f"{where}: the run's bots include {brief(unknown[0], 64)!r}, not a "
+                         f"bot of this zipai_rules (known: {', '.join(BOTS)})",
+                         code="unknown_bot")
     out = m.out
     if out is not None and not m.out_on_workers:
         # the folder a run.json is in is its records folder (a copied or moved run resumes
@@ -255,7 +263,7 @@ def _plan(args: argparse.Namespace) -> _Plan:
                          "another file or remove it", code="bad_option")
     _check_paths(out, where, args.table)
     return _Plan(variant, list(stats["bots"]), stats["seed"], m.first, m.games, out,
-                 m.out_on_workers, m.shards, where, missing(m), m.tally, stats["timing"])
+                 m.out_on_workers, m.shards, where, missing(m), m.tally, stats["timing"], m.html)
 
 
 def _stats(plan: _Plan, jobs: int, seconds: float, setup: float | None) -> dict[str, Any]:
@@ -283,9 +291,9 @@ def run(args: argparse.Namespace) -> int:
                          "(--out-on-workers): resume it with --dask ADDRESS"
                          if args.resume is not None and plan.out else
                          "--out-on-workers goes with --dask and --out", code="bad_option")
-    if args.html and (not plan.out or plan.out_on_workers):
+    if plan.html and (not plan.out or plan.out_on_workers):
         raise ZipaiError("--html goes with --out (and not --out-on-workers)", code="bad_option")
-    if args.html and plan.shards:
+    if plan.html and plan.shards:
         raise ZipaiError("--html writes a page per game from the per-game records: it does "
                          "not go with --shards (zipai view SHARD --game N writes one)",
                          code="bad_option")
@@ -294,7 +302,9 @@ def run(args: argparse.Namespace) -> int:
     last = plan.first + plan.games - 1
     pages = ReplayIndex(plan.out or "", f"zipai simulate: {variant.name} ({variant.id}), "
                         f"seeds {plan.seed + plan.first - 1}–{plan.seed + last - 1}"
-                        ) if args.html else None
+                        ) if plan.html else None
+    if pages is not None:  # a resumed run's index lists the earlier games too
+        pages.add_earlier(plan.tally.numbers, plan.seed)
     if args.chunk is not None and args.dask is None:
         raise ZipaiError("--chunk goes with --dask", code="bad_option")
     if args.jobs > max_jobs() and args.dask in (None, "local"):
@@ -317,7 +327,8 @@ def run(args: argparse.Namespace) -> int:
         if plan.manifest is not None:
             write_manifest(plan.manifest, state, first=plan.first, games=plan.games, out=out,
                            out_on_workers=plan.out_on_workers, shards=plan.shards,
-                           statistics=_stats(plan, jobs, time.perf_counter() - t0, setup))
+                           statistics=_stats(plan, jobs, time.perf_counter() - t0, setup),
+                           html=plan.html)
     failure: ZipaiError | None = None
     with deferred_stop() as interrupted:
         try:
@@ -359,14 +370,14 @@ def run(args: argparse.Namespace) -> int:
             failure = ZipaiError(f"the cluster failed: {type(exc).__name__}: "
                                  f"{brief(str(exc), 200)}", code="cluster_lost")
         seconds = time.perf_counter() - t0
-    if pages is not None:
-        pages.write()
+        if pages is not None:  # a stop (before or while the pages are written) ends them
+            pages.write(stop=interrupted)
     stats = _stats(plan, jobs, seconds, setup)
     stopped = failure is not None or interrupted()
     if plan.manifest is not None:
         write_manifest(plan.manifest, "stopped" if stopped else "finished", first=plan.first,
                        games=plan.games, out=out, out_on_workers=plan.out_on_workers,
-                       shards=plan.shards, statistics=stats)
+                       shards=plan.shards, statistics=stats, html=plan.html)
     kept = "" if plan.manifest is None else (
         f"; its manifest: {plan.manifest}, continue it with `zipai simulate --resume "
         f"{plan.manifest.parent if plan.manifest.name == MANIFEST_NAME else plan.manifest}`")
@@ -396,7 +407,7 @@ def _print_stats(args: argparse.Namespace, stats: Mapping[str, Any], variant: Va
         print(f"records: {plan.out}/{files}{where}")
     if args.table:
         print(f"table: {args.table}, one row per game played by this command")
-    if args.html:
+    if plan.html:
         print(f"replays: {plan.out}/index.html")
 
 
