@@ -259,7 +259,7 @@ def test_runs_of_other_seeds_merge_as_one_numbered_run(hunan, games):
         merge_stats([stats_of(hunan, games), stats_of(hunan, games[:2], seed=10)],
                     ["A", "B"])
     assert info.value.code == "cannot_merge"
-    assert str(info.value) == "B and A both hold game 6 (numbered from seed 5)"
+    assert str(info.value) == "A and B both hold game 6 (numbered from seed 5)"
 
 
 def test_the_table_names_the_seeds_of_a_run_with_gaps(hunan, games):
@@ -514,7 +514,7 @@ def test_merging_many_documents_takes_work_linear_in_their_number(monkeypatch, h
     calls.clear()
     with pytest.raises(ZipaiError) as info:
         merge_stats([*docs, docs[7]])
-    assert str(info.value) == "docs[300] and docs[7] both hold game 293 (numbered from seed 1)"
+    assert str(info.value) == "docs[7] and docs[300] both hold game 293 (numbered from seed 1)"
     assert len(calls) <= 301 + 8
 
 

@@ -13,6 +13,8 @@ while it plays: what a client that was killed or lost its machine leaves), ``sto
 numbers asked, ``first`` .. ``first + games - 1``. ``out``: the records folder (absolute, or
 as given with ``out_on_workers``, where each worker resolves it), or ``null``. ``shards``:
 whether the records go to shards (``--shards``), so a resumed run writes them the same way.
+``html`` (optional, ``false`` when absent): whether the run writes replay pages
+(``--html``), so a resumed run writes the missing pages and the whole index.
 ``statistics``: the statistics of the finished games as ``zipai simulate --json`` prints
 them (:func:`~zipai_rules.stats.tally_stats`, with the variant, its content hash, the
 engine version, the seed, the bots and the exact tally, whose game numbers say which games
@@ -28,6 +30,7 @@ from typing import Any
 
 import attrs
 
+from .engine.seeds import MAX_SEED_BITS
 from .errors import ZipaiError
 from .inputs import Limits, Refused, check_tree, loads_json, read_text
 from .records import write_text_atomic
@@ -45,10 +48,13 @@ STATES = ("running", "stopped", "finished")
 #: a manifest is a statistics document one level deeper
 MANIFEST_LIMITS = Limits(max_bytes=STATS_LIMITS.max_bytes, max_nodes=STATS_LIMITS.max_nodes,
                          max_depth=STATS_LIMITS.max_depth + 1)
-#: the most games a manifest may ask for (a seed is far wider; this bounds the ranges' sums)
-MAX_GAMES = 10 ** 15
+#: the largest ``first`` or ``games`` a manifest may hold: what ``zipai simulate`` accepts (a
+#: game's seed, ``seed + number - 1``, is an integer of at most 1024 bits)
+MAX_GAMES = 2 ** MAX_SEED_BITS - 1
 _KEYS = ("format", "state", "first", "games", "out", "out_on_workers", "shards",
          "statistics")
+#: the fields a manifest may lack, with their values when it does
+_OPTIONAL = {"html": False}
 
 
 @attrs.frozen
@@ -63,6 +69,7 @@ class Manifest:
     shards: bool
     statistics: Mapping[str, Any] = attrs.field(repr=False)
     tally: Tally = attrs.field(repr=False, eq=False)
+    html: bool = False
 
 
 def manifest_path(path: str | Path) -> Path:
@@ -74,7 +81,7 @@ def manifest_path(path: str | Path) -> Path:
 
 def write_manifest(path: str | Path, state: str, *, first: int, games: int,
                    out: str | None, out_on_workers: bool, shards: bool = False,
-                   statistics: Mapping[str, Any]) -> None:
+                   statistics: Mapping[str, Any], html: bool = False) -> None:
     """Write the manifest ``path`` atomically (a reader sees the old one or the new one).
     Raises :class:`~zipai_rules.errors.RecordError` (``unwritable``)."""
     if state not in STATES:
@@ -82,7 +89,7 @@ def write_manifest(path: str | Path, state: str, *, first: int, games: int,
                          code="bad_argument")
     doc = {"format": MANIFEST_FORMAT, "state": state, "first": first, "games": games,
            "out": out, "out_on_workers": out_on_workers, "shards": shards,
-           "statistics": dict(statistics)}
+           "html": html, "statistics": dict(statistics)}
     write_text_atomic(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
 
 
@@ -103,13 +110,17 @@ def read_manifest(path: str | Path) -> Manifest:
         check_tree(doc, MANIFEST_LIMITS)
     except Refused as exc:
         where = "" if exc.path == "<root>" else f" at {exc.path}"
-        raise ZipaiError(f"{path}: {exc.message}{where}", code=exc.code) from None
+        message = (f"{path}: larger than a manifest may be ({MANIFEST_LIMITS.max_bytes} "
+                   "bytes): not a manifest of zipai simulate" if exc.code == "too_large"
+                   else exc.message if exc.message.startswith(f"{path}:")
+                   else f"{path}: {exc.message}")
+        raise ZipaiError(f"{message}{where}", code=exc.code) from None
     if type(doc) is not dict:
         raise _bad(path, "the document", "is not an object")
     if doc.get("format") != MANIFEST_FORMAT:
         raise _bad(path, "format", f"is not {MANIFEST_FORMAT!r} (not a manifest of zipai "
                    "simulate)")
-    extra = sorted(set(doc) - set(_KEYS))
+    extra = sorted(set(doc) - set(_KEYS) - set(_OPTIONAL))
     if extra:
         raise _bad(path, extra[0], "is not a field of a manifest")
     for key in _KEYS:
@@ -120,11 +131,12 @@ def read_manifest(path: str | Path) -> Manifest:
     for key, low in (("first", 1), ("games", 1)):
         value = doc[key]
         if type(value) is not int or not low <= value <= MAX_GAMES:
-            raise _bad(path, key, f"is not an integer from {low} to {MAX_GAMES}")
+            raise _bad(path, key, f"is not an integer from {low} to 2^{MAX_SEED_BITS}-1")
     if doc["out"] is not None and (type(doc["out"]) is not str or not doc["out"]
                                    or len(doc["out"]) > 4096 or "\0" in doc["out"]):
         raise _bad(path, "out", "is not a folder name or null")
-    for key in ("out_on_workers", "shards"):
+    doc = {**_OPTIONAL, **doc}
+    for key in ("out_on_workers", "shards", "html"):
         if type(doc[key]) is not bool:
             raise _bad(path, key, "is not true or false")
     try:
@@ -132,11 +144,14 @@ def read_manifest(path: str | Path) -> Manifest:
     except ZipaiError as exc:
         raise ZipaiError(f"{path}: statistics: {exc}", code=exc.code) from None
     last = doc["first"] + doc["games"] - 1
+    if (doc["statistics"]["seed"] + last - 1).bit_length() > MAX_SEED_BITS:
+        raise _bad(path, "games", f"end beyond the largest seed: seed + first + games - 2 "
+                   f"has more than {MAX_SEED_BITS} bits")
     numbers = tally.numbers
     if numbers and (numbers[0][0] < doc["first"] or numbers[-1][1] > last):
         raise _bad(path, "statistics", f"hold games outside {doc['first']}..{last}")
     return Manifest(doc["state"], doc["first"], doc["games"], doc["out"],
-                    doc["out_on_workers"], doc["shards"], doc["statistics"], tally)
+                    doc["out_on_workers"], doc["shards"], doc["statistics"], tally, doc["html"])
 
 
 def missing(manifest: Manifest) -> list[tuple[int, int]]:

@@ -247,7 +247,7 @@ def write_record(path: str | Path, game: Game, settlement: Settlement, **options
     write_text_atomic(path, dumps_record(game_record(game, settlement, **options)))
 
 
-def check_writable(path: str | Path) -> None:
+def check_writable(path: str | Path, what: str = "the record") -> None:
     """Check before any work that a record can be written to ``path``: not a symbolic link,
     not a folder, not another file that is not a regular one (a device such as /dev/null, a
     FIFO, a socket: the write replaces the file, which would remove the device), in a folder
@@ -260,7 +260,7 @@ def check_writable(path: str | Path) -> None:
                else f"is in {folder}, which cannot be written" if not os.access(folder, os.W_OK)
                else _special(path))
     if problem:
-        raise RecordError(f"{path}: cannot write the record there: it {problem}",
+        raise RecordError(f"{path}: cannot write {what} there: it {problem}",
                           code="unwritable")
 
 

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import heapq
 import html
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -260,19 +261,57 @@ class ReplayIndex:
     def __init__(self, out: str | Path, title: str) -> None:
         self.out, self.title = Path(out), title
         self.rows: list[tuple[int, int, str, int | None, int, int, int]] = []
+        self.earlier: list[tuple[int, int]] = []
+        self.seed = 1
 
     def add(self, summary: GameSummary) -> None:
         """Keep the row of the game ``summary`` describes."""
         self.rows.append((summary.number, summary.seed, str(summary.kind), summary.winner,
                           summary.huxi, summary.units, summary.actions))
 
-    def write(self) -> Path:
+    def add_earlier(self, numbers: Iterable[tuple[int, int]], seed: int) -> None:
+        """Keep the games ``numbers`` (inclusive ranges) an earlier part of the run of
+        ``seed`` finished (a resumed run's; game ``n`` has seed ``seed + n - 1``):
+        :meth:`write` reads each one's row from its record, and writes its page only if
+        ``game-NNNNN.html`` is missing."""
+        self.earlier.extend((int(a), int(b)) for a, b in numbers)
+        self.seed = seed
+
+    def _earlier_row(self, number: int) -> tuple[int, int, str, int | None, int, int, int]:
+        source = record_path(self.out, number)
+        data = read_record(source)
+        game, settlement = replay_record(data)
+        page = source.with_suffix(".html")
+        if not page.exists():
+            write_text_atomic(page, replay_html(game, settlement, data.get("bots"),
+                                                "index.html"))
+        r = game.state.final_result
+        if r is None:  # a replayed record is of a finished game
+            raise RecordError(f"{source}: not a finished game", code="bad_format")
+        won = r.winner is not None
+        return (number, self.seed + number - 1, str(r.kind), r.winner,
+                r.huxi if won else 0, settlement.units if won else 0, len(game.actions))
+
+    def write(self, stop: Callable[[], bool] | None = None) -> Path:
         """Write the replays of the games added and ``index.html``; returns the index's
-        path. Raises what :func:`view_record` raises."""
+        path. ``stop`` (e.g. a Ctrl-C seen) is asked before each page: once it returns true
+        no further page is written, and the index lists the pages written. Raises what
+        :func:`view_record` raises."""
         rows = []
-        for number, seed, kind, winner, huxi, units, actions in sorted(self.rows):
+        Row = tuple[int, int, str, int | None, int, int, int]
+        earlier: Iterator[tuple[int, Row | None]] = (
+            (n, None) for a, b in sorted(self.earlier) for n in range(a, b + 1))
+        added: Iterator[tuple[int, Row | None]] = ((row[0], row) for row in sorted(self.rows))
+        for at, kept in heapq.merge(earlier, added, key=lambda item: item[0]):
+            if stop is not None and stop():
+                break
+            if kept is None:  # an earlier part's game: its row from its record
+                kept = self._earlier_row(at)
+            else:
+                source = record_path(self.out, at)
+                view_record(source, source.with_suffix(".html"), back="index.html")
+            number, seed, kind, winner, huxi, units, actions = kept
             source = record_path(self.out, number)
-            view_record(source, source.with_suffix(".html"), back="index.html")
             rows.append(
                 f'<tr data-game="{number}"><td><a href="{source.stem}.html">{number}</a></td>'
                 f"<td>{seed}</td><td>{html.escape(kind)}</td>"

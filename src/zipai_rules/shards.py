@@ -187,10 +187,11 @@ def _lines(path: str | Path, max_line: int, max_bytes: int) -> Iterator[bytes]:
                      | getattr(os, "O_CLOEXEC", 0))
     except (OSError, ValueError) as exc:
         raise RecordError(f"{path}: cannot read: {_reason(exc)}", code="unreadable") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # a folder: before fdopen, which refuses it
+        kind = "a folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else "not a regular file"
+        os.close(fd)
+        raise RecordError(f"{path}: cannot read: {kind}", code="unreadable")
     with os.fdopen(fd, "rb") as raw:
-        mode = os.fstat(raw.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            raise RecordError(f"{path}: cannot read: not a regular file", code="unreadable")
         if os.fstat(raw.fileno()).st_size > max_bytes:
             raise RecordError(f"{path}: larger than the limit of {max_bytes} bytes",
                               code="too_large")

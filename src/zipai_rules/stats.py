@@ -27,7 +27,7 @@ from typing import Any, Protocol, cast
 from . import __version__
 from .bots import seat_bot_names
 from .engine.seeds import MAX_SEED_BITS
-from .errors import ZipaiError
+from .errors import ZipaiError, brief
 from .inputs import MAX_SCORE, Limits, Refused, check_tree, loads_json, read_text
 from .terminal import pad
 from .variant import Variant
@@ -192,7 +192,8 @@ class Tally:
         copy.merge(self)
         if self._starts and not (1 <= self._starts[0] + offset
                                  and self._ends[-1] + offset <= MAX_COUNT):
-            raise ZipaiError(f"game numbers shifted by {offset} leave 1 .. 2**63-1",
+            raise ZipaiError(f"game numbers shifted by {brief(str(offset), 24)} leave 1 .. "
+                             "2**63-1",
                              code="bad_argument")
         copy._starts = [a + offset for a in self._starts]
         copy._ends = [b + offset for b in self._ends]
@@ -357,7 +358,7 @@ def _int(value: object, path: str, low: int = 0, high: int = MAX_COUNT) -> int:
         raise _schema(path, f"is {_kind_of(value)}, not an integer")
     if not low <= value <= high:
         raise _schema(path, f"{value if abs(value) < 10 ** 30 else 'a huge number'} is not "
-                      f"from {low} to {high}")
+                      f"from {low} to {high if high < 10 ** 30 else f'2^{high.bit_length()}-1'}")
     return value
 
 
@@ -507,6 +508,9 @@ def _statistics(tally: Tally, header: Mapping[str, Any], timing: dict[str, Any]
 
 _TIMING = ("jobs", "seconds", "games_per_second", "setup_seconds", "play_seconds",
            "play_games_per_second")
+#: the largest number a timing field of seconds may hold (10^12 s is over 30,000 years): a
+#: merged sum stays a finite JSON number, and the speed line prints it in a few digits
+MAX_TIMING = 10 ** 12
 
 
 def read_stats(path: str | Path, limits: Limits = STATS_LIMITS) -> dict[str, Any]:
@@ -561,9 +565,13 @@ def check_stats(doc: object) -> Tally:
         if key == "jobs":
             if value is not None:
                 _int(value, "timing.jobs", 1)
-        elif value is not None and (type(value) not in (int, float)
-                                    or not math.isfinite(value) or value < 0):
-            raise _schema(f"timing.{key}", f"is {value!r}, not a number of at least 0 or null")
+            continue
+        high = MAX_TIMING if key.endswith("seconds") else math.inf
+        if value is not None and (type(value) not in (int, float) or not math.isfinite(value)
+                                  or not 0 <= value <= high):
+            most = "" if high == math.inf else f" and at most {MAX_TIMING:.0e}"
+            raise _schema(f"timing.{key}", f"is {brief(repr(value), 40)}, not a number of at "
+                          f"least 0{most} or null")
     expected = _statistics(tally, header, timing)
     for key in doc:
         if key not in expected:
@@ -613,16 +621,21 @@ def merge_stats(docs: Iterable[Mapping[str, Any]], names: Iterable[str] | None =
             if first is None:
                 first, merged, seed = (label, doc), Tally(tally.players), doc["seed"]
             _check_same(first, label, doc, tally)
-            if doc["seed"] < seed:  # number everything from the new, smaller seed
-                merged = merged.shifted(seed - doc["seed"])
-                seed = doc["seed"]
+            try:
+                if doc["seed"] < seed:  # number everything from the new, smaller seed
+                    merged = merged.shifted(seed - doc["seed"])
+                    seed = doc["seed"]
+                moved = tally.shifted(doc["seed"] - seed)
+            except ZipaiError as exc:
+                raise _refuse(f"{label}: its seed {brief(str(doc['seed']), 24)} is too far "
+                              f"from {first[0]}'s to number their games as one run ({exc})"
+                              ) from None
             seeds.add(doc["seed"])
-            moved = tally.shifted(doc["seed"] - seed)
             game = _first_common(merged.numbers, moved.numbers)
             if game is not None:  # name the earlier document that holds it
                 other = next(other for other, numbers, own in done if _first_common(
                     numbers, [(game + seed - own, game + seed - own)]) is not None)
-                raise _refuse(f"{label} and {other} both hold game {game}" + (
+                raise _refuse(f"{other} and {label} both hold game {game}" + (
                     "" if len(seeds) == 1 else f" (numbered from seed {seed})"))
             merged.merge(moved)
             done.append((label, tally.numbers, doc["seed"]))
@@ -661,7 +674,12 @@ def _check_same(first: tuple[str, Mapping[str, Any]], label: str, doc: Mapping[s
 def _merged_timing(timings: Sequence[Mapping[str, Any]], games: int) -> dict[str, Any]:
     def total(key: str) -> float | None:
         values = [t[key] for t in timings]
-        return None if any(v is None for v in values) else round(sum(values), 3)
+        if any(v is None for v in values):
+            return None
+        value: float = round(sum(values), 3)
+        if value > MAX_TIMING:
+            raise _refuse(f"the merged timing.{key}, {value:.3g} s, is above {MAX_TIMING:.0e} s")
+        return value
     seconds, setup, play = total("seconds"), total("setup_seconds"), total("play_seconds")
     jobs = {t["jobs"] for t in timings}
     return {"jobs": jobs.pop() if len(jobs) == 1 else None, "seconds": seconds,

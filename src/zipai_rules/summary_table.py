@@ -79,7 +79,7 @@ class TableWriter:
                 raise ZipaiError(f"{self.path}: a Parquet table needs pyarrow: "
                                  f"{install_hint('table')}", code="bad_option") from None
             self._pa, self._pq = pyarrow, pyarrow.parquet
-        check_writable(self.path)
+        check_writable(self.path, "the table")
         try:
             fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp",
                                        dir=self.path.parent if str(self.path.parent) else ".")

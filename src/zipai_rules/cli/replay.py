@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from ..errors import RecordError, ZipaiError
+from ..errors import ZipaiError
 from ..inputs import RECORD_LIMITS, Limits
 from ..records import ReplayReport, check_digest, replay_file_report, replay_report, rules_used
 from ..shards import is_shard, iter_shard, read_shard_record
@@ -57,8 +57,8 @@ def run(args: argparse.Namespace) -> int:
                 try:
                     report = replay()
                 except ZipaiError as exc:
-                    # a record file's own errors name it already
-                    named = isinstance(exc, RecordError) and not label
+                    # a record file's or shard's own errors name it already
+                    named = str(exc).startswith(name)
                     print(f"error: {'' if named else prefix}{exc}", file=sys.stderr)
                     failed += 1
                     continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import signal
 import sys
 import time
@@ -16,6 +17,7 @@ from typing import Any
 import attrs
 
 from .. import __version__
+from ..bots import BOTS
 from ..engine.seeds import check_seed
 from ..errors import ZipaiError, brief
 from ..manifest import (
@@ -138,9 +140,64 @@ class _Plan:
     numbers: list[tuple[int, int]]
     tally: Tally
     earlier: Mapping[str, Any] | None
+    html: bool
+
+
+#: the names a records folder holds of its own: records, shards, pages, index, manifest
+_OWN_NAMES = re.compile(r"game-\d+\.(?:json|html)|games-\d+-\d+\.jsonl\.gz|index\.html|"
+                        + re.escape(MANIFEST_NAME))
+
+
+def _nonempty(args: argparse.Namespace) -> None:
+    """Refuse an empty path option (``--out ''`` would write into the working folder)."""
+    for key in ("out", "manifest", "resume", "table"):
+        if getattr(args, key) == "":
+            raise ZipaiError(f"--{key} '': an empty path names no file or folder",
+                             code="bad_option")
+
+
+def _free_manifest(where: Path) -> None:
+    """Refuse to start a new run over ``where`` when it holds the manifest of a run not
+    finished (``running`` or ``stopped``: it can still be resumed) or a file that is not a
+    manifest at all."""
+    if not where.exists():
+        return
+    try:
+        state = read_manifest(where).state
+    except ZipaiError as exc:
+        raise ZipaiError(f"{where} exists and is not a manifest a new run may replace "
+                         f"({brief(str(exc), 120)}): remove it or name another --manifest",
+                         code="bad_option") from None
+    if state != "finished":
+        folder = where.parent if where.name == MANIFEST_NAME else where
+        raise ZipaiError(f"{where}: a run not finished ({state}) keeps its manifest there: "
+                         f"continue it with `zipai simulate --resume {folder}`, or remove "
+                         f"{where} to start a new run", code="bad_option")
+
+
+def _check_paths(out: str | None, manifest: Path | None, table: str | None) -> None:
+    """Refuse outputs that would overwrite one another: the ``--table`` file and the
+    manifest, or either of them and one of the records folder's own names (a record, a
+    shard, a page, the index, the folder's manifest ``run.json``)."""
+    folder = None if out is None else Path(out).resolve()
+    named = {"--table": table, "--manifest": None if manifest is None else str(manifest)}
+    paths = {k: None if v is None else Path(v).resolve() for k, v in named.items()}
+    if paths["--table"] is not None and paths["--table"] == paths["--manifest"]:
+        raise ZipaiError(f"--table {table} is the run's manifest: name another file",
+                         code="bad_option")
+    for option, path in paths.items():
+        if path is None or folder is None or path.parent != folder:
+            continue
+        if option == "--manifest" and path.name == MANIFEST_NAME:
+            continue  # the folder's own manifest
+        if _OWN_NAMES.fullmatch(path.name):
+            raise ZipaiError(f"{option} {named[option]}: the records folder --out {out} "
+                             f"writes {path.name} itself: name a file outside it or of "
+                             "another name", code="bad_option")
 
 
 def _plan(args: argparse.Namespace) -> _Plan:
+    _nonempty(args)
     if args.resume is None:
         for key, default in _FROM_MANIFEST.items():
             if getattr(args, key) is None:
@@ -148,11 +205,22 @@ def _plan(args: argparse.Namespace) -> _Plan:
         variant = variant_arg(args.variant or "hunan", args)
         bots = bot_names(args, variant.players)
         first, games, out = args.first, args.games, args.out
-        check_seed(args.seed + first + games - 2)
+        check_seed(args.seed + first + games - 2, "the last game's seed")
         where = (Path(args.manifest) if args.manifest else
                  Path(out) / MANIFEST_NAME if out else None)
+        if where is not None:
+            if (where.name == MANIFEST_NAME and out is not None
+                    and where.resolve().parent != Path(out).resolve()):
+                raise ZipaiError(f"--manifest {where}: {MANIFEST_NAME} is the name of a "
+                                 f"records folder's own manifest, and {where.parent} is not "
+                                 f"--out {out}: name it otherwise", code="bad_option")
+            _check_paths(out, where, args.table)
+            _free_manifest(where)
+        else:
+            _check_paths(out, None, args.table)
         return _Plan(variant, list(bots), args.seed, first, games, out, args.out_on_workers,
-                     args.shards, where, [(first, first + games - 1)], Tally(variant.players), None)
+                     args.shards, where, [(first, first + games - 1)], Tally(variant.players),
+                     None, args.html)
     given = [f"--{k.replace('_', '-')}" for k in _FROM_MANIFEST
              if getattr(args, k) not in (None, False)]
     if given or args.html:
@@ -162,17 +230,40 @@ def _plan(args: argparse.Namespace) -> _Plan:
     where = manifest_path(args.resume)
     m = read_manifest(where)
     stats = m.statistics
-    variant = variant_arg(args.variant or stats["variant"], args)
+    try:
+        variant = variant_arg(args.variant or stats["variant"], args)
+    except ZipaiError as exc:
+        if args.variant:
+            raise
+        raise ZipaiError(f"{where}: the run played variant {brief(stats['variant'], 60)}, "
+                         f"which is not a preset ({brief(str(exc), 100)}): give its file "
+                         "with --variant FILE", code=exc.code) from None
     if variant.content_hash != stats["content_hash"]:
-        raise ZipaiError(f"{where}: the run played variant {stats['variant']} of content hash "
-                         f"{stats['content_hash'][:12]}, not {variant.id} of "
+        raise ZipaiError(f"{where}: the run played variant {brief(stats['variant'], 60)} of "
+                         f"content hash {stats['content_hash'][:12]}, not {variant.id} of "
                          f"{variant.content_hash[:12]}: it cannot be resumed with other rules",
                          code="bad_manifest")
     if stats["engine"] != __version__:
-        raise ZipaiError(f"{where}: the run played with zipai_rules {stats['engine']}, this is "
-                         f"{__version__}: resume it with the same version", code="bad_manifest")
-    return _Plan(variant, list(stats["bots"]), stats["seed"], m.first, m.games, m.out,
-                 m.out_on_workers, m.shards, where, missing(m), m.tally, stats["timing"])
+        raise ZipaiError(f"{where}: the run played with zipai_rules {brief(stats['engine'], 40)}"
+                         f", this is {__version__}: resume it with the same version",
+                         code="bad_manifest")
+    unknown = [b for b in stats["bots"] if b not in BOTS]
+    if unknown:
+        raise ZipaiError(f"{where}: the run's bots include {brief(unknown[0], 64)!r}, not a "
+                         f"bot of this zipai_rules (known: {', '.join(BOTS)})",
+                         code="unknown_bot")
+    out = m.out
+    if out is not None and not m.out_on_workers:
+        # the folder a run.json is in is its records folder (a copied or moved run resumes
+        # in place); another manifest's relative out is taken from the manifest's folder
+        out = str(where.parent if where.name == MANIFEST_NAME else where.parent / out)
+    if args.table is not None and Path(args.table).exists():
+        raise ZipaiError(f"--table {args.table} exists: a resumed run writes the rows of the "
+                         "games it plays to a new table (merge the tables afterwards); name "
+                         "another file or remove it", code="bad_option")
+    _check_paths(out, where, args.table)
+    return _Plan(variant, list(stats["bots"]), stats["seed"], m.first, m.games, out,
+                 m.out_on_workers, m.shards, where, missing(m), m.tally, stats["timing"], m.html)
 
 
 def _stats(plan: _Plan, jobs: int, seconds: float, setup: float | None) -> dict[str, Any]:
@@ -196,10 +287,13 @@ def run(args: argparse.Namespace) -> int:
     plan = _plan(args)
     variant = plan.variant
     if plan.out_on_workers and not (args.dask and plan.out):
-        raise ZipaiError("--out-on-workers goes with --dask and --out", code="bad_option")
-    if args.html and (not plan.out or plan.out_on_workers):
+        raise ZipaiError(f"{plan.manifest}: the run wrote its records on the workers' disks "
+                         "(--out-on-workers): resume it with --dask ADDRESS"
+                         if args.resume is not None and plan.out else
+                         "--out-on-workers goes with --dask and --out", code="bad_option")
+    if plan.html and (not plan.out or plan.out_on_workers):
         raise ZipaiError("--html goes with --out (and not --out-on-workers)", code="bad_option")
-    if args.html and plan.shards:
+    if plan.html and plan.shards:
         raise ZipaiError("--html writes a page per game from the per-game records: it does "
                          "not go with --shards (zipai view SHARD --game N writes one)",
                          code="bad_option")
@@ -208,7 +302,9 @@ def run(args: argparse.Namespace) -> int:
     last = plan.first + plan.games - 1
     pages = ReplayIndex(plan.out or "", f"zipai simulate: {variant.name} ({variant.id}), "
                         f"seeds {plan.seed + plan.first - 1}–{plan.seed + last - 1}"
-                        ) if args.html else None
+                        ) if plan.html else None
+    if pages is not None:  # a resumed run's index lists the earlier games too
+        pages.add_earlier(plan.tally.numbers, plan.seed)
     if args.chunk is not None and args.dask is None:
         raise ZipaiError("--chunk goes with --dask", code="bad_option")
     if args.jobs > max_jobs() and args.dask in (None, "local"):
@@ -218,6 +314,9 @@ def run(args: argparse.Namespace) -> int:
         prepare_out(plan.out)
     tally = plan.tally
     to_play = sum(b - a + 1 for a, b in plan.numbers)
+    if args.resume is not None and not to_play:
+        print(f"{plan.manifest}: the run finished all its {plan.games} games: nothing to "
+              "play; its statistics follow", file=sys.stderr)
     t0 = time.perf_counter()
     setup = None
     jobs = args.jobs
@@ -228,7 +327,8 @@ def run(args: argparse.Namespace) -> int:
         if plan.manifest is not None:
             write_manifest(plan.manifest, state, first=plan.first, games=plan.games, out=out,
                            out_on_workers=plan.out_on_workers, shards=plan.shards,
-                           statistics=_stats(plan, jobs, time.perf_counter() - t0, setup))
+                           statistics=_stats(plan, jobs, time.perf_counter() - t0, setup),
+                           html=plan.html)
     failure: ZipaiError | None = None
     with deferred_stop() as interrupted:
         try:
@@ -270,14 +370,14 @@ def run(args: argparse.Namespace) -> int:
             failure = ZipaiError(f"the cluster failed: {type(exc).__name__}: "
                                  f"{brief(str(exc), 200)}", code="cluster_lost")
         seconds = time.perf_counter() - t0
-    if pages is not None:
-        pages.write()
+        if pages is not None:  # a stop (before or while the pages are written) ends them
+            pages.write(stop=interrupted)
     stats = _stats(plan, jobs, seconds, setup)
     stopped = failure is not None or interrupted()
     if plan.manifest is not None:
         write_manifest(plan.manifest, "stopped" if stopped else "finished", first=plan.first,
                        games=plan.games, out=out, out_on_workers=plan.out_on_workers,
-                       shards=plan.shards, statistics=stats)
+                       shards=plan.shards, statistics=stats, html=plan.html)
     kept = "" if plan.manifest is None else (
         f"; its manifest: {plan.manifest}, continue it with `zipai simulate --resume "
         f"{plan.manifest.parent if plan.manifest.name == MANIFEST_NAME else plan.manifest}`")
@@ -307,7 +407,7 @@ def _print_stats(args: argparse.Namespace, stats: Mapping[str, Any], variant: Va
         print(f"records: {plan.out}/{files}{where}")
     if args.table:
         print(f"table: {args.table}, one row per game played by this command")
-    if args.html:
+    if plan.html:
         print(f"replays: {plan.out}/index.html")
 
 
