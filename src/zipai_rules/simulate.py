@@ -14,6 +14,7 @@ the summaries are identical to a single-process run. Any other
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import multiprocessing
@@ -365,7 +366,9 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
     a worker's disk that is not yielded. The wait is bounded by
     :data:`STOP_WAIT_SECONDS`; the tasks still out then are cancelled, their games not
     yielded (with ``out_on_workers`` some of their records may then be on a worker's disk:
-    a later run of the same games rewrites them with the same bytes).
+    a later run of the same games rewrites them with the same bytes). On an error (a task
+    that failed, the iteration closed early) the tasks still out are halted and cancelled,
+    not waited for.
 
     ``shards``: with ``out``, the records of each chunk of games go to one compressed JSON
     Lines shard ``out/games-AAAAAAAA-BBBBBBBB.jsonl.gz`` (:mod:`zipai_rules.shards`)
@@ -559,9 +562,12 @@ def _run_executor(variant: Variant, spans: Sequence[tuple[int, int]], seed: int,
         for f in finished:
             if not f.cancelled():
                 yield from landed(f)
-    finally:
+    finally:  # an error, the caller gone or the wait given up: halt the rest, not waited for
         if pending:
             halt_tasks(token)
+            if halt is not None:
+                with contextlib.suppress(Exception):
+                    halt(token)
             for f in pending:
                 f.cancel()
 
