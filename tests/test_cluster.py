@@ -335,3 +335,73 @@ def test_the_profiler_and_tick_are_paused_for_the_run_and_started_again(client):
     assert list(client.run(_running).values()) == [everything] * 2
     client.run(_resume_profiler)  # nothing to start again
     assert list(client.run(_running).values()) == [everything] * 2
+
+
+class RecordingClient:
+    """A client whose scheduler knows the workers ``there``; records what it is asked to run."""
+
+    def __init__(self, there):
+        self.there = there
+        self.calls = []
+
+    def scheduler_info(self):
+        return {"workers": dict.fromkeys(self.there, {})}
+
+    def run(self, function, *args, workers=None, **kwargs):
+        self.calls.append((function.__name__, args, workers))
+        return {}
+
+
+def test_only_the_workers_still_there_are_contacted():
+    """A broadcast to a lost worker holds the client for dask's connect timeout: starting the
+    profiler again and halting a run go to the workers the scheduler still knows only."""
+    from zipai_rules.cli.cluster import Watch, _resume
+
+    c = RecordingClient(["tcp://a:1", "tcp://c:1"])
+    _resume(c, {"tcp://a:1": ["profile", "tick"], "tcp://b:1": ["profile", "tick"],
+                "tcp://c:1": ["tick"]})
+    assert sorted(c.calls) == [("_resume_profiler", (["profile", "tick"],), ["tcp://a:1"]),
+                               ("_resume_profiler", (["tick"],), ["tcp://c:1"])]
+    c.calls.clear()
+    Watch(c).halt("run-token")
+    assert c.calls == [("_halt", ("run-token",), ["tcp://a:1", "tcp://c:1"])]
+    gone = RecordingClient([])
+    Watch(gone).halt("run-token")
+    _resume(gone, {"tcp://a:1": ["tick"]})
+    assert gone.calls == []
+
+
+def test_a_halted_task_stops_between_games(tmp_path):
+    """A task of a halted run plays no further game: one that starts after the halt plays
+    none and writes no shard; another run's task plays its whole chunk."""
+    from zipai_rules.shards import iter_shard
+    from zipai_rules.simulate import _run_task, _variant_spec, halt_tasks
+
+    spec = _variant_spec(load_preset("hunan"))
+    halt_tasks("stopped-run")
+    assert _run_task(spec, 1, 4, 1, ["greedy"], str(tmp_path), False, True,
+                     run="stopped-run") == []
+    assert not list(tmp_path.iterdir())
+    done = _run_task(spec, 1, 4, 1, ["greedy"], str(tmp_path), False, True, run="another")
+    assert [g.number for g, _ in done] == [1, 2, 3, 4]
+    [shard] = tmp_path.iterdir()
+    assert shard.name == "games-00000001-00000004.jsonl.gz"
+    assert [n for n, _ in iter_shard(shard)] == [1, 2, 3, 4]
+
+
+def test_a_stopped_thread_pool_run_yields_what_its_shards_hold(tmp_path):
+    """Stopped, a thread pool's tasks (in this process) stop after their game: each chunk
+    yields a first part of its games, and the shards hold exactly the games yielded."""
+    from zipai_rules.shards import iter_shard
+
+    hunan = load_preset("hunan")
+    got = []
+    with ThreadPoolExecutor(2) as pool:
+        for g in run_games(hunan, 200, seed=4, jobs=2, out=tmp_path, shards=True, chunk=10,
+                           executor=pool, stop=lambda: len(got) > 0):
+            got.append(g.number)
+    held = [n for p in sorted(tmp_path.glob("games-*")) for n, _ in iter_shard(p)]
+    assert sorted(got) == sorted(held) and 0 < len(got) < 200
+    for a in {(n - 1) // 10 * 10 + 1 for n in got}:  # each chunk from its first game on
+        mine = sorted(n for n in got if a <= n < a + 10)
+        assert mine == list(range(a, a + len(mine)))

@@ -65,9 +65,10 @@ def shard_records(folder: Path) -> dict[str, bytes]:
     return dict(sorted(found.items()))
 
 
-def stop_when_playing(args: list[str], out: Path, signum: int, written=records
-                      ) -> tuple[int, str, str]:
-    """Run the command, send ``signum`` once a few records are written (a hang guard only)."""
+def stop_when_playing(args: list[str], out: Path, signum: int, written=records,
+                      group: bool = False) -> tuple[int, str, str]:
+    """Run the command, send ``signum`` once a few records are written (a hang guard only);
+    with ``group``, to its whole process group, as a terminal sends Ctrl-C."""
     proc = subprocess.Popen(COMMAND + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
     try:
@@ -76,7 +77,10 @@ def stop_when_playing(args: list[str], out: Path, signum: int, written=records
             if proc.poll() is not None:
                 break
             time.sleep(0.02)
-        proc.send_signal(signum)
+        if group:
+            os.killpg(proc.pid, signum)
+        else:
+            proc.send_signal(signum)
         stdout, stderr = proc.communicate(timeout=240)
     finally:
         if proc.poll() is None:
@@ -146,6 +150,33 @@ def test_stop_and_resume_with_shards_equals_one_run(mode, reference, tmp_path, c
     assert untimed(resumed) == stats
     assert shard_records(out) == files
     assert not list(out.glob("game-*.json"))
+
+
+def test_ctrl_c_to_the_group_under_dask_with_shards_on_the_workers(reference, tmp_path, capsys):
+    """Ctrl-C from a terminal reaches the LocalCluster's workers too: they ignore it, the
+    client stops the run, and every task the workers played comes back and is counted (a
+    dask task being played cannot be cancelled: it is told to stop after its game), so the
+    shards the workers wrote hold exactly the games the manifest counts. Resumed in chunks
+    of another size, the shards hold every game once, the uninterrupted run's records."""
+    pytest.importorskip("distributed", reason="--dask needs the [dask] extra")
+    stats, files = reference
+    out = tmp_path / "run"
+    code, stdout, stderr = stop_when_playing(
+        ["--games", str(GAMES), "--seed", str(SEED), "--out", str(out), "--out-on-workers",
+         "--shards", "--chunk", "5", "--json", "--progress-every", "0", "--dask", "local",
+         "--jobs", "2"], out, signal.SIGINT, shard_records, group=True)
+    assert code == 130, stderr
+    # one line, the run's: no worker's KeyboardInterrupt, no dask warning or traceback
+    assert stderr.count("\n") == 1 and stderr.startswith("interrupted after "), stderr
+    manifest = read_manifest(out / "run.json")
+    assert manifest.state == "stopped" and 0 < manifest.tally.games < GAMES
+    finished = {n for a, b in manifest.tally.numbers for n in range(a, b + 1)}
+    assert {int(name[5:-5]) for name in shard_records(out)} == finished
+    assert json.loads(stdout)["games"] == len(finished)
+    resumed = cli_json(capsys, "--resume", out, "--dask", "local", "--jobs", "2", "--chunk", 7,
+                       "--progress-every", 0)
+    assert untimed(resumed) == stats
+    assert shard_records(out) == files
 
 
 def test_a_killed_client_leaves_a_running_manifest(reference, tmp_path, capsys):

@@ -14,6 +14,7 @@ the summaries are identical to a single-process run. Any other
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import multiprocessing
@@ -21,6 +22,7 @@ import os
 import signal
 import socket
 import tempfile
+import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -53,10 +55,14 @@ DEFAULT_BOTS = ("greedy", "random", "greedy")
 #: work, against a few milliseconds of scheduling per task (docs/cluster.md)
 EXECUTOR_CHUNK = 200
 
-__all__ = ["DEFAULT_BOTS", "EXECUTOR_CHUNK", "GameSummary", "Tally", "check_worker",
-           "default_bots", "format_stats", "max_jobs", "play_game", "prepare", "prepare_out",
-           "record_path", "run_games", "simulate", "simulate_check", "summarize", "tally_stats",
-           "worker_facts"]
+#: how long a stopped executor run waits for its tasks to come back (each stops after the game
+#: it is playing, :func:`halt_tasks`) before it gives up on them (docs/cluster.md)
+STOP_WAIT_SECONDS = 60.0
+
+__all__ = ["DEFAULT_BOTS", "EXECUTOR_CHUNK", "STOP_WAIT_SECONDS", "GameSummary", "Tally",
+           "check_worker", "default_bots", "format_stats", "halt_tasks", "max_jobs", "play_game",
+           "prepare", "prepare_out", "record_path", "run_games", "simulate", "simulate_check",
+           "summarize", "tally_stats", "worker_facts"]
 
 
 @attrs.frozen(slots=True)
@@ -142,6 +148,18 @@ def _labels(variant: Variant, result: Result) -> tuple[str, ...]:
 
 _WORKER_VARIANTS: dict[str, Variant] = {}
 _WORKER_STOP: Any = None  # the run's stop event, in a worker process
+_HALTED: dict[str, None] = {}  # the executor runs told to stop, in this process (oldest first)
+
+
+def halt_tasks(run: str) -> None:
+    """Tell the executor tasks of the run ``run`` (its token) playing in this process to stop
+    after the game each is playing: a stopped chunk returns the games it finished (and writes
+    them, :func:`_shard_chunk`), and a chunk not started yet plays none. Called here by
+    :func:`run_games` when stopped (a thread pool's tasks), and on a cluster's workers by
+    its ``halt`` hook (``Client.run(halt_tasks, run)``). The last 64 runs are kept."""
+    _HALTED[str(run)] = None
+    while len(_HALTED) > 64:
+        del _HALTED[next(iter(_HALTED))]
 
 
 def _variant_spec(variant: Variant) -> tuple[str, Any]:
@@ -234,14 +252,19 @@ def check_worker(facts: Mapping[str, str], expect: tuple[str, str], worker: str)
 
 def _run_task(spec: tuple[str, Any], first: int, count: int, seed: int, bots: Sequence[str],
               worker_out: str | None, ship: bool, shards: bool = False,
-              expect: tuple[str, str] | None = None
+              expect: tuple[str, str] | None = None, run: str | None = None
               ) -> list[tuple[GameSummary, str | None]]:
     """An executor's task: games ``first`` .. ``first + count - 1``, each with its record's
     text when ``ship`` (for the caller to write; its shard line with ``shards``), or written
     to ``worker_out`` on the disk of the machine that plays it (one shard for the chunk with
     ``shards``). Playing a chunk twice (a retried task) gives the same games and rewrites
     the same files with the same bytes. With ``expect`` (the client's version and variant
-    hash) a worker that differs refuses the task before any game (:func:`check_worker`)."""
+    hash) a worker that differs refuses the task before any game (:func:`check_worker`).
+    Once the run ``run`` is halted in this process (:func:`halt_tasks`) the task stops
+    between games and returns the games ``first`` .. ``k`` it finished (none if halted before
+    it started), their shard named by them."""
+    def stopped() -> bool:
+        return run is not None and run in _HALTED
     variant = _variant_from_spec(spec)
     if expect is not None:
         facts = worker_facts(spec)
@@ -250,9 +273,11 @@ def _run_task(spec: tuple[str, Any], first: int, count: int, seed: int, bots: Se
         Path(worker_out).mkdir(parents=True, exist_ok=True)
         if shards:
             return [(g, None) for g in _shard_chunk(variant, first, count, seed, bots,
-                                                    worker_out, None)]
+                                                    worker_out, stopped)]
     done = []
     for number in range(first, first + count):
+        if stopped():
+            break
         summary, text = _play_game(variant, number, seed + number - 1, bots,
                                    ("line" if shards else True) if ship
                                    else worker_out is not None)
@@ -303,7 +328,8 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
               stop: Callable[[], bool] | None = None, jobs_limit: int | None = None,
               executor: Executor | None = None, out_on_workers: bool = False,
               chunk: int | None = None, shards: bool = False, first: int = 1,
-              numbers: Sequence[tuple[int, int]] | None = None) -> Iterator[GameSummary]:
+              numbers: Sequence[tuple[int, int]] | None = None,
+              halt: Callable[[str], None] | None = None) -> Iterator[GameSummary]:
     """Play ``games`` hands, games ``first`` .. ``first + games - 1``, game k with seed
     ``seed + k - 1`` (so two runs of the same seed, one from ``first=1`` and one from
     ``first=games + 1``, make one numbered series), and yield their summaries as they
@@ -330,11 +356,19 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
     once. With ``out``, each game's record is sent back and written here, or, with
     ``out_on_workers``, written by the worker that played it to ``out`` on its own disk
     (``out/game-NNNNN.json``, :func:`record_path`; each machine holds the games it played).
-    ``stop()`` ends the run without waiting for new tasks: every task not finished is
-    cancelled, and the games of those the executor still finishes (a task being played may
-    not be cancellable) are yielded; a cancelled task's games are simply not yielded (with
-    ``out_on_workers`` some of their records may be on a worker's disk: a later run of the
-    same games rewrites them with the same bytes).
+    ``stop()`` ends the run without submitting new tasks. The tasks playing in this process
+    (a thread pool's) are told to stop after their game (:func:`halt_tasks`). Without
+    ``halt``, every task not started is cancelled and the others are waited for; with
+    ``halt``, it is called with the run's token (a string) to tell the executor's workers
+    the same (for dask, ``Client.run(halt_tasks, token)``: a dask task being played cannot
+    be cancelled), and every task submitted is waited for, so each chunk that ran yields the
+    games it finished, a contiguous first part, and with ``out_on_workers`` nothing lands on
+    a worker's disk that is not yielded. The wait is bounded by
+    :data:`STOP_WAIT_SECONDS`; the tasks still out then are cancelled, their games not
+    yielded (with ``out_on_workers`` some of their records may then be on a worker's disk:
+    a later run of the same games rewrites them with the same bytes). On an error (a task
+    that failed, the iteration closed early) the tasks still out are halted and cancelled,
+    not waited for.
 
     ``shards``: with ``out``, the records of each chunk of games go to one compressed JSON
     Lines shard ``out/games-AAAAAAAA-BBBBBBBB.jsonl.gz`` (:mod:`zipai_rules.shards`)
@@ -371,7 +405,7 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
         if out is not None and not out_on_workers:
             prepare_out(out)
         return _run_executor(variant, spans, seed, bots, executor, 4 * jobs, size, out,
-                             out_on_workers, stop, shards)
+                             out_on_workers, stop, shards, halt)
     limit = max_jobs() if jobs_limit is None else _check_count(jobs_limit, "jobs_limit", 1)
     if _check_count(jobs, "jobs", 1) > limit:
         raise ZipaiError(f"jobs {jobs} is above the limit of {limit} (the number of CPUs)",
@@ -477,15 +511,17 @@ def _run_pool(variant: Variant, spans: Sequence[tuple[int, int]], seed: int,
 def _run_executor(variant: Variant, spans: Sequence[tuple[int, int]], seed: int,
                   bots: Sequence[str],
                   executor: Executor, window: int, size: int, out: str | Path | None,
-                  out_on_workers: bool, stop: Callable[[], bool] | None, shards: bool = False
-                  ) -> Iterator[GameSummary]:
-    """Chunks of ``size`` games on ``executor``, at most ``window`` submitted at a time."""
+                  out_on_workers: bool, stop: Callable[[], bool] | None, shards: bool = False,
+                  halt: Callable[[str], None] | None = None) -> Iterator[GameSummary]:
+    """Chunks of ``size`` games on ``executor``, at most ``window`` submitted at a time;
+    stopped as :func:`run_games` says."""
     from . import __version__
     spec = _variant_spec(variant)
     expect = (__version__, variant.content_hash)
     starts = _chunks(spans, size)
     worker_out = str(out) if out is not None and out_on_workers else None
     ship = out is not None and not out_on_workers
+    token = uuid.uuid4().hex
     pending: set[Future[list[tuple[GameSummary, str | None]]]] = set()
 
     def landed(f: Future[list[tuple[GameSummary, str | None]]]) -> Iterator[GameSummary]:
@@ -501,11 +537,19 @@ def _run_executor(variant: Variant, spans: Sequence[tuple[int, int]], seed: int,
             if out is not None and text is not None:
                 write_text_atomic(record_path(out, summary.number), text)
             yield summary
+
+    def halted() -> None:
+        halt_tasks(token)
+        if halt is None:
+            for f in pending:
+                f.cancel()
+        else:
+            halt(token)
     try:
         while not (stop is not None and stop()):
             for first, count in starts:
                 pending.add(executor.submit(_run_task, spec, first, count, seed, list(bots),
-                                            worker_out, ship, shards, expect))
+                                            worker_out, ship, shards, expect, token))
                 if len(pending) >= window:
                     break
             if not pending:
@@ -513,14 +557,19 @@ def _run_executor(variant: Variant, spans: Sequence[tuple[int, int]], seed: int,
             finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
             for f in finished:
                 yield from landed(f)
-        for f in pending:
-            f.cancel()
-        for f in list(pending):
+        halted()
+        finished, pending = wait(pending, timeout=STOP_WAIT_SECONDS)
+        for f in finished:
             if not f.cancelled():
                 yield from landed(f)
-    finally:
-        for f in pending:
-            f.cancel()
+    finally:  # an error, the caller gone or the wait given up: halt the rest, not waited for
+        if pending:
+            halt_tasks(token)
+            if halt is not None:
+                with contextlib.suppress(Exception):
+                    halt(token)
+            for f in pending:
+                f.cancel()
 
 
 def simulate(variant: VariantLike, games: int, seed: int = 1,

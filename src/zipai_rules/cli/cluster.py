@@ -10,12 +10,15 @@ plays again.
 from __future__ import annotations
 
 import contextlib
+import logging
+import signal
+import threading
 from collections.abc import Iterator
 from concurrent.futures import Executor
 from typing import Any
 
 from ..errors import ZipaiError, brief, install_hint
-from ..simulate import _variant_spec, check_worker, worker_facts
+from ..simulate import _variant_spec, check_worker, halt_tasks, worker_facts
 from ..variant import Variant
 from . import scheduler
 from .scheduler import probe_scheduler
@@ -52,6 +55,33 @@ def _resume_profiler(names: list[str] | None = None, *, dask_worker: Any) -> Non
             callback.start()
 
 
+def _ignore_sigint() -> bool:
+    """Run on a LocalCluster's worker (``Client.run``): ignore Ctrl-C there, so that a
+    terminal's SIGINT, sent to the whole process group, reaches only the client, which stops
+    the run (the workers finish their game and are shut down by it). Whether it could be set
+    (the worker's loop runs in its main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return True
+
+
+async def _halt(run: str) -> None:
+    """Run on a worker (``Client.run``; a coroutine, so that the client need not wait):
+    :func:`~zipai_rules.simulate.halt_tasks`."""
+    halt_tasks(run)
+
+
+def present(client: Any) -> list[str]:
+    """The addresses of the workers the scheduler of ``client`` knows now (``[]`` when it
+    cannot be asked): the only ones a broadcast is sent to, as one to a lost worker waits
+    for dask's connect timeout (30 s)."""
+    try:
+        return sorted(client.scheduler_info()["workers"])
+    except Exception:  # noqa: BLE001 - no scheduler: nobody to tell
+        return []
+
+
 def check_workers(client: Any, variant: Variant) -> int:
     """Ask every worker of ``client`` for its :func:`~zipai_rules.simulate.worker_facts` of
     ``variant`` and refuse the first that differs from this process: its zipai_rules
@@ -85,6 +115,15 @@ class Watch:
         self.client = client
         self.playing: dict[str, int] = {}
         self.lost = 0
+
+    def halt(self, run: str) -> None:
+        """The ``halt`` hook of :func:`~zipai_rules.simulate.run_games`: tell the workers
+        still there (:func:`present`) to stop the tasks of ``run`` after their game
+        (:func:`~zipai_rules.simulate.halt_tasks`), without waiting for their answer."""
+        workers = present(self.client)
+        if workers:
+            with contextlib.suppress(Exception):
+                self.client.run(_halt, run, workers=workers, wait=False)
 
     def __call__(self) -> tuple[int | None, list[str]]:
         try:
@@ -130,9 +169,18 @@ def dask_executor(address: str, jobs: int, variant: Variant | None = None
     dask: Any = distributed  # its entry points are untyped
     with contextlib.ExitStack() as stack:
         if address == "local":
+            # the workers' warnings (a stopped run's cancelled tasks) are noise here: a
+            # lost worker is reported by the Watch; their errors still show
+            levels = _levels()
+            stack.callback(_set_levels, levels)  # as they were, once the cluster is closed
             cluster = stack.enter_context(dask.LocalCluster(
-                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0"))
+                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0",
+                silence_logs=logging.ERROR))
             client = stack.enter_context(dask.Client(cluster))
+            client.run(_ignore_sigint, on_error="return")
+            # the shutdown of a cluster that just ran: its comms closing log tracebacks,
+            # here and in the workers
+            stack.callback(_quiet_shutdown, client)
         else:
             shown = brief(address, 80)
             try:
@@ -157,14 +205,50 @@ def dask_executor(address: str, jobs: int, variant: Variant | None = None
         if variant is not None:
             check_workers(client, variant)
             paused = client.run(_pause_profiler, on_error="return")
-            stack.callback(_resume, client, {w: names for w, names in paused.items()
-                                             if isinstance(names, list) and names})
+            if address != "local":  # a LocalCluster's workers end with the run
+                stack.callback(_resume, client, {w: names for w, names in paused.items()
+                                                 if isinstance(names, list) and names})
         threads = sum(client.nthreads().values()) or 1
         yield client.get_executor(), threads, Watch(client)
 
 
-def _resume(client: Any, paused: dict[str, list[str]]) -> None:
-    """Start again what :func:`_pause_profiler` stopped, on the workers still there."""
-    for worker, names in paused.items():
+#: the loggers quieted while a LocalCluster of a run shuts down: its comms closing while the
+#: workers stop log errors and tracebacks that say nothing about the run
+SHUTDOWN_LOGGERS = ("distributed", "tornado", "asyncio")
+
+
+def _levels() -> dict[str, int]:
+    return {name: logging.getLogger(name).level for name in SHUTDOWN_LOGGERS}
+
+
+def _set_levels(levels: dict[str, int]) -> None:
+    for name, level in levels.items():
+        logging.getLogger(name).setLevel(level)
+
+
+def _quiet() -> None:
+    _set_levels(dict.fromkeys(SHUTDOWN_LOGGERS, logging.CRITICAL))
+
+
+def _quiet_shutdown(client: Any) -> None:
+    """Before a LocalCluster shuts down: only critical logging from :data:`SHUTDOWN_LOGGERS`
+    here and on its workers still there (:func:`present`)."""
+    _quiet()
+    workers = present(client)
+    if workers:
         with contextlib.suppress(Exception):
-            client.run(_resume_profiler, names, workers=[worker], on_error="return")
+            client.run(_quiet, workers=workers, on_error="return")
+
+
+def _resume(client: Any, paused: dict[str, list[str]]) -> None:
+    """Start again what :func:`_pause_profiler` stopped, on the workers still there
+    (:func:`present`; a lost one would hold the client for dask's connect timeout): one
+    broadcast per set of callbacks."""
+    there = set(present(client))
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for worker, names in paused.items():
+        if worker in there:
+            groups.setdefault(tuple(names), []).append(worker)
+    for group, workers in groups.items():
+        with contextlib.suppress(Exception):
+            client.run(_resume_profiler, list(group), workers=workers, on_error="return")

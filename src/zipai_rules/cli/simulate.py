@@ -349,7 +349,8 @@ def run(args: argparse.Namespace) -> int:
                 for g in run_games(variant, 0, plan.seed, plan.bots, jobs, plan.out,
                                    stop=interrupted, executor=executor,
                                    out_on_workers=plan.out_on_workers, numbers=plan.numbers,
-                                   chunk=args.chunk, shards=plan.shards):
+                                   chunk=args.chunk, shards=plan.shards,
+                                   halt=None if watch is None else watch.halt):
                     tally.add(g)
                     played += 1
                     if table is not None:
