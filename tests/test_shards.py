@@ -177,7 +177,7 @@ _RECORDS = []
 
 
 def _records(n):
-    """The record texts of guilin games 1..n, seeds 1..n (played once per session)."""
+    """The record texts of guilin games 1..n, seeds 1..n (played once per test run)."""
     while len(_RECORDS) < n:
         k = len(_RECORDS) + 1
         _RECORDS.append(_play(k))
