@@ -328,3 +328,24 @@ def test_ctrl_c_while_the_pages_are_written_stops_them(tmp_path, capsys):
     assert simulate(capsys, "--resume", out)[0] == 0
     assert len(list(out.glob("game-*.html"))) == 24
     assert "<p>24 games</p>" in (out / "index.html").read_text("utf-8")
+
+
+def test_games_numbered_past_the_last_game_number_are_refused_before_any_is_written(
+        tmp_path, capsys):
+    """Game numbers go up to 2**63-1 (a tally's, a record name's and a table's int64 bound):
+    a run that would pass it is refused before it writes a record or a manifest, so its
+    folder is not left with a run that cannot be resumed."""
+    from zipai_rules.simulate import run_games
+    last = 2 ** 63 - 1
+    for first, games in ((99999999999999999999, 3), (last, 3), (last - 1, 3)):
+        out = tmp_path / f"g{first}"
+        assert main(["simulate", "--games", str(games), "--first", str(first), "--out",
+                     str(out), "--progress-every", "0"]) == 2
+        assert capsys.readouterr().err.startswith("error: the games would be numbered up to ")
+        assert not out.exists()
+        with pytest.raises(ZipaiError) as e:
+            list(run_games("hunan", games, first=first, out=out))
+        assert e.value.code == "bad_option" and not out.exists()
+    assert main(["simulate", "--games", "1", "--first", str(last), "--json",
+                 "--progress-every", "0"]) == 0
+    assert json.loads(capsys.readouterr().out)["tally"]["numbers"] == [[last, last]]

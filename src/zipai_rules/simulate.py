@@ -36,7 +36,7 @@ from .engine.actions import Action
 from .engine.game import Game
 from .engine.seeds import check_seed
 from .engine.state import GameState, Result
-from .errors import RecordError, ZipaiError
+from .errors import RecordError, ZipaiError, brief
 from .frozen import thaw
 from .invariants import game_problem, payments_balance
 from .loader import build_variant
@@ -46,7 +46,7 @@ from .presets import load_preset, raw_preset
 from .records import dumps_record, game_record, is_preset, write_text_atomic
 from .settlement import settle
 from .shards import shard_line, write_shard
-from .stats import Tally, format_stats, summarize, tally_stats
+from .stats import MAX_COUNT, Tally, format_stats, summarize, tally_stats
 from .variant import Variant, VariantLike, as_variant
 
 DEFAULT_BOTS = ("greedy", "random", "greedy")
@@ -60,9 +60,9 @@ EXECUTOR_CHUNK = 200
 STOP_WAIT_SECONDS = 60.0
 
 __all__ = ["DEFAULT_BOTS", "EXECUTOR_CHUNK", "STOP_WAIT_SECONDS", "GameSummary", "Tally",
-           "check_worker", "default_bots", "format_stats", "halt_tasks", "max_jobs", "play_game",
-           "prepare", "prepare_out", "record_path", "run_games", "simulate", "simulate_check",
-           "summarize", "tally_stats", "worker_facts"]
+           "check_last_game", "check_worker", "default_bots", "format_stats", "halt_tasks",
+           "max_jobs", "play_game", "prepare", "prepare_out", "record_path", "run_games",
+           "simulate", "simulate_check", "summarize", "tally_stats", "worker_facts"]
 
 
 @attrs.frozen(slots=True)
@@ -389,6 +389,7 @@ def run_games(variant: VariantLike, games: int, seed: int = 1,
     spans = _check_spans([(_check_count(first, "first", 1), first + games - 1)]
                          if numbers is None else numbers)
     games = sum(b - a + 1 for a, b in spans)
+    check_last_game(spans[-1][1] if spans else 0)
     check_seed(seed + (spans[-1][1] - 1 if spans else 0))
     if bots is None:
         bots = default_bots(variant.players)
@@ -430,6 +431,16 @@ def _run_here_shards(variant: Variant, spans: Sequence[tuple[int, int]], seed: i
         if stop is not None and stop():
             return
         yield from _shard_chunk(variant, first, count, seed, bots, out, stop)
+
+
+def check_last_game(last: int) -> None:
+    """Refuse a run whose games would be numbered past ``2**63-1`` (:data:`MAX_COUNT`), the
+    most a tally, a record's name and a table's int64 column hold: checked before any game,
+    so nothing is written. Raises :class:`ZipaiError` (``bad_option``)."""
+    if last > MAX_COUNT:
+        raise ZipaiError(f"the games would be numbered up to {brief(str(last), 24)}: game "
+                         "numbers go up to 2**63-1 (lower --first or --games)",
+                         code="bad_option")
 
 
 def _check_spans(spans: object) -> list[tuple[int, int]]:

@@ -32,6 +32,7 @@ from ..replay_html import ReplayIndex
 from ..simulate import (
     DEFAULT_BOTS,
     Tally,
+    check_last_game,
     format_stats,
     max_jobs,
     prepare,
@@ -205,6 +206,7 @@ def _plan(args: argparse.Namespace) -> _Plan:
         variant = variant_arg(args.variant or "hunan", args)
         bots = bot_names(args, variant.players)
         first, games, out = args.first, args.games, args.out
+        check_last_game(first + games - 1)
         check_seed(args.seed + first + games - 2, "the last game's seed")
         where = (Path(args.manifest) if args.manifest else
                  Path(out) / MANIFEST_NAME if out else None)
