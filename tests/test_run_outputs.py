@@ -127,15 +127,18 @@ def test_a_finished_run_resumed_says_there_is_nothing_to_play(tmp_path, capsys):
                    "play; its statistics follow\n")
 
 
+OWN = "the records folder --out R keeps its own files under such names"
+
+
 @pytest.mark.parametrize("paths, words", [
-    (["--out", "R", "--table", "R/game-00001.json"], "--out R writes game-00001.json itself"),
+    (["--out", "R", "--table", "R/game-00001.json"], "--table R/game-00001.json: " + OWN),
     (["--out", "R", "--table", "R/run.json"], "--table R/run.json is the run's manifest"),
     (["--out", "R", "--manifest", "m.json", "--table", "R/run.json"],
-     "--out R writes run.json itself"),
-    (["--out", "R", "--table", "R/games-00000001-00000002.jsonl.gz"], "writes games-"),
-    (["--out", "R", "--table", "R/index.html"], "writes index.html itself"),
+     "--table R/run.json: " + OWN),
+    (["--out", "R", "--table", "R/games-00000001-00000002.jsonl.gz"], "gz: " + OWN),
+    (["--out", "R", "--table", "R/index.html"], "--table R/index.html: " + OWN),
     (["--manifest", "same.json", "--table", "same.json"], "is the run's manifest"),
-    (["--out", "R", "--manifest", "R/game-00001.json"], "--out R writes game-00001.json"),
+    (["--out", "R", "--manifest", "R/game-00001.json"], "R/game-00001.json: " + OWN),
     (["--out", "R", "--manifest", "S/run.json"], "is the name of a records folder's own"),
     (["--out", ""], "--out '': an empty path"),
     (["--manifest", ""], "--manifest '': an empty path"),
@@ -277,7 +280,8 @@ def test_a_resumed_html_run_writes_the_missing_pages_and_the_whole_index(tmp_pat
         (part / name).unlink()
     widen(part / "run.json", 5)
     code, out, err = simulate(capsys, "--resume", part)
-    assert code == 0 and "nothing to play" in err and f"replays: {part}/index.html" in out
+    assert code == 0 and f"replays: {part}/index.html" in out
+    assert "finished all its 5 games: the replay pages it did not write are written now" in err
     assert pages(part) == pages(whole)
     # stopped while the games played: the resumed run plays games 4 and 5 and their pages
     short = tmp_path / "short"

@@ -193,8 +193,9 @@ def _check_paths(out: str | None, manifest: Path | None, table: str | None) -> N
             continue  # the folder's own manifest
         if _OWN_NAMES.fullmatch(path.name):
             raise ZipaiError(f"{option} {named[option]}: the records folder --out {out} "
-                             f"writes {path.name} itself: name a file outside it or of "
-                             "another name", code="bad_option")
+                             "keeps its own files under such names (game-NNNNN.json or .html, "
+                             "games-A-B.jsonl.gz, index.html, run.json): name a file outside "
+                             "it or of another name", code="bad_option")
 
 
 def _plan(args: argparse.Namespace) -> _Plan:
@@ -317,8 +318,10 @@ def run(args: argparse.Namespace) -> int:
     tally = plan.tally
     to_play = sum(b - a + 1 for a, b in plan.numbers)
     if args.resume is not None and not to_play:
-        print(f"{plan.manifest}: the run finished all its {plan.games} games: nothing to "
-              "play; its statistics follow", file=sys.stderr)
+        rest = ("the replay pages it did not write are written now, then its statistics "
+                "follow" if pages is not None else "nothing to play; its statistics follow")
+        print(f"{plan.manifest}: the run finished all its {plan.games} games: {rest}",
+              file=sys.stderr)
     t0 = time.perf_counter()
     setup = None
     jobs = args.jobs
