@@ -310,9 +310,9 @@ class _Searcher:
         #: the boundary states a content reaches, so two contents split with no 将 exactly
         #: where their pair-free masks meet)
         free = t.without_pairs()
-        self.joins: tuple[list[dict[int, int] | None], list[dict[int, int] | None], list[int],
-                          list[int], list[int], list[int]] = (t.a, t.b, t.ma, t.mb, free.ma,
-                                                              free.mb)
+        self.joins: tuple[tuple[dict[int, int] | None, ...], tuple[dict[int, int] | None, ...],
+                          tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]
+                          ] = (t.a, t.b, t.ma, t.mb, free.ma, free.mb)
         self.plain_jiang = 0 if variant.win.jiang_requires_quad else variant.win.max_jiang
         self.quad_jiang = variant.win.max_jiang  # with a 提 or 跑
         # a 将 allowed whatever the table holds (:func:`_jiang_views`)
