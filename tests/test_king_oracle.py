@@ -289,22 +289,29 @@ _TABLE_KINDS = ("peng", "wei", "ti", "pao", "chi")
 _ALL_RUNS = [m for ms in _RUNS.values() for m in ms]
 
 
+def random_table(rng: random.Random, sizes: tuple[int, ...]):
+    """Seeded table melds ``(melds as (kind, cards), copies of each kind they hold)``, as many
+    as one of ``sizes``."""
+    seen = [0] * 20
+    table = []
+    for _ in range(rng.choice(sizes)):
+        kind = rng.choice(_TABLE_KINDS)
+        if kind == "chi":
+            cards, kind = rng.choice(_ALL_RUNS)
+        else:
+            cards = (rng.randrange(20),) * (4 if kind in ("ti", "pao") else 3)
+        table.append((kind, tuple(sorted(cards))))
+        for c in cards:
+            seen[c] += 1
+    return table, seen
+
+
 def _situation(rng: random.Random, v, source: str | None, kings: int):
     """A seeded situation: ``(hand counts, table melds as (kind, cards), card)``: a complete
     hand of melds (some 坎, a 将 with a 提/跑), ``kings`` 王 put in for concealed cards, one card in
     three spoiled, the card drawn or discarded out of it when ``source`` is given."""
     while True:
-        seen = [0] * 20
-        table = []
-        for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
-            kind = rng.choice(_TABLE_KINDS)
-            if kind == "chi":
-                cards, kind = rng.choice(_ALL_RUNS)
-            else:
-                cards = (rng.randrange(20),) * (4 if kind in ("ti", "pao") else 3)
-            table.append((kind, tuple(sorted(cards))))
-            for c in cards:
-                seen[c] += 1
+        table, seen = random_table(rng, (0, 0, 1, 1, 2, 3))
         quads = sum(1 for k, _ in table if k in ("ti", "pao"))
         size = v.resting_size(quads) + 1 - sum(len(cs) for _, cs in table)
         hand = [0] * 21

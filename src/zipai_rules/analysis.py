@@ -74,7 +74,9 @@ from .errors import HandError, MeldError
 from .kings import DIGIT as _DIGIT
 from .kings import may_split as _kings_may_split
 from .kings import may_win as _kings_may_win
+from .kings import over as _over
 from .kings import plain_may_split as _plain_may_split
+from .kings import spread_may_split as _spread_may_split
 from .melds import QUADS, Meld, MeldKind, parse_meld, stand_in_text
 from .special import fixed_value_win, special_win
 from .variant import Variant, VariantLike, as_variant
@@ -1274,7 +1276,8 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int | None, sourc
     the table does not allow is left), ``False`` a maybe. Answered from the block tables:
     whatever the card's placement (in the hand, or taking 2, 3 or none of its copies there
     into a meld, none only onto a table 偎/碰 of it where ``table`` is known), the concealed
-    cards left, their 坎 locked, have no split with any number of 将, or with none where
+    cards left, their 坎 locked (under ``win.split_kan`` each 坎 whole or spread:
+    :func:`_no_split_kan`), have no split with any number of 将, or with none where
     ``table`` shows that the placement allows no 将 (``win.jiang_requires_quad`` with no
     提/跑, ``win.max_jiang`` 0); with 王, not even once the 王 join them as any cards
     (:func:`zipai_rules.kings.may_split`, so that the check would search no pool). A
@@ -1293,18 +1296,17 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     if card == KING:
         return False
     s = _SEARCHERS.get(variant.content_hash or variant.id) or _searcher(variant)  # inlined
-    spread = -1  # under win.split_kan, the one 坎 held (other than the card), which may spread
-    if s.split_kan and 3 in hand[:20]:
-        kans = [i for i in range(20) if hand[i] == 3]
-        if len(kans) > 1 or hand[KING] or card in kans:
-            return False  # a maybe: the masks hold counts within 2, one spread 坎 at most
-        spread = kans[0]
     # the masks of the splits a placement may use: with any number of 将 where the variant
     # allows a 将 then (a table 提/跑, or the card making one, where ``win.jiang_requires_quad``)
     if table is None or s.jiang_free:
         plain = quad = s.tables
     else:
         plain, quad = _jiang_views(variant, s.tables, table)
+    if s.split_kan and 3 in hand[:20]:  # a 坎 whole or spread, as the search may lay it
+        # beside 王, a maybe: answering it (exactly, as :func:`_no_split_kan` can) cost more
+        # instructions a game of chenzhou_wang than the searches it saved
+        return not hand[KING] and _no_split_kan(variant, s, plain, quad, hand, card, source,
+                                                 table)
     if hand[KING] and card is not None:
         onto = table is None or hand[card] == 3 or _on_table_meld(table, card)
         if _kings_may_win(plain, quad, hand, card, source, onto):
@@ -1316,13 +1318,7 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     if card is None:  # the hand as it stands, its 王 joining it as any cards
         if not hand[KING]:
-            if plain.ma[ca] & plain.mb[cb]:
-                return False
-            if spread < 0:
-                return True
-            rest = [n if n < 3 else 0 for n in hand[:20]]
-            rest[spread] = 3  # the 坎 spread over melds (one holding its card first)
-            return not _plain_may_split(plain, rest)
+            return not plain.ma[ca] & plain.mb[cb]
         return not _kings_may_split(plain, [n if n < 3 else 0 for n in hand[:20]], hand[KING])
     held = hand[card]
     unit = _DIGIT[card]
@@ -1344,8 +1340,6 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
         tables = quad if n == held or n == held - 3 else plain
         if n == 3 and (held == 3 or (own and held == 2)):
             if own and held == 2 and kept:  # the kept draw's three may also be spread
-                if spread >= 0:
-                    return False  # and a 坎 that may spread: a maybe
                 rest = [k if k < 3 else 0 for k in hand[:20]]
                 rest[card] = 3
                 if _plain_may_split(tables, rest):
@@ -1354,19 +1348,59 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
         elif n == 4:
             n = 1  # the 坎 and the fourth copy free
         if n == 3:  # the card onto a pair held free
-            if spread >= 0:
-                return False  # and a 坎 that may spread: two counts of 3, a maybe
             rest = [k if k < 3 else 0 for k in hand[:20]]
             rest[card] = 3
             if _plain_may_split(tables, rest):
                 return False
         elif tables.ma[ca + n * unit_a] & tables.mb[cb + n * unit_b]:
             return False
-        elif spread >= 0:  # the 坎 spread over melds (one holding its card first)
-            rest = list(hand[:20])
-            rest[card] = n
-            if _plain_may_split(tables, rest):
-                return False
+    return True
+
+
+def _no_split_kan(variant: Variant, s: _Searcher, plain: BlockTables, quad: BlockTables,
+                  hand: Sequence[int], card: int | None, source: str | None,
+                  table: Sequence[Meld] | None) -> bool:
+    """:func:`_no_split` of a hand holding a 坎 under ``win.split_kan``, with the block tables
+    of a placement making no 提/跑 (``plain``) and of one making one (``quad``): no pool the
+    search may be given (:func:`_placements`) may split, each 3 (or 4) of a kind in it lying
+    as a group of three real copies or spread over other melds, the 王 as any cards
+    (:func:`~zipai_rules.kings.spread_may_split` with ``whole``). The search's own limits (a
+    王 never a fifth copy, the won card's triple being its 碰's placement, the count a 提/跑
+    leaves for its 将) are left out: they only refuse more. Exact with 王 too, though
+    :func:`_no_split` asks it only for hands holding none."""
+    kings = hand[KING]
+    pool = list(hand[:20])
+    a, b = s.read(bytes(hand))  # the block contents with every 3 out of them
+    ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
+    big = _over(pool)
+    if card is None:
+        return not _spread_may_split(plain, pool, ca, cb, kings, big, True)
+    held = hand[card]
+    own = source == Source.SELF
+    claims = variant.claims
+    # each placement as (the card's count in the pool, whether it makes a 提/跑)
+    if held == 3:  # onto the 坎: its 提/跑, or free beside it (four copies, whole or spread)
+        pao = own or source in claims.pao_on_kan
+        free = claims.kept if own else not pao or claims.po_pao_hu or not claims.pao_forced
+        placed = ((0, True),) * pao + ((4, False),) * free
+    elif held == 2:  # its 偎/碰 (or the won triple), or free (another's card, one's kept draw)
+        placed = ((0, False),) + ((3, False),) * (not own or claims.kept)
+    else:  # free, or onto a table 偎/碰 of it (its 提/跑)
+        onto = table is None or _on_table_meld(table, card)
+        placed = ((held + 1, False),) + ((held, True),) * onto
+    unit = _DIGIT[card]
+    da, db = (unit, 0) if card % 10 < 5 else (0, unit)
+    if held < 3:  # the card's own count out of the contents, set for each placement
+        ca -= held * da
+        cb -= held * db
+    bit = 1 << card
+    big &= ~bit
+    for n, made in placed:
+        pool[card] = n
+        x = n if n < 3 else 0
+        if _spread_may_split(quad if made else plain, pool, ca + x * da, cb + x * db, kings,
+                             big | bit if n > 2 else big, True):
+            return False
     return True
 
 

@@ -52,6 +52,9 @@ _HOLD: list[list[tuple[bool, tuple[tuple[int, int, int, int], ...]]]] = [
 
 _COVERED = b"\x00\x01\x02"
 
+#: each kind's digit in blocks A and B (0 outside its block)
+_DIGITS = [(DIGIT[j] * (j % 10 < 5), DIGIT[j] * (j % 10 >= 5)) for j in range(20)]
+
 #: the most entries of a tables' memo of :func:`may_split` (``BlockTables.kings_memo``, kept
 #: with the tables whose masks it read) before it is emptied
 MEMO_LIMIT = 100_000
@@ -61,37 +64,98 @@ def may_split(tables: BlockTables, counts: Sequence[int], kings: int) -> bool:
     """Whether the concealed pool of the 20 ``counts`` (every 坎 already out of it; any count,
     a count of 3 or more being the incoming card held free or copies a 王 joined) may split
     wholly into melds with any number of 将 (as ``tables`` allow them) once ``kings`` 王 join
-    it: ``False`` is sure, ``True`` a maybe. A count above 2 is first taken down by each meld
-    holding that card (its missing cards stood in for by 王), or by a triple of it with a 王;
-    then :func:`_wild`."""
+    it: ``False`` is sure, ``True`` a maybe (:func:`spread_may_split`)."""
     counts = list(counts[:20])
+    ca, cb = contents_of(bytes(n if n < 3 else 0 for n in counts))
+    return spread_may_split(tables, counts, ca, cb, kings, over(counts))
+
+
+def over(counts: Sequence[int]) -> int:
+    """The kinds of the 20 ``counts`` held three times or more, as bits (kind ``k``: ``1 <<
+    k``)."""
+    big = 0
     for k in range(20):
-        c = counts[k]
-        if c > 2:
-            if kings:  # a triple with a 王: two copies and the 王 (the pool never holds a
-                # triple of real copies that is no 坎: the 碰 is a placement of its own)
-                counts[k] = c - 2
-                if may_split(tables, counts, kings - 1):
-                    return True
-                counts[k] = c
-            pair_free = tables.without_pairs() is tables
-            for nk, jiang, others in _HOLDING[k]:
-                if jiang and pair_free:
-                    continue
-                missing = 0
-                rest = list(counts)
-                rest[k] = c - nk
-                for j, n in others:
-                    have = rest[j]
-                    if have < n:
-                        missing += n - have
-                        n = have
-                    rest[j] = have - n
-                if missing <= kings and may_split(tables, rest, kings - missing):
-                    return True
-            return False
-    ca, cb = contents_of(bytes(counts))
-    return _wild(tables, counts, ca, cb, kings, 0)
+        if counts[k] > 2:
+            big |= 1 << k
+    return big
+
+
+def spread_may_split(tables: BlockTables, counts: list[int], ca: int, cb: int, kings: int,
+                     big: int, whole: bool = False) -> bool:
+    """:func:`may_split` of the pool ``counts`` (20 counts, changed while it runs and given
+    back as they were) whose block contents are ``ca``, ``cb`` with the kinds ``big`` (bits,
+    :func:`over`: those held three times or more) at 0. The lowest of them is first taken
+    down by a triple of it with a 王, or with ``whole`` (``win.split_kan``: a 坎 lies whole
+    or spread) by a triple of three real copies, or by each meld holding it (its other cards
+    from the pool, real first, or stood in for by 王; copies being alike, a real copy of the
+    kind first); then :func:`_wild`."""
+    if not big:
+        if not kings:  # (:func:`_wild` without 王: the masks)
+            return bool(tables.ma[ca] & tables.mb[cb])
+        return _wild(tables, counts, ca, cb, kings, 0)
+    k = (big & -big).bit_length() - 1
+    bit = 1 << k
+    c = counts[k]
+    da, db = _DIGITS[k]
+    # a triple of the kind: three real copies (a 坎 kept whole), or two and a 王 (without
+    # ``whole`` the pool holds no triple of real copies: the 碰 is a placement of its own)
+    for taken, need in ((3, 0), (2, 1)):
+        if need > kings or (not need and not whole):
+            continue
+        left = c - taken
+        counts[k] = left
+        try:
+            if left > 2:
+                hit = spread_may_split(tables, counts, ca, cb, kings - need, big, whole)
+            else:
+                hit = spread_may_split(tables, counts, ca + left * da, cb + left * db,
+                                       kings - need, big ^ bit, whole)
+        finally:
+            counts[k] = c
+        if hit:
+            return True
+    pair_free = tables.without_pairs() is tables
+    counts[k] = c - 1  # one real copy of the kind in each meld tried
+    try:
+        for jiang, others in _HOLD[k]:
+            if jiang and pair_free:
+                continue
+            left_kings = kings
+            for j, n, _, _ in others:  # the 王 standing for the cards the pool lacks
+                if counts[j] < n:
+                    left_kings -= n - counts[j]
+            if left_kings < 0:
+                continue
+            a, b, rest = ca, cb, big
+            took: list[tuple[int, int]] = []
+            for j, n, ja, jb in others:  # the meld's other cards: real first
+                have = counts[j]
+                if have < n:
+                    n = have
+                if n:
+                    took.append((j, have))
+                    counts[j] = have - n
+                    if j != k:  # (the kind's own contents are set below)
+                        if have < 3:
+                            a -= n * ja
+                            b -= n * jb
+                        elif have - n < 3:  # out of the contents until now
+                            a += (have - n) * ja
+                            b += (have - n) * jb
+                            rest ^= 1 << j
+            left = counts[k]
+            if left > 2:
+                hit = spread_may_split(tables, counts, a, b, left_kings, rest, whole)
+            else:
+                hit = spread_may_split(tables, counts, a + left * da, b + left * db,
+                                       left_kings, rest ^ bit, whole)
+            for j, have in reversed(took):
+                counts[j] = have
+            if hit:
+                return True
+    finally:
+        counts[k] = c
+    return False
 
 
 def _wild(tables: BlockTables, counts: list[int], ca: int, cb: int, kings: int, low: int
