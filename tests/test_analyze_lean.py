@@ -16,6 +16,15 @@ from zipai_rules.errors import ZipaiError
 from zipai_rules.presets import load_preset, preset_ids
 
 
+@pytest.fixture(autouse=True, params=["c-calls", "loop"])
+def reading(request, monkeypatch):
+    """Each test both ways the lean reading reads the items: the interpreted build's passes of
+    C calls over the list, and the compiled build's own loop (``analysis._NATIVE``; set here,
+    it is read by the interpreted build; the compiled one keeps its own)."""
+    monkeypatch.setattr(analysis, "_NATIVE", request.param == "loop")
+    return request.param
+
+
 def general(v, hand):
     """The general reading: the checks, then the one win decision."""
     counts, table, card = _checked(v, hand, (), None, None, False, False)
