@@ -73,6 +73,7 @@ from .cards import (
 )
 from .errors import HandError, MeldError
 from .kings import DIGIT as _DIGIT
+from .kings import DIGITS as _DIGITS
 from .kings import may_split as _kings_may_split
 from .kings import may_win as _kings_may_win
 from .kings import over as _over
@@ -1407,8 +1408,7 @@ def _no_split_kan(variant: Variant, s: _Searcher, plain: BlockTables, quad: Bloc
     else:  # free, or onto a table 偎/碰 of it (its 提/跑)
         onto = table is None or _on_table_meld(table, card)
         placed = ((held + 1, False),) + ((held, True),) * onto
-    unit = _DIGIT[card]
-    da, db = (unit, 0) if card % 10 < 5 else (0, unit)
+    da, db = _DIGITS[card]
     if held < 3:  # the card's own count out of the contents, set for each placement
         ca -= held * da
         cb -= held * db

@@ -52,8 +52,8 @@ _HOLD: list[list[tuple[bool, tuple[tuple[int, int, int, int], ...]]]] = [
 
 _COVERED = b"\x00\x01\x02"
 
-#: each kind's digit in blocks A and B (0 outside its block)
-_DIGITS = [(DIGIT[j] * (j % 10 < 5), DIGIT[j] * (j % 10 >= 5)) for j in range(20)]
+#: each kind's digit in blocks A and B (0 outside its block), as a pair
+DIGITS = [(DIGIT[j] * (j % 10 < 5), DIGIT[j] * (j % 10 >= 5)) for j in range(20)]
 
 #: the most entries of a tables' memo of :func:`may_split` (``BlockTables.kings_memo``, kept
 #: with the tables whose masks it read) before it is emptied
@@ -96,7 +96,7 @@ def spread_may_split(tables: BlockTables, counts: list[int], ca: int, cb: int, k
     k = (big & -big).bit_length() - 1
     bit = 1 << k
     c = counts[k]
-    da, db = _DIGITS[k]
+    da, db = DIGITS[k]
     # a triple of the kind: three real copies (a 坎 kept whole), or two and a 王 (without
     # ``whole`` the pool holds no triple of real copies: the 碰 is a placement of its own)
     for taken, need in ((3, 0), (2, 1)):
