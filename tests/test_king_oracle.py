@@ -401,3 +401,20 @@ def test_king_oracle(seed, case):
     tally = compare(preset, source, HANDS[preset], seed)
     print(preset, source, dict(tally))
     assert tally["hands"] == HANDS[preset] and tally["wins"] > 0 and tally["natural_kan"] > 0
+
+
+def test_four_kept_spread_with_king():
+    """郴州 with 王: one's own fourth d6 kept beside the 坎 (``claims.own_draw: kept``) and
+    spread as 绞 ``x6 d6 d6`` (the x6 a 王) and 将 ``d6 d6``. The brute force finds the win;
+    the search once missed it, its spread of the four taking real cards only."""
+    v = load_preset("chenzhou_wang")
+    table = [("pao", (19,) * 4), ("ti", (9,) * 4)]
+    hand = [0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 3, 0, 0, 3, 0, 2]  # x2 x3 x4 d1 d2
+    # d6 d6 d6 d9 d9 d9 K K, drawing d6
+    assert Oracle(v).judge(hand, table, 15, "self") == (True, 30)
+    a = win_verdict(v, hand, _melds(table), 15, "self")
+    assert (a.win, a.huxi) == (True, 30)
+    groups = {str(g.meld): g.kings for g in a.best.groups}
+    assert groups["jiao(x6 d6 d6)"] == (5,) and groups["jiang(d6 d6)"] == ()
+    assert sum(len(k) for k in groups.values()) == 2
+    assert win_verdict(v, hand, _melds(table), 15, "self", explain=False).win

@@ -709,17 +709,20 @@ class _Placement:
     table: tuple[Meld, ...]   # table melds after the card is placed
     extra: tuple[Meld, ...]   # new melds from the hand (the card's 碰/偎/提/跑)
     pool: tuple[int, ...]     # concealed counts left to decompose (kans still inside)
+    stood: tuple[int, ...] = ()  # the cards a 王 stands for in the last extra meld
 
 
 def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
-                card: int | None, source: str | None) -> list[_Placement]:
+                card: int | None, source: str | None, kings: int = 0, room: bytes = b""
+                ) -> list[_Placement]:
     """Every way the incoming card may lie: in its forced or claimed meld, or in the hand.
 
     Under ``claims.own_draw: kept`` (郴州) one's own draw is in the hand when the win is
     checked, usable in any group ([cz-Sim] ``_continue_play``), so the hand placement is added
     to the forced 跑/提/偎 (which the drawer lays if it does not win, checked again after).
     A card free beside a 坎 (four copies, which no pool holds) lies as the 坎 whole and the
-    fourth copy free, and under ``win.split_kan`` also spread (:func:`_spread_four`)."""
+    fourth copy free, and under ``win.split_kan`` also spread (:func:`_spread_four`), a
+    meld of the spread completed by up to ``kings`` 王 (``room``: as :func:`king_room`)."""
     out = _placed(variant, table, hand, card, source)
     if card is None or card == KING:
         return out
@@ -742,24 +745,36 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
             spread.append(_Placement(pl.table, pl.extra + (same_meld(MeldKind.KAN, card),),
                                      tuple(h)))
             if variant.win.split_kan:
-                spread += _spread_four(pl, card)
+                spread += _spread_four(pl, card, kings, room)
         else:
             spread.append(pl)
     return spread
 
 
-def _spread_four(pl: _Placement, card: int) -> list[_Placement]:
+def _spread_four(pl: _Placement, card: int, kings: int = 0, room: bytes = b""
+                 ) -> list[_Placement]:
     """Under ``win.split_kan``, the placements spreading the four copies of ``card`` in the
     pool of ``pl`` over melds other than one group of three: each meld holding the card (a
     sequence, 二七十 or 绞) taken out first, the copies left in the pool (a 3 of them then
-    whole or spread as any). A split into two 将 alone is left out (no preset allows two)."""
+    whole or spread as any). A card of that meld the pool lacks may be a 王, up to ``kings``
+    of them, each where ``room`` lets a 王 stand for it (``_Placement.stood``): ``x6 d6 d6``
+    of four d6 and a 王, as the search would take it were the four in its pool. A split into
+    two 将 alone is left out (no preset allows two)."""
     out = []
     for kind, cards in _HOLDING[card]:
         h = list(pl.pool)
+        stood: list[int] = []
         for c in cards:
-            h[c] -= 1
-        if min(h[:20]) >= 0:
+            if h[c]:
+                h[c] -= 1
+            else:
+                stood.append(c)
+        if not stood:
             out.append(_Placement(pl.table, pl.extra + (Meld(kind, cards),), tuple(h)))
+        elif len(stood) <= kings and (not room or all(
+                stood.count(c) <= room[c] for c in stood)):
+            out.append(_Placement(pl.table, pl.extra + (Meld(kind, cards),), tuple(h),
+                                  tuple(stood)))
     return out
 
 
@@ -1680,7 +1695,7 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     kings = counts[KING]
     results: list[Decomposition] = []
     best_key: tuple[int, tuple[Meld, ...], tuple[Meld, ...], int, int, int, int,
-                    bytes, int] | None = None
+                    bytes, int, tuple[int, ...]] | None = None
     pair_only = False
     real = list(counts)
     real[KING] = 0
@@ -1688,7 +1703,11 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
     # copies only; then the 王 join the concealed cards left, each standing for any card
     kan_huxi = searcher.kan_huxi
     room = king_room(variant, real, table, card, kings) if kings else b""
-    for pl in _placements(variant, table, real, card, source):
+    every = kings
+    for pl in _placements(variant, table, real, card, source, every, room):
+        kings = every - len(pl.stood)  # the 王 left for the search (_spread_four)
+        here = room if not pl.stood or not room else bytes(
+            min(n - pl.stood.count(i), kings) for i, n in enumerate(room))
         start = list(real)
         if source == Source.SELF and card is not None and pl.pool[card] > real[card]:
             start[card] += 1  # one's own draw joins the concealed cards
@@ -1709,31 +1728,31 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
             x = encode(pl.pool) - sum(3 << (3 * i) for i in kans)
             base = fixed + sum(kan_huxi[i] for i in kans)
             if kings:
-                found = searcher.wild_value(x, kings, jiang, pend, room)
+                found = searcher.wild_value(x, kings, jiang, pend, here)
             else:
                 found = searcher.value(x, jiang)
             if found < 0:
                 # the same reason with or without every decomposition: a pool that splits
                 # only with a 将 more than this placement allows is ``jiang_not_allowed``
                 if why and not pair_only and jiang < 7 and (
-                        searcher.wild_value(x, kings, 7, pend, room) >= 0 if kings
+                        searcher.wild_value(x, kings, 7, pend, here) >= 0 if kings
                         else searcher.splits(x, 7)):
                     pair_only = True
                 continue
             hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
             if want_all:
                 if kings:
-                    for melds, stood in searcher.all_wild(x, kings, jiang, pend, room):
+                    for melds, stood in searcher.all_wild(x, kings, jiang, pend, here):
                         results.append(_decomposition(variant, searcher, pl.table, hand_fixed,
-                                                      melds, stood, len(pl.extra)))
+                                                      melds, stood, len(pl.extra), pl.stood))
                 else:
                     for melds in searcher.all(x, jiang):
                         results.append(_decomposition(variant, searcher, pl.table, hand_fixed,
-                                                      melds, (), len(pl.extra)))
+                                                      melds, (), len(pl.extra), pl.stood))
                 continue
             if best_key is None or base + found > best_key[0]:
-                best_key = (base + found, pl.table, hand_fixed, x, jiang, kings, pend, room,
-                            len(pl.extra))
+                best_key = (base + found, pl.table, hand_fixed, x, jiang, kings, pend, here,
+                            len(pl.extra), pl.stood)
     if best_key is not None and not want_all:
         total = best_key[0]
         reason = Reason.BELOW_MIN_HUXI if total < variant.win.min_huxi else None
@@ -1768,31 +1787,36 @@ def _kan_choices(searcher: _Searcher, held: list[int], real: list[int], card: in
 
 def _searched(variant: Variant, table: tuple[Meld, ...], fixed: tuple[Meld, ...], x: int,
               jiang: int, kings: int = 0, pend: int = -1,
-              room: bytes = b"", extra: int = 0) -> Decomposition:
+              room: bytes = b"", extra: int = 0, extra_kings: tuple[int, ...] = ()
+              ) -> Decomposition:
     """The best decomposition of the table melds, the ``fixed`` hand melds and pool ``x``
     with ``kings`` 王 searched with at most ``jiang`` pairs (the first found among equals, as
-    ever; ``pend``, ``room``: as :meth:`_Searcher._wild_moves`; ``extra``: as
-    :func:`_decomposition`)."""
+    ever; ``pend``, ``room``: as :meth:`_Searcher._wild_moves`; ``extra``, ``extra_kings``:
+    as :func:`_decomposition`)."""
     searcher = _searcher(variant)
     if kings:
         wild = searcher.best_wild(x, kings, jiang, pend, room)
         if wild is None:  # cannot happen: the search found a split of this pool
             raise RuntimeError("the 王 search lost its split")
-        return _decomposition(variant, searcher, table, fixed, wild[1], wild[2], extra)
+        return _decomposition(variant, searcher, table, fixed, wild[1], wild[2], extra,
+                              extra_kings)
     found = searcher.best(x, jiang)
     if found is None:  # cannot happen: the tables found a split of this pool
         raise RuntimeError("the block tables and the search disagree")
-    return _decomposition(variant, searcher, table, fixed, found[1], (), extra)
+    return _decomposition(variant, searcher, table, fixed, found[1], (), extra, extra_kings)
 
 
 def _decomposition(variant: Variant, searcher: _Searcher, table: tuple[Meld, ...],
                    fixed: tuple[Meld, ...], melds: tuple[Meld, ...],
-                   stood: tuple[tuple[int, ...], ...] = (), extra: int = 0) -> Decomposition:
+                   stood: tuple[tuple[int, ...], ...] = (), extra: int = 0,
+                   extra_kings: tuple[int, ...] = ()) -> Decomposition:
     """The decomposition of the table melds, the ``fixed`` hand melds (the first ``extra``
     made by the card's placement, then the 坎) and the searched ones; ``stood``: for each
-    searched meld, the cards a 王 stands for in it (none given: none)."""
+    searched meld, the cards a 王 stands for in it (none given: none); ``extra_kings``: the
+    cards a 王 stands for in the last of the ``extra`` (:func:`_spread_four`)."""
     groups = [Group(m, variant.meld_huxi(m), "table", m.kings) for m in table]
-    groups += [Group(m, variant.meld_huxi(m)) for m in fixed[:extra]]
+    groups += [Group(m, variant.meld_huxi(m), kings=extra_kings if k == extra - 1 else ())
+               for k, m in enumerate(fixed[:extra])]
     if stood:  # a 坎 a 王 completes is shown among the real ones, in card order
         searched = [Group(m, variant.meld_huxi(m), kings=k)
                     for m, k in zip(melds, _real_kans(melds, stood), strict=True)]
