@@ -69,6 +69,9 @@ def create_app(variant: str | Variant = "hunan", *, humans: int = 1,
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)  # no favicon: a browser asks for one
+
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         queue: asyncio.Queue[Frame | None] = asyncio.Queue()
@@ -106,6 +109,7 @@ def create_app(variant: str | Variant = "hunan", *, humans: int = 1,
 
     routes: list[BaseRoute] = [
         Route("/", page),
+        Route("/favicon.ico", no_icon),
         WebSocketRoute("/ws", socket),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

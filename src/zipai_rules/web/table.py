@@ -332,21 +332,22 @@ class WebTable:
         return bot(self.game.state, view.options)  # a bot of the acting seat only
 
     def _changed(self) -> None:
-        """Let the bots answer (at once), keep the deadline, record a finished hand, then tell
-        every connected person's seat its part."""
+        """After a change: keep the deadline, record a finished hand and tell every connected
+        person's seat its part; then let the next bot answer (at once) and do it again, so
+        that every decision a seat is asked is sent to it, even one a bot's answer decides
+        at once (a 胡 that takes the card)."""
         game = self.game
-        if self.live:
-            for _ in range(MOVE_LIMIT):
-                bots = [s for s in game.awaiting() if s >= self.humans]
-                if not bots:
-                    break
-                game.apply(self._bot_choice(bots[0]), by=bots[0],
-                           decision=game.decision(bots[0]))
-            self._arm()
-        if game.is_over and self.record is None:
-            self._finish()
-        for seat in list(self.conns):
-            self._update(seat)
+        for _ in range(MOVE_LIMIT):
+            if self.live:
+                self._arm()
+            if game.is_over and self.record is None:
+                self._finish()
+            for seat in list(self.conns):
+                self._update(seat)
+            bots = [s for s in game.awaiting() if s >= self.humans] if self.live else []
+            if not bots:
+                break
+            game.apply(self._bot_choice(bots[0]), by=bots[0], decision=game.decision(bots[0]))
 
     def _arm(self) -> None:
         """One deadline per claim window (the same for every seat) and per own turn: kept
@@ -406,7 +407,8 @@ class WebTable:
 
     def _update(self, seat: int) -> None:
         """Send ``seat`` the events shown to it and not yet sent, its observation when it has
-        a new decision, its picture and the seconds left; the end of the hand once."""
+        a new decision (and once at the end: ``game.views(seat)`` one by one), its picture and
+        the seconds left; the end of the hand once."""
         conn = self.conns[seat]
         game = self.game
         shown = game.events_for(seat)
@@ -416,6 +418,7 @@ class WebTable:
         fresh = decision is not None and decision != self.asked[seat]
         if fresh:
             self.asked[seat] = decision
+        fresh = fresh or (game.is_over and seat not in self.ended)  # the last view, over
         if news or fresh:
             view = game.observe(seat)
             conn.send({"type": "view", "seat": seat,
