@@ -3,7 +3,9 @@ TestClient; the record store is a fake of its ``add`` alone."""
 
 from __future__ import annotations
 
+import copy
 import json
+import sys
 from typing import Any
 
 import pytest
@@ -188,3 +190,216 @@ def test_each_seat_is_sent_exactly_its_own_view() -> None:
             record["deal"]["wall"] not in text
         ends = [f for f in s.frames if f["type"] == "end"]
         assert len(ends) == 1 and ends[0]["result"] == game.observe(seat).result.to_json()
+
+
+# --- deadlines -------------------------------------------------------------------------------
+
+def seated_table(humans: int, seed: int, timers: Timers) -> tuple[WebTable, list[Any]]:
+    table = WebTable("hunan", humans=humans, seed=seed, store=FakeStore(), schedule=timers)
+    conns = []
+    for k in range(humans):
+        frames: list[dict[str, Any]] = []
+        conn = table.connect(frames.append)
+        table.receive(conn, json.dumps({"join": f"p{k}"}))
+        conns.append((conn, frames))
+    return table, conns
+
+
+def answer_first(table: WebTable, conns: list[Any], seat: int) -> None:
+    conn, frames = conns[seat]
+    last = [f for f in frames if f["type"] == "view" and f["decision"] is not None][-1]
+    assert last["decision"] == table.game.decision(seat)
+    table.receive(conn, json.dumps({"decision": last["decision"],
+                                    "action": last["options"][0]["action"]}))
+
+
+def test_a_silent_seat_s_window_closes_with_its_default_at_the_deadline() -> None:
+    timers = Timers()
+    table, conns = seated_table(2, 11, timers)
+    game = table.game
+    for _ in range(300):  # play on until a window asks both people
+        waiting = game.awaiting()
+        if game.state.window is not None and set(waiting) == {0, 1}:
+            break
+        answer_first(table, conns, waiting[0])
+    else:
+        raise AssertionError("no window asked both players")
+    armed = timers.live()
+    assert len(armed) == 1 and armed[0].seconds == table.window_seconds
+    asked = game.decision(1)
+    answer_first(table, conns, 0)             # seat 0 answers, seat 1 stays silent
+    assert game.decision(1) == asked and timers.live() == armed  # the same one deadline
+    before = len(game.actions)
+    armed[0].callback()                       # the deadline runs out
+    assert table.deadlines == 1
+    defaults = [a for a in game.actions[before:] if a.seat == 1]
+    assert defaults and defaults[0].kind.value in ("pass", "hu")
+    assert game.decision(1) != asked
+
+
+def test_a_silent_own_turn_takes_the_default_bot_s_choice_at_the_deadline() -> None:
+    timers = Timers()
+    table, conns = seated_table(1, 5, timers)
+    game = table.game
+    for _ in range(300):  # the dealer's first discard is seat 0's own turn
+        if game.state.window is None and game.awaiting() == (0,):
+            break
+        answer_first(table, conns, 0)
+    view = game.observe(0)
+    assert view.options and view.phase.value == "discard"
+    expected = copy.deepcopy(table.bots[0]).choose(game.variant, view.hand, view.options)
+    before = len(game.actions)
+    timers.live()[-1].callback()
+    assert game.actions[before] == expected and table.deadlines == 1
+
+
+def test_a_hand_nobody_answers_is_played_to_its_end_by_the_deadlines() -> None:
+    store = FakeStore()
+    app = create_app("hunan", seed=5, store=store, window_seconds=0.02)
+    table: WebTable = app.state.table
+    with TestClient(app).websocket_connect("/ws") as ws:
+        ws.send_json({"join": "away"})
+        while (frame := ws.receive_json())["type"] != "end":
+            pass
+    assert table.game.is_over and frame["record_id"] == 1 and table.deadlines > 0
+    mine = [a for a in table.game.actions if a.seat == 0]
+    assert mine  # every answer of seat 0 was given by a deadline
+    assert table.deadlines == sum(1 for v in table.game.views(0) if v.decision is not None)
+
+
+# --- hostile frames --------------------------------------------------------------------------
+
+def snapshot(table: WebTable) -> tuple[Any, ...]:
+    game = table.game
+    return (game.state, tuple(game.actions), tuple(game.events), len(table.seats))
+
+
+def test_hostile_frames_get_a_clean_error_and_change_nothing() -> None:
+    app = create_app("hunan", seed=5, store=FakeStore())
+    table: WebTable = app.state.table
+    client = TestClient(app)
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"decision": 1, "action": {"kind": "pass", "seat": 0}})
+        assert ws.receive_json()["error"] == "bad_message"  # no seat yet
+        ws.send_json({"resume": "not-a-token"})
+        assert ws.receive_json()["error"] == "bad_token"
+        ws.send_json({"resume": 7})
+        assert ws.receive_json()["error"] == "bad_token"
+        ws.send_json({"join": ""})
+        assert ws.receive_json()["error"] == "bad_message"
+        ws.send_json({"join": "x" * 33})
+        assert ws.receive_json()["error"] == "bad_message"
+        ws.send_json({"join": "east"})
+        assert ws.receive_json()["type"] == "welcome"
+        view = ws.receive_json()
+        decision = view["decision"]
+        assert decision is not None and view["options"][0]["action"]["kind"] == "discard"
+        held = view["options"][0]["action"]
+        before = snapshot(table)
+        hostile: list[tuple[Any, str]] = [
+            ("not json", "bad_json"),
+            ("[1, 2]", "bad_message"),
+            ('"text"', "bad_message"),
+            ('{"a": 1, "a": 2}', "duplicate_key"),
+            ("[" * 200 + "]" * 200, "too_deep"),
+            ("NaN", "bad_json"),
+            ("x" * (FRAME_LIMIT + 1), "too_large"),
+            (b'{"join": "x"}', "bad_message"),
+            ({"join": "again"}, "bad_message"),
+            ({"resume": "again"}, "bad_message"),
+            ({"decision": str(decision), "action": held}, "bad_argument"),
+            ({"decision": True, "action": held}, "bad_argument"),
+            ({"decision": None, "action": held}, "bad_argument"),
+            ({"decision": float(decision), "action": held}, "bad_argument"),
+            ({"decision": decision, "action": "discard x1"}, "bad_action"),
+            ({"decision": decision, "action": {"kind": "discard", "seat": 0, "card": "zz"}},
+             "bad_action"),
+            ({"decision": decision, "action": {**held, "seat": 1}}, "not_your_seat"),
+            ({"decision": decision + 5, "action": held}, "stale_decision"),
+            ({"decision": decision, "action": {"kind": "pass", "seat": 0}}, "wrong_phase"),
+            ({"decision": decision, "action": held, "extra": 1}, "bad_message"),
+            ({"next": True}, "hand_not_over"),
+            ({"next": 1}, "bad_message"),
+            ({}, "bad_message"),
+        ]
+        for frame, code in hostile:
+            if isinstance(frame, bytes):
+                ws.send_bytes(frame)
+            elif isinstance(frame, str):
+                ws.send_text(frame)
+            else:
+                ws.send_json(frame)
+            reply = ws.receive_json()
+            assert (reply["type"], reply["error"]) == ("error", code), (frame, reply)
+            assert isinstance(reply["message"], str) and "Traceback" not in reply["message"]
+            assert snapshot(table) == before, frame
+        ws.send_json({"decision": decision, "action": held})  # the real answer is taken
+        assert ws.receive_json()["type"] == "view"
+        assert table.game.actions[len(before[1])].to_json() == held
+        ws.send_json({"decision": decision, "action": held})  # sent twice: stale
+        while (reply := ws.receive_json())["type"] == "view":
+            pass
+        assert reply["error"] == "stale_decision"
+    with client.websocket_connect("/ws") as other:
+        other.send_json({"join": "west"})
+        assert other.receive_json()["error"] == "table_full"
+
+
+def test_a_seat_resumes_with_its_token_and_is_sent_its_view_again() -> None:
+    app = create_app("hunan", seed=5)
+    table: WebTable = app.state.table
+    client = TestClient(app)
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"join": "east"})
+        token = ws.receive_json()["token"]
+        first = ws.receive_json()
+    assert table.seats[0]["token_sha256"] != token and token not in json.dumps(table.seats)
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"resume": token})
+        welcome = ws.receive_json()
+        assert welcome["seat"] == 0 and "token" not in welcome
+        again = ws.receive_json()
+        assert again["events"] == first["events"] and again["observation"] == \
+            first["observation"] and again["decision"] == first["decision"]
+
+
+def test_next_deals_a_new_hand_with_a_new_digest() -> None:
+    store = FakeStore()
+    app = create_app("hunan", seed=5, store=store)
+    table: WebTable = app.state.table
+    with TestClient(app).websocket_connect("/ws") as ws:
+        ws.send_json({"join": "east"})
+        digest = ws.receive_json()["digest"]
+        play_first(ws, [])
+        ws.send_json({"next": True})
+        welcome = ws.receive_json()
+        assert welcome["type"] == "welcome" and welcome["hand"] == 2
+        assert welcome["digest"] != digest == store.records[0]["commitment"]["digest"]
+        assert welcome["digest"] == table.game.commitment.digest
+        view = ws.receive_json()
+        assert view["events"][0] == table.game.events_for(0)[0].to_json()
+        assert not table.game.is_over
+
+
+# --- the command line ------------------------------------------------------------------------
+
+def test_zipai_serve_without_the_extra_says_which_and_exits_2(monkeypatch, capsys) -> None:
+    from zipai_rules.cli import main
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn raises ImportError
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: zipai serve needs the serve extra: ") and ".[serve]" in err
+
+
+@pytest.mark.parametrize("args", [["--port", "70000"], ["--humans", "0"], ["--humans", "4"],
+                                  ["--window-seconds", "0"], ["--window-seconds", "nan"],
+                                  ["--variant", "nowhere"], ["--seed", "-1"]])
+def test_zipai_serve_refuses_bad_arguments(args, capsys) -> None:
+    from zipai_rules.cli import main
+
+    try:
+        code = main(["serve", *args])
+    except SystemExit as exc:  # argparse's own refusals
+        code = exc.code
+    assert code == 2 and "error:" in capsys.readouterr().err

@@ -39,7 +39,7 @@ from typing import Any, Protocol
 from ..bots import make_bots
 from ..engine import Action, Game
 from ..errors import ZipaiError
-from ..inputs import loads_json
+from ..inputs import Limits, check_tree, loads_json
 from ..play import Bot
 from ..records import game_record
 from ..settlement import settle
@@ -50,6 +50,8 @@ from ..wording import Words
 
 #: the longest frame read or written, in bytes of UTF-8
 FRAME_LIMIT = 64 * 1024
+#: the shape of a client frame: an action is a few levels and a few dozen values
+FRAME_SHAPE = Limits(max_bytes=FRAME_LIMIT, max_nodes=1000, max_depth=8)
 #: the longest player name taken, in characters
 NAME_LIMIT = 32
 #: bot moves in a row the table plays before it stops (a bound on one change's work)
@@ -93,13 +95,16 @@ def token_hash(token: str) -> str:
 def parse_frame(text: str | bytes) -> dict[str, Any]:
     """One client frame: a JSON object of at most :data:`FRAME_LIMIT` bytes of UTF-8 text.
     Raises :class:`~zipai_rules.errors.ZipaiError`: ``too_large``, ``bad_message`` (a binary
-    frame, or JSON that is not an object), and the strict reader's ``bad_json``,
-    ``duplicate_key``, ``too_deep`` (:func:`~zipai_rules.inputs.loads_json`)."""
+    frame, or JSON that is not an object), the strict reader's ``bad_json`` and
+    ``duplicate_key`` (:func:`~zipai_rules.inputs.loads_json`), and ``too_deep``,
+    ``too_large`` or ``schema`` for a shape beyond :data:`FRAME_SHAPE`
+    (:func:`~zipai_rules.inputs.check_tree`)."""
     if isinstance(text, bytes | bytearray):
         raise ZipaiError("frames are JSON text, not binary", code="bad_message")
     if len(text) > FRAME_LIMIT or len(text.encode("utf-8", "surrogatepass")) > FRAME_LIMIT:
         raise ZipaiError(f"a frame longer than {FRAME_LIMIT} bytes", code="too_large")
     message = loads_json(text)
+    check_tree(message, FRAME_SHAPE)  # too_deep, too_large (values), a lone surrogate
     if not isinstance(message, dict):
         raise ZipaiError("a frame is a JSON object", code="bad_message")
     return message
