@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from ..errors import ZipaiError, install_hint
-from .common import count, variant_arg
+from .common import VARIANT_HELP, count, variant_arg
 
 #: the words when the extra is missing (zipai_rules is not on the package index: the hint
 #: installs from a checkout or a wheel, errors.install_hint)
@@ -45,8 +45,7 @@ def add_parser(sub: Any) -> None:
                        "gets its options at once, with a timer; each browser is sent only "
                        "its own seat's view. Finished hands are kept in an SQLite file "
                        "(--db) and can be replayed from the page.")
-    p.add_argument("--variant", default="hunan", help="a preset or a variant file "
-                   "(default hunan)")
+    p.add_argument("--variant", default="hunan", help=VARIANT_HELP)
     p.add_argument("--humans", type=count(1), default=1, metavar="N",
                    help="seats for people (default 1); the others are the default bots")
     p.add_argument("--host", default="127.0.0.1",
