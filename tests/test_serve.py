@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
 import sys
 from typing import Any
 
@@ -403,3 +404,33 @@ def test_zipai_serve_refuses_bad_arguments(args, capsys) -> None:
     except SystemExit as exc:  # argparse's own refusals
         code = exc.code
     assert code == 2 and "error:" in capsys.readouterr().err
+
+
+def test_a_resume_elsewhere_ends_the_older_connection_with_its_own_code() -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    from zipai_rules.web.app import TAKEN_OVER
+
+    client = TestClient(create_app("hunan", seed=5))
+    with client.websocket_connect("/ws") as first:
+        first.send_json({"join": "east"})
+        token = first.receive_json()["token"]
+        first.receive_json()
+        with client.websocket_connect("/ws") as second:
+            second.send_json({"resume": token})
+            assert second.receive_json()["seat"] == 0
+            with pytest.raises(WebSocketDisconnect) as closed:
+                first.receive_json()
+            assert closed.value.code == TAKEN_OVER
+
+
+def test_the_web_package_and_its_host_load_without_the_web_libraries() -> None:
+    code = ("import sys\n"
+            "for name in ('starlette', 'uvicorn', 'websockets'):\n"
+            "    sys.modules[name] = None\n"
+            "import zipai_rules.web, zipai_rules.web.table\n"
+            "assert not [m for m in sys.modules if m.startswith('starlette') and sys.modules[m]]\n"
+            "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip() == "ok", done.stderr

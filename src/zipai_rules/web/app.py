@@ -28,6 +28,9 @@ from .table import Frame, RecordSink, WebTable
 STATIC = Path(__file__).parent / "static"
 #: frames queued to a connection that does not read before it is dropped
 SEND_LIMIT = 256
+#: the close code of a connection whose seat was resumed on another one (the page then does
+#: not reconnect, so two windows holding one token do not take the seat from each other)
+TAKEN_OVER = 4001
 #: the page's policy: its own script, style and socket; pictures as blob images
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -74,7 +77,7 @@ def create_app(variant: str | Variant = "hunan", *, humans: int = 1,
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
-        queue: asyncio.Queue[Frame | None] = asyncio.Queue()
+        queue: asyncio.Queue[Frame | int | None] = asyncio.Queue()
         dropped = False
 
         def send(frame: Frame) -> None:
@@ -86,11 +89,12 @@ def create_app(variant: str | Variant = "hunan", *, humans: int = 1,
                 queue.put_nowait(frame)
 
         async def pump() -> None:
-            while (frame := await queue.get()) is not None:
+            while isinstance(frame := await queue.get(), dict):
                 await websocket.send_json(frame)
-            await websocket.close()
+            await websocket.close(code=frame or 1000)
 
-        conn = table.connect(send, lambda: queue.put_nowait(None))
+        # a seat resumed on another connection: this one ends with TAKEN_OVER
+        conn = table.connect(send, lambda: queue.put_nowait(TAKEN_OVER))
         sender = asyncio.create_task(pump())
         try:
             while not sender.done():

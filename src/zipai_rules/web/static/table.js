@@ -132,7 +132,11 @@
       try { frame = JSON.parse(event.data); } catch (e) { return; }
       onFrame(frame);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
+      if (event.code === 4001) {  // the seat was taken back in another window
+        status("this seat is played in another window 本座位已在另一窗口");
+        return;
+      }
       status("disconnected 连接断开 — reconnecting…");
       setTimeout(connect, 2000);
     });
