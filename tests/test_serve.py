@@ -97,6 +97,8 @@ def test_one_human_plays_a_whole_hand_against_the_bots() -> None:
     assert end["record_id"] == 1 and store.records[0]["actions"] == \
         [a.to_json() for a in game.actions]
     assert end["result"] == game.observe(0).result.to_json()
+    assert end["result_text"] == ("荒庄" if game.result.winner is None else
+                                  f"{game.result.winner}号位 胡，{game.result.huxi} 胡息")
     views = [f for f in frames if f["type"] == "view"]
     assert all(f["picture"].startswith("<svg") for f in views)
     decided = [f for f in views if f["decision"] is not None]

@@ -440,4 +440,16 @@ class WebTable:
             result = game.observe(seat).result
             assert result is not None
             conn.send({"type": "end", "result": result.to_json(),
+                       "result_text": self.result_text(result.kind.value, result.winner,
+                                                       result.huxi),
                        "record_id": self.record_ids[-1], "hand": self.hand + 1})
+
+    def result_text(self, kind: str, winner: int | None, huxi: int) -> str:
+        """How the hand ended in one line, in the variant's words (:class:`Words`):
+        ``1号位 胡，18 胡息`` or ``荒庄``; with ``ascii`` ``seat 1 hu, 18 huxi``."""
+        w = self.words
+        if winner is None:
+            return w.word(kind) if w.zh else kind
+        if w.zh:
+            return f"{w.seat(winner)} {w.word(kind)}，{huxi} {w.word('huxi')}"
+        return f"{w.seat(winner)} {kind}, {huxi} huxi"

@@ -105,9 +105,8 @@
       $("options").replaceChildren();
       due = null; tick();
       const r = frame.result;
-      $("result").textContent = r.kind === "win"
-        ? "seat " + r.winner + " wins 胡 · " + r.huxi + " 胡息" + (r.labels.length ? " · " + r.labels.join(" ") : "")
-        : r.kind;
+      $("result").textContent = frame.result_text +
+        (r.labels && r.labels.length ? " · " + r.labels.join(" ") : "");
       $("result").dataset.kind = r.kind;
       const link = $("record-link");
       if (frame.record_id !== null) {
