@@ -17,6 +17,7 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 from zipai_rules.engine import Action  # noqa: E402
+from zipai_rules.errors import ZipaiError  # noqa: E402
 from zipai_rules.web.app import create_app  # noqa: E402
 from zipai_rules.web.table import FRAME_LIMIT, WebTable  # noqa: E402
 from zipai_rules.wording import Words  # noqa: E402
@@ -397,7 +398,8 @@ def test_zipai_serve_without_the_extra_says_which_and_exits_2(monkeypatch, capsy
 
 @pytest.mark.parametrize("args", [["--port", "70000"], ["--humans", "0"], ["--humans", "4"],
                                   ["--window-seconds", "0"], ["--window-seconds", "nan"],
-                                  ["--variant", "nowhere"], ["--seed", "-1"]])
+                                  ["--variant", "nowhere"], ["--seed", "-1"],
+                                  ["--pace", "11"], ["--pace", "-1"]])
 def test_zipai_serve_refuses_bad_arguments(args, capsys) -> None:
     from zipai_rules.cli import main
 
@@ -436,3 +438,29 @@ def test_the_web_package_and_its_host_load_without_the_web_libraries() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_pace_spaces_the_bot_moves_shown_and_the_hand_still_ends() -> None:
+    timers = Timers()
+    table = WebTable("hunan", seed=5, store=FakeStore(), schedule=timers, pace=0.25)
+    frames: list[dict[str, Any]] = []
+    conn = table.connect(frames.append)
+    table.receive(conn, json.dumps({"join": "east"}))
+    game, paced = table.game, 0
+    for _ in range(1000):
+        if game.is_over:
+            break
+        if game.decision(0) is not None:
+            answer_first(table, [(conn, frames)], 0)
+            continue
+        pacers = [h for h in timers.live() if h.seconds == 0.25]
+        assert len(pacers) == 1  # one bot move waits, nothing else
+        pacers[0].cancelled = True
+        pacers[0].callback()
+        paced += 1
+    assert game.is_over and paced > 0 and table.deadlines == 0
+    sent = [e for f in frames if f["type"] == "view" for e in f["events"]]
+    assert sent == [e.to_json() for e in game.events_for(0)]
+    with pytest.raises(ZipaiError) as refused:
+        WebTable("hunan", pace=11)
+    assert refused.value.code == "bad_argument"

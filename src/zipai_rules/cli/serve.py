@@ -29,6 +29,13 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _pace(text: str) -> float:
+    value = _seconds(text) if text.strip() not in ("0", "0.0") else 0.0
+    if value > 10:
+        raise argparse.ArgumentTypeError(f"{text[:20]}: seconds from 0 to 10")
+    return value
+
+
 def _port(text: str) -> int:
     value = count(0)(text)
     if value > 65535:
@@ -53,6 +60,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--port", type=_port, default=8000, help="the port (default 8000)")
     p.add_argument("--window-seconds", type=_seconds, default=20.0, metavar="S",
                    help="the deadline of each claim window and each own turn (default 20)")
+    p.add_argument("--pace", type=_pace, default=0.0, metavar="S",
+                   help="seconds between two bot moves shown (default 0: at once; at most 10)")
     p.add_argument("--db", default="zipai-records.sqlite", metavar="FILE",
                    help="the SQLite file of finished hands (default zipai-records.sqlite)")
     p.add_argument("--ascii", action="store_true",
@@ -77,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
                          "players", code="bad_option")
     store = _store(args.db)
     app = create_app(variant, humans=args.humans, window_seconds=args.window_seconds,
-                     store=store, seed=args.seed, ascii=args.ascii)
+                     store=store, seed=args.seed, ascii=args.ascii, pace=args.pace)
     print(f"zipai serve: http://{args.host}:{args.port}/ ({variant.id}, {args.humans} "
           f"player{'s' if args.humans > 1 else ''}; Ctrl-C stops)")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",

@@ -61,13 +61,13 @@ class _Headers:
 
 def create_app(variant: str | Variant = "hunan", *, humans: int = 1,
                window_seconds: float = 20.0, store: RecordSink | None = None,
-               seed: int | None = None, ascii: bool = False,
+               seed: int | None = None, ascii: bool = False, pace: float = 0.0,
                table: WebTable | None = None) -> Starlette:
     """The web table app: one :class:`~zipai_rules.web.table.WebTable` (``table``, or one
     made of the other arguments, as :class:`WebTable` takes them) served at ``/ws``. The
     table is ``app.state.table``. Raises what :class:`WebTable` raises."""
     table = table or WebTable(variant, humans=humans, window_seconds=window_seconds,
-                              store=store, seed=seed, ascii=ascii)
+                              store=store, seed=seed, ascii=ascii, pace=pace)
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")

@@ -54,6 +54,8 @@ FRAME_LIMIT = 64 * 1024
 FRAME_SHAPE = Limits(max_bytes=FRAME_LIMIT, max_nodes=1000, max_depth=8)
 #: the longest player name taken, in characters
 NAME_LIMIT = 32
+#: the longest pause after a bot move shown, in seconds (``pace``)
+MAX_PACE = 10.0
 #: bot moves in a row the table plays before it stops (a bound on one change's work)
 MOVE_LIMIT = 10_000
 #: the JSON name of what a field holds, for refusals (never the value itself)
@@ -138,7 +140,8 @@ class WebTable:
     (seconds, more than 0 and at most 3600); ``store``: where finished hands' records go
     (``None``: nowhere, ``record_id`` is then ``null``); ``seed``: for tests only (hand ``n``
     is dealt from ``seed + n``; default: a secret 128-bit seed for each hand); ``ascii``: the
-    pictures and labels in ASCII notation and pinyin instead of Chinese; ``schedule``,
+    pictures and labels in ASCII notation and pinyin instead of Chinese; ``pace``: seconds
+    (0 to :data:`MAX_PACE`, default 0) between two bot moves the seats are shown; ``schedule``,
     ``clock``: the timer (default: the running asyncio loop) and the clock in seconds
     (default :func:`time.monotonic`). Raises ``bad_argument`` for arguments out of range,
     :class:`~zipai_rules.errors.VariantError` for an unknown variant.
@@ -148,7 +151,7 @@ class WebTable:
 
     def __init__(self, variant: str | Variant, *, humans: int = 1,
                  window_seconds: float = 20.0, store: RecordSink | None = None,
-                 seed: int | None = None, ascii: bool = False,
+                 seed: int | None = None, ascii: bool = False, pace: float = 0.0,
                  schedule: Schedule | None = None,
                  clock: Callable[[], float] | None = None) -> None:
         self.variant = as_variant(variant)
@@ -161,6 +164,9 @@ class WebTable:
                 or not 0 < window_seconds <= 3600:
             raise ZipaiError("window_seconds: seconds, more than 0 and at most 3600",
                              code="bad_argument")
+        if isinstance(pace, bool) or not isinstance(pace, int | float) or \
+                not 0 <= pace <= MAX_PACE:
+            raise ZipaiError(f"pace: seconds from 0 to {MAX_PACE:g}", code="bad_argument")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
                                  or seed < 0):
             raise ZipaiError("seed: a non-negative int (for tests only)", code="bad_argument")
@@ -169,6 +175,7 @@ class WebTable:
         self.store = store
         self.seed = seed
         self.ascii = bool(ascii)
+        self.pace = float(pace)
         self.words = Words(self.variant, zh=not self.ascii)
         self.schedule = schedule or _loop_schedule
         self.clock = clock or time.monotonic
@@ -182,6 +189,7 @@ class WebTable:
         self.records: list[dict[str, Any]] = []  # the finished hands' records, in order
         self.deadlines = 0                       # deadlines that ran out
         self._timer: Cancel | None = None
+        self._pacer: Cancel | None = None      # the next bot move, with a pace
         self._timer_key: frozenset[tuple[int, int]] = frozenset()
         self._due = 0.0
         self._reset_seats()
@@ -338,9 +346,14 @@ class WebTable:
 
     def _changed(self) -> None:
         """After a change: keep the deadline, record a finished hand and tell every connected
-        person's seat its part; then let the next bot answer (at once) and do it again, so
-        that every decision a seat is asked is sent to it, even one a bot's answer decides
-        at once (a 胡 that takes the card)."""
+        person's seat its part; then let the next bot answer and do it again, so that every
+        decision a seat is asked is sent to it, even one a bot's answer decides at once (a 胡
+        that takes the card). The bots answer at once; with ``pace``, the next bot move comes
+        ``pace`` seconds after a bot move the seats were shown (never after an answer nobody
+        is shown, which would tell that a bot was asked)."""
+        if self._pacer is not None:
+            self._pacer.cancel()
+            self._pacer = None
         game = self.game
         for _ in range(MOVE_LIMIT):
             if self.live:
@@ -352,15 +365,27 @@ class WebTable:
             bots = [s for s in game.awaiting() if s >= self.humans] if self.live else []
             if not bots:
                 break
-            game.apply(self._bot_choice(bots[0]), by=bots[0], decision=game.decision(bots[0]))
+            shown = game.apply(self._bot_choice(bots[0]), by=bots[0],
+                               decision=game.decision(bots[0]))
+            if shown and self.pace > 0 and not game.is_over:
+                self._arm()
+                for seat in list(self.conns):
+                    self._update(seat)
+                if [s for s in game.awaiting() if s >= self.humans]:
+                    self._pacer = self.schedule(self.pace, self._paced)
+                    return
+
+    def _paced(self) -> None:
+        self._pacer = None
+        self._changed()
 
     def _arm(self) -> None:
-        """One deadline per claim window (the same for every seat) and per own turn: kept
-        while the seats it waits for are those it was armed for (fewer once some answered),
-        else called off and armed anew."""
+        """One deadline per claim window (the same for every seat) and per person's own
+        turn: kept while the people it waits for are those it was armed for (fewer once some
+        answered), else called off and armed anew; none while only bots are to answer."""
         game = self.game
         key = frozenset((s, d) for s in game.awaiting()
-                        if (d := game.decision(s)) is not None)
+                        if s < self.humans and (d := game.decision(s)) is not None)
         if key and self._timer is not None and key <= self._timer_key:
             return
         if self._timer is not None:
