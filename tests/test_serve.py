@@ -464,3 +464,31 @@ def test_a_pace_spaces_the_bot_moves_shown_and_the_hand_still_ends() -> None:
     with pytest.raises(ZipaiError) as refused:
         WebTable("hunan", pace=11)
     assert refused.value.code == "bad_argument"
+
+
+def test_a_view_too_large_for_one_frame_is_sent_in_several(monkeypatch) -> None:
+    from zipai_rules.web import table as host
+
+    table = WebTable("hunan", seed=5, schedule=Timers())
+    frames: list[dict[str, Any]] = []
+    conn = table.connect(frames.append)
+    table.receive(conn, json.dumps({"join": "east"}))
+    for _ in range(300):
+        if table.game.is_over:
+            break
+        answer_first(table, [(conn, frames)], 0)
+    token = "x" * 32
+    table.seats[0]["token_sha256"] = host.token_hash(token)
+    whole: list[dict[str, Any]] = []
+    table.receive(table.connect(whole.append), json.dumps({"resume": token}))
+    [view] = [f for f in whole if f["type"] == "view"]  # all of it in one frame
+    limit = len(json.dumps(view, ensure_ascii=False).encode()) - 2000
+    monkeypatch.setattr(host, "FRAME_LIMIT", limit)
+    again: list[dict[str, Any]] = []
+    table.receive(table.connect(again.append), json.dumps({"resume": token}))
+    views = [f for f in again if f["type"] == "view"]
+    assert len(views) > 1 and all(len(json.dumps(f, ensure_ascii=False).encode()) <= limit
+                                  for f in views)
+    assert [e for f in views for e in f["events"]] == \
+        [e.to_json() for e in table.game.events_for(0)]
+    assert [f["observation"] is not None for f in views] == [False] * (len(views) - 1) + [True]

@@ -30,8 +30,11 @@ def _seconds(text: str) -> float:
 
 
 def _pace(text: str) -> float:
-    value = _seconds(text) if text.strip() not in ("0", "0.0") else 0.0
-    if value > 10:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds") from None
+    if not math.isfinite(value) or not 0 <= value <= 10:
         raise argparse.ArgumentTypeError(f"{text[:20]}: seconds from 0 to 10")
     return value
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -124,6 +125,26 @@ class Connection:
         self.send = send
         self.close = close or (lambda: None)
         self.seat: int | None = None
+
+
+def _size(frame: Frame) -> int:
+    return len(json.dumps(frame, ensure_ascii=False).encode("utf-8"))
+
+
+def _within_limit(frame: Frame) -> list[Frame]:
+    """``frame`` as view frames of at most :data:`FRAME_LIMIT` bytes each: when it is
+    larger (a seat that resumes late in a long hand is sent every event again), its events
+    go first in frames of their own (``observation``, ``options`` and ``picture`` empty),
+    the last frame carrying the rest."""
+    if _size(frame) <= FRAME_LIMIT or len(frame["events"]) < 2:
+        return [frame]
+    half = len(frame["events"]) // 2
+    first = {**frame, "events": frame["events"][:half],
+             "event_labels": frame["event_labels"][:half], "observation": None,
+             "options": [], "picture": None}
+    rest = {**frame, "events": frame["events"][half:],
+            "event_labels": frame["event_labels"][half:]}
+    return _within_limit(first) + _within_limit(rest)
 
 
 def _now() -> str:
@@ -451,15 +472,15 @@ class WebTable:
         fresh = fresh or (game.is_over and seat not in self.ended)  # the last view, over
         if news or fresh:
             view = game.observe(seat)
-            conn.send({"type": "view", "seat": seat,
-                       "events": news,
-                       "observation": view.to_json() if fresh else None,
-                       "decision": decision,
-                       "options": self.options(seat, view.options) if decision else [],
-                       "event_labels": [self.words.event(e)
-                                        for e in shown[len(shown) - len(news):]],
-                       "picture": render(view, variant=self.variant, ascii=self.ascii),
-                       "deadline": self.seconds_left() if decision is not None else None})
+            labels = [self.words.event(e) for e in shown[len(shown) - len(news):]]
+            frame: Frame = {
+                "type": "view", "seat": seat, "events": news, "event_labels": labels,
+                "observation": view.to_json() if fresh else None, "decision": decision,
+                "options": self.options(seat, view.options) if decision else [],
+                "picture": render(view, variant=self.variant, ascii=self.ascii),
+                "deadline": self.seconds_left() if decision is not None else None}
+            for part in _within_limit(frame):
+                conn.send(part)
         if self.record is not None and seat not in self.ended:
             self.ended.add(seat)
             result = game.observe(seat).result

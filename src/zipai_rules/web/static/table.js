@@ -90,8 +90,9 @@
       status(frame.humans > 1 ? "waiting for every player… 等待其他玩家" : "playing 对局中");
     } else if (frame.type === "view") {
       addEvents(frame.event_labels);
-      setPicture(frame.picture);
+      if (frame.picture) setPicture(frame.picture);
       if (frame.observation !== null || frame.decision === null) setOptions(frame);
+      if (!frame.picture) return;  // events only: the rest of this view follows
       due = typeof frame.deadline === "number" ? performance.now() + frame.deadline * 1000
                                               : null;
       status(frame.decision !== null ? "your turn 请选择" : "waiting 等待");
