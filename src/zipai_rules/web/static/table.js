@@ -10,7 +10,10 @@
   let due = null;          // the deadline, in performance.now() milliseconds
   let decision = null;     // the decision the buttons answer
 
-  function status(text) { $("status").textContent = text; }
+  function status(text, state) {
+    $("status").textContent = text;
+    if (state) document.body.dataset.state = state;  // join, waiting, deciding, over, gone
+  }
 
   function send(frame) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
@@ -87,7 +90,8 @@
       $("variant").textContent = frame.variant;
       $("digest").textContent = frame.digest;
       document.body.dataset.seat = String(frame.seat);
-      status(frame.humans > 1 ? "waiting for every player… 等待其他玩家" : "playing 对局中");
+      status(frame.humans > 1 ? "waiting for every player… 等待其他玩家" : "playing 对局中",
+             "waiting");
     } else if (frame.type === "view") {
       addEvents(frame.event_labels);
       if (frame.picture) setPicture(frame.picture);
@@ -95,12 +99,15 @@
       if (!frame.picture) return;  // events only: the rest of this view follows
       due = typeof frame.deadline === "number" ? performance.now() + frame.deadline * 1000
                                               : null;
-      status(frame.decision !== null ? "your turn 请选择" : "waiting 等待");
+      if (frame.decision !== null) status("your turn 请选择", "deciding");
+      else status("waiting 等待", "waiting");
       tick();
     } else if (frame.type === "error") {
       $("error").textContent = frame.error + ": " + frame.message;
       $("error").dataset.code = frame.error;
-      if (frame.error === "bad_token") { sessionStorage.removeItem(KEY); showJoin(true); }
+      if (frame.error === "bad_token") {
+        sessionStorage.removeItem(KEY); showJoin(true); status("join the table 入座", "join");
+      }
       for (const b of $("options").querySelectorAll("button")) b.disabled = false;
     } else if (frame.type === "end") {
       $("options").replaceChildren();
@@ -116,7 +123,7 @@
       } else { link.hidden = true; }
       $("end").hidden = false;
       $("next-button").disabled = false;
-      status("hand over 本手结束");
+      status("hand over 本手结束", "over");
     }
   }
 
@@ -125,7 +132,8 @@
     socket = new WebSocket(url);
     socket.addEventListener("open", () => {
       const token = sessionStorage.getItem(KEY);
-      if (token) send({ resume: token }); else { showJoin(true); status("join the table 入座"); }
+      if (token) send({ resume: token });
+      else { showJoin(true); status("join the table 入座", "join"); }
     });
     socket.addEventListener("message", (event) => {
       let frame;
@@ -134,7 +142,7 @@
     });
     socket.addEventListener("close", (event) => {
       if (event.code === 4001) {  // the seat was taken back in another window
-        status("this seat is played in another window 本座位已在另一窗口");
+        status("this seat is played in another window 本座位已在另一窗口", "gone");
         return;
       }
       status("disconnected 连接断开 — reconnecting…");
