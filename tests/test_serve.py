@@ -94,7 +94,7 @@ def test_one_human_plays_a_whole_hand_against_the_bots() -> None:
         assert welcome["variant"] == "hunan" and len(welcome["token"]) >= 32
         end = play_first(ws, frames)
     game = table.game
-    assert game.is_over
+    assert game.is_over and table.internal_errors == []
     assert end["record_id"] == 1 and store.records[0]["actions"] == \
         [a.to_json() for a in game.actions]
     assert end["result"] == game.observe(0).result.to_json()
@@ -172,7 +172,7 @@ def test_each_seat_is_sent_exactly_its_own_view() -> None:
             for s in seats:  # the answers are handled before the next look
                 s.sync()
     game = table.game
-    assert game.is_over and len(store.records) == 1
+    assert game.is_over and len(store.records) == 1 and table.internal_errors == []
     record = store.records[0]
     for seat, s in enumerate(seats):
         views = [f for f in s.frames if f["type"] == "view"]
@@ -347,6 +347,7 @@ def test_hostile_frames_get_a_clean_error_and_change_nothing() -> None:
     with client.websocket_connect("/ws") as other:
         other.send_json({"join": "west"})
         assert other.receive_json()["error"] == "table_full"
+    assert table.internal_errors == []
 
 
 def test_a_seat_resumes_with_its_token_and_is_sent_its_view_again() -> None:

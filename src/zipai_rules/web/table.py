@@ -32,7 +32,9 @@ import hashlib
 import hmac
 import json
 import secrets
+import sys
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -209,6 +211,7 @@ class WebTable:
         self.record_ids: list[int | None] = []   # per finished hand
         self.records: list[dict[str, Any]] = []  # the finished hands' records, in order
         self.deadlines = 0                       # deadlines that ran out
+        self.internal_errors: list[str] = []     # bugs, never a hostile client's doing
         self._timer: Cancel | None = None
         self._pacer: Cancel | None = None      # the next bot move, with a pace
         self._timer_key: frozenset[tuple[int, int]] = frozenset()
@@ -259,6 +262,11 @@ class WebTable:
             self._message(conn, parse_frame(text))
         except ZipaiError as exc:
             conn.send({"type": "error", "error": exc.code, "message": str(exc)})
+        except Exception:  # a bug, never a client's doing: kept, and the table goes on
+            self.internal_errors.append(traceback.format_exc())
+            print(self.internal_errors[-1], file=sys.stderr)
+            conn.send({"type": "error", "error": "zipai_error",
+                       "message": "the table failed on this frame"})
 
     def _message(self, conn: Connection, message: dict[str, Any]) -> None:
         if conn.seat is None:
