@@ -493,3 +493,19 @@ def test_a_view_too_large_for_one_frame_is_sent_in_several(monkeypatch) -> None:
     assert [e for f in views for e in f["events"]] == \
         [e.to_json() for e in table.game.events_for(0)]
     assert [f["observation"] is not None for f in views] == [False] * (len(views) - 1) + [True]
+
+
+def test_zipai_serve_refuses_an_address_it_cannot_listen_on(capsys) -> None:
+    import socket
+
+    from zipai_rules.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --host 127.0.0.1 --port {port}: cannot listen there")
+    assert main(["serve", "--host", "no such host.invalid"]) == 2
+    assert "cannot listen there" in capsys.readouterr().err

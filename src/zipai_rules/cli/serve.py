@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import socket
 from typing import Any
 
 from ..errors import ZipaiError, install_hint
@@ -87,14 +88,33 @@ def run(args: argparse.Namespace) -> int:
     if args.humans > variant.players:
         raise ZipaiError(f"--humans {args.humans}: {variant.id} has {variant.players} "
                          "players", code="bad_option")
+    _check_address(args.host, args.port)
     store = _store(args.db)
     app = create_app(variant, humans=args.humans, window_seconds=args.window_seconds,
                      store=store, seed=args.seed, ascii=args.ascii, pace=args.pace)
     print(f"zipai serve: http://{args.host}:{args.port}/ ({variant.id}, {args.humans} "
           f"player{'s' if args.humans > 1 else ''}; Ctrl-C stops)")
+    if store is None:
+        print("zipai serve: this installation has no record store: finished hands are not "
+              "kept")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
                 ws_max_size=2 * 64 * 1024)
     return 0
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refuse (``bad_option``) an address this machine cannot listen on: a host name that
+    does not resolve, an address of another machine, a port in use or not allowed."""
+    try:
+        family, kind, proto, _, where = socket.getaddrinfo(host, port,
+                                                           type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(where)
+    except (OSError, UnicodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise ZipaiError(f"--host {host[:60]} --port {port}: cannot listen there ({reason})",
+                         code="bad_option") from None
 
 
 def _store(path: str) -> Any:
