@@ -26,7 +26,7 @@ def help_text(capsys, *argv):
     return capsys.readouterr().out
 
 
-@pytest.mark.parametrize("command", ["play", "analyze", "bench", "simulate"])
+@pytest.mark.parametrize("command", ["play", "analyze", "bench", "simulate", "serve"])
 def test_variant_option_has_help_with_its_default(capsys, command):
     text = " ".join(help_text(capsys, command).split())
     assert "--variant VARIANT preset id, Chinese name or alias (see `zipai variants`)" in text

@@ -48,6 +48,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bots", "stats", "simulate", "manifest", "summary_table", "bench", "reference",
      "testing", "variant_docs", "rl_encoder", "rl", "rl_vector", "rl_parallel",
      "rl_opponents", "replay_html", "arena"),
+    ("web",),                                 # zipai serve's web table (web.app: Starlette)
     ("cli",),
 )
 
@@ -65,7 +66,7 @@ LATE_BOUND = {("zipai_rules.variant", "zipai_rules.variant_file"),
 #: modules that read or write files, or talk to a terminal: the hand analysis loads none
 IO_MODULES = ("inputs", "loader", "presets", "variant_file", "records", "shards", "stats",
               "simulate", "manifest", "summary_table", "bench", "variant_docs", "terminal",
-              "replay_html")
+              "replay_html", "web")
 
 
 def module_name(path: Path) -> str:
@@ -186,11 +187,12 @@ def test_the_engine_loads_no_cli_records_or_bots():
 
 def test_the_drawing_imports_none_of_what_it_draws():
     """The pictures are drawn from plain data: the drawing imports no analysis, engine or
-    settlement, and no module imports the pictures' public face (svg) but the CLI and, bound
-    late, the ``_repr_svg_`` of a state and a view."""
+    settlement, and no module imports the pictures' public face (svg) but the front ends (the CLI
+    and the web table) and, bound late, the ``_repr_svg_`` of a state and a view."""
     assert imports_of(PACKAGE / "drawing.py") == {
         "zipai_rules.arguments", "zipai_rules.cards", "zipai_rules.melds", "zipai_rules.variant",
         "zipai_rules.vocab"}
     users = sorted(module_name(p) for p in SOURCES if "zipai_rules.svg" in imports_of(p))
-    assert all(u.startswith("zipai_rules.cli") or (u, "zipai_rules.svg") in LATE_BOUND
+    assert all(u.startswith(("zipai_rules.cli", "zipai_rules.web."))
+               or (u, "zipai_rules.svg") in LATE_BOUND
                for u in users), users

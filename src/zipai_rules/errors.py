@@ -224,6 +224,13 @@ ERROR_CODES: dict[str, str] = {
                   "policy, or a policy that failed or answered an illegal code",
     "oracle_refuses": "a hand whose scoring the settlement oracle (zipai_rules.testing) does "
                       "not model",
+    # the web table (zipai serve, zipai_rules.web)
+    "bad_message": "a frame of the web table that is not a JSON object of a known shape, or "
+                   "a second join",
+    "bad_token": "a resume with a token that holds no seat of the table",
+    "table_full": "a join when every player's seat of the table is taken",
+    "not_started": "an answer before every player's seat of the table is taken",
+    "missing_extra": "a feature whose optional extra is not installed (zipai serve: serve)",
 }
 
 
@@ -248,7 +255,8 @@ def codes_markdown() -> str:
 
 #: the optional extras of pyproject.toml and what each brings
 EXTRAS = {"testing": "hypothesis", "rl": "pettingzoo, gymnasium and numpy",
-          "dask": "dask.distributed", "table": "pyarrow", "test": "the test and lint tools"}
+          "dask": "dask.distributed", "table": "pyarrow",
+          "serve": "starlette, uvicorn and websockets", "test": "the test and lint tools"}
 
 
 def install_hint(extra: str) -> str:

@@ -1,5 +1,5 @@
 """The ``zipai`` command line: play, analyze, variants, terms, validate, schema, bench,
-replay, simulate, stats, arena, view (one module of this package each).
+replay, simulate, stats, arena, view, serve (one module of this package each).
 
 Every user error prints one ``error: …`` line (or a list of variant problems) to stderr and
 exits with status 2; nothing prints a traceback for bad input. Everything printed passes
@@ -24,6 +24,7 @@ from . import (
     play,
     replay,
     schema,
+    serve,
     simulate,
     stats,
     terms,
@@ -35,7 +36,7 @@ from .common import count
 
 #: the subcommands in the order ``zipai --help`` lists them
 SUBCOMMANDS = (play, analyze, variants, terms, validate, schema, bench, replay, simulate,
-               stats, arena, view)
+               stats, arena, view, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,135 @@
+"""The web table as an ASGI app (Starlette; the ``serve`` extra): ``GET /`` the page,
+``/static/…`` its script and style (package data ``web/static/``), the WebSocket ``/ws`` the
+wire of :mod:`zipai_rules.web.table`, and, where the record store is installed, the records
+(``/records``, ``/records/{id}``, ``/records/{id}.json``).
+
+Every response carries a strict Content-Security-Policy: only the page's own script and style
+run, nothing is fetched from elsewhere, and the table's picture is shown as an image (an SVG
+as an image runs no script). ``zipai serve`` runs it with uvicorn (:mod:`zipai_rules.cli.serve`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..variant import Variant
+from .table import Frame, RecordSink, WebTable
+
+STATIC = Path(__file__).parent / "static"
+#: frames queued to a connection that does not read before it is dropped
+SEND_LIMIT = 256
+#: the close code of a connection whose seat was resumed on another one (the page then does
+#: not reconnect, so two windows holding one token do not take the seat from each other)
+TAKEN_OVER = 4001
+#: the page's policy: its own script, style and socket; pictures as blob images
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "
+       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+class _Headers:
+    """Adds the policy headers to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(b"content-security-policy", CSP.encode()),
+                            (b"x-content-type-options", b"nosniff"),
+                            (b"referrer-policy", b"no-referrer")]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+def create_app(variant: str | Variant = "hunan", *, humans: int = 1,
+               window_seconds: float = 20.0, store: RecordSink | None = None,
+               seed: int | None = None, ascii: bool = False, pace: float = 0.0,
+               table: WebTable | None = None) -> Starlette:
+    """The web table app: one :class:`~zipai_rules.web.table.WebTable` (``table``, or one
+    made of the other arguments, as :class:`WebTable` takes them) served at ``/ws``. The
+    table is ``app.state.table``. Raises what :class:`WebTable` raises."""
+    table = table or WebTable(variant, humans=humans, window_seconds=window_seconds,
+                              store=store, seed=seed, ascii=ascii, pace=pace)
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)  # no favicon: a browser asks for one
+
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        queue: asyncio.Queue[Frame | int | None] = asyncio.Queue()
+        dropped = False
+
+        def send(frame: Frame) -> None:
+            nonlocal dropped
+            if queue.qsize() >= SEND_LIMIT:
+                dropped = True  # it does not read: end it
+                queue.put_nowait(None)
+            elif not dropped:
+                queue.put_nowait(frame)
+
+        async def pump() -> None:
+            while isinstance(frame := await queue.get(), dict):
+                await websocket.send_json(frame)
+            await websocket.close(code=frame or 1000)
+
+        # a seat resumed on another connection: this one ends with TAKEN_OVER
+        conn = table.connect(send, lambda: queue.put_nowait(TAKEN_OVER))
+        sender = asyncio.create_task(pump())
+        try:
+            while not sender.done():
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                table.receive(conn, text if text is not None else message.get("bytes") or b"")
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.disconnect(conn)
+            if not sender.done():
+                queue.put_nowait(None)
+                await asyncio.gather(sender, return_exceptions=True)
+
+    routes: list[BaseRoute] = [
+        Route("/", page),
+        Route("/favicon.ico", no_icon),
+        WebSocketRoute("/ws", socket),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+    if store is not None:
+        routes += _record_routes(store)
+    app = Starlette(routes=routes)
+    app.state.table = table
+    app.add_middleware(_Headers)
+    return app
+
+
+def _record_routes(store: RecordSink) -> list[BaseRoute]:
+    """The record pages of the store (``zipai_rules.web.records_routes``), when installed."""
+    try:
+        from .records_routes import record_routes  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    except ImportError:
+        return []
+    routes: list[BaseRoute] = record_routes(store)
+    return routes

@@ -1,0 +1,167 @@
+// The web table of zipai serve: one WebSocket, JSON frames (docs/play.md, "A table in the
+// browser"). The page shows only what the server sends this seat: its picture, its options,
+// its events; the token that holds the seat is kept in this tab (sessionStorage).
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const KEY = "zipai-seat-token";
+  let socket = null;
+  let picture = null;      // the blob URL of the picture shown
+  let due = null;          // the deadline, in performance.now() milliseconds
+  let decision = null;     // the decision the buttons answer
+
+  function status(text, state) {
+    $("status").textContent = text;
+    if (state) document.body.dataset.state = state;  // join, waiting, deciding, over, gone
+  }
+
+  function send(frame) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+  }
+
+  function showJoin(show) {
+    $("join").hidden = !show;
+  }
+
+  function setPicture(svg) {
+    const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+    const img = document.createElement("img");
+    img.alt = "the table";
+    img.src = url;
+    $("picture").replaceChildren(img);
+    if (picture) URL.revokeObjectURL(picture);
+    picture = url;
+  }
+
+  function setOptions(frame) {
+    const box = $("options");
+    box.replaceChildren();
+    decision = frame.decision;
+    if (frame.decision === null || frame.decision === undefined) return;
+    for (const option of frame.options) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "option";
+      b.id = "option-" + option.index;
+      b.dataset.decision = String(frame.decision);
+      b.dataset.index = String(option.index);
+      b.dataset.kind = option.action.kind;
+      b.textContent = option.label;
+      b.addEventListener("click", () => {
+        for (const other of box.querySelectorAll("button")) other.disabled = true;
+        $("error").textContent = "";
+        send({ decision: frame.decision, action: option.action });
+      });
+      box.appendChild(b);
+    }
+  }
+
+  function addEvents(labels) {
+    const list = $("events");
+    for (const text of labels) {
+      const li = document.createElement("li");
+      li.className = "event";
+      li.textContent = text;
+      list.appendChild(li);
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function tick() {
+    const timer = $("timer");
+    if (due === null) { timer.textContent = ""; timer.dataset.seconds = ""; return; }
+    const left = Math.max(0, (due - performance.now()) / 1000);
+    timer.textContent = left.toFixed(0) + " s";
+    timer.dataset.seconds = left.toFixed(1);
+    timer.classList.toggle("low", left < 5);
+  }
+
+  function onFrame(frame) {
+    if (frame.type === "welcome") {
+      if (frame.token) sessionStorage.setItem(KEY, frame.token);
+      showJoin(false);
+      $("table").hidden = false;
+      $("end").hidden = true;
+      $("events").replaceChildren();
+      $("options").replaceChildren();
+      $("seat").textContent = "seat " + frame.seat + " 号位";
+      $("seat").dataset.seat = String(frame.seat);
+      $("hand-number").textContent = "hand " + frame.hand;
+      $("variant").textContent = frame.variant;
+      $("digest").textContent = frame.digest;
+      document.body.dataset.seat = String(frame.seat);
+      status(frame.humans > 1 ? "waiting for every player… 等待其他玩家" : "playing 对局中",
+             "waiting");
+    } else if (frame.type === "view") {
+      addEvents(frame.event_labels);
+      if (frame.picture) setPicture(frame.picture);
+      if (frame.observation !== null || frame.decision === null) setOptions(frame);
+      if (!frame.picture) return;  // events only: the rest of this view follows
+      due = typeof frame.deadline === "number" ? performance.now() + frame.deadline * 1000
+                                              : null;
+      if (frame.decision !== null) status("your turn 请选择", "deciding");
+      else status("waiting 等待", "waiting");
+      tick();
+    } else if (frame.type === "error") {
+      $("error").textContent = frame.error + ": " + frame.message;
+      $("error").dataset.code = frame.error;
+      if (frame.error === "bad_token") {
+        sessionStorage.removeItem(KEY); showJoin(true); status("join the table 入座", "join");
+      }
+      for (const b of $("options").querySelectorAll("button")) b.disabled = false;
+    } else if (frame.type === "end") {
+      $("options").replaceChildren();
+      due = null; tick();
+      const r = frame.result;
+      $("result").textContent = frame.result_text +
+        (r.labels && r.labels.length ? " · " + r.labels.join(" ") : "");
+      $("result").dataset.kind = r.kind;
+      const link = $("record-link");
+      if (frame.record_id !== null) {
+        link.href = "/records/" + frame.record_id;
+        link.hidden = false;
+      } else { link.hidden = true; }
+      $("end").hidden = false;
+      $("next-button").disabled = false;
+      status("hand over 本手结束", "over");
+    }
+  }
+
+  function connect() {
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+    socket = new WebSocket(url);
+    socket.addEventListener("open", () => {
+      const token = sessionStorage.getItem(KEY);
+      if (token) send({ resume: token });
+      else { showJoin(true); status("join the table 入座", "join"); }
+    });
+    socket.addEventListener("message", (event) => {
+      let frame;
+      try { frame = JSON.parse(event.data); } catch (e) { return; }
+      onFrame(frame);
+    });
+    socket.addEventListener("close", (event) => {
+      if (event.code === 4001) {  // the seat was taken back in another window
+        status("this seat is played in another window 本座位已在另一窗口", "gone");
+        return;
+      }
+      status("disconnected 连接断开 — reconnecting…");
+      setTimeout(connect, 2000);
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    $("join").addEventListener("submit", (event) => {
+      event.preventDefault();
+      send({ join: $("name").value.trim() || "player" });
+    });
+    $("next-button").addEventListener("click", () => {
+      $("next-button").disabled = true;
+      send({ next: true });
+      status("waiting for the next hand 等待下一手");
+    });
+    showJoin(false);
+    setInterval(tick, 250);
+    connect();
+  });
+})();
