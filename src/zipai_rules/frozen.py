@@ -8,9 +8,11 @@ independent plain copy (dicts and lists) for JSON, hashing, merging or pickling.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
+
+import attrs
 
 #: ``attrs.field(..., validator=NO_VALIDATOR)``: no validator, as when the argument is left out,
 #: but typed ``Any``, so that mypy types the ``field(...)`` call ``Any`` rather than the field's
@@ -18,6 +20,20 @@ from typing import Any
 #: build (docs/benchmarks.md) checks the value of a class-body line against that type: the
 #: ``attrs`` field marker is no ``tuple``, and the module would fail at import.
 NO_VALIDATOR: Any = None
+
+#: one slot's setter: ``setter(instance, value)``
+SlotSetter = Callable[[Any, Any], None]
+
+
+def slot_setters(cls: type) -> tuple[SlotSetter, ...]:
+    """The setters of the slots of ``cls``, a frozen slotted attrs class, in the order of its
+    fields: each the slot's member descriptor's ``__set__``, which stores a value past the
+    class's refusing ``__setattr__``. A hand-written ``__init__`` (``init=False``) sets its
+    fields with them one by one, ``setters[k](self, value)`` (in a loop, it would be slower
+    interpreted); that costs a quarter less than ``object.__setattr__``, as the ``__init__``
+    attrs writes sets them, in the compiled build, and an eighth less interpreted
+    (docs/benchmarks.md)."""
+    return tuple(cls.__dict__[f.name].__set__ for f in attrs.fields(cls))
 
 
 def freeze(value: Any) -> Any:

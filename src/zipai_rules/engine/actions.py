@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..cards import Card, card_index, format_cards, parse_indices, token
+from ..cards import N_KINDS, Card, card_index, format_cards, parse_indices, token
 from ..errors import IllegalActionError, MeldError, RecordError, ZipaiError, brief, type_phrase
-from ..frozen import NO_VALIDATOR
+from ..frozen import NO_VALIDATOR, slot_setters
 from ..melds import Meld, MeldKind
 
 if TYPE_CHECKING:
@@ -38,6 +38,8 @@ class ActionKind(enum.StrEnum):
 
 
 def _action_kind(value: ActionKind | str) -> ActionKind:
+    if type(value) is ActionKind:  # the engine's own: no lookup
+        return value
     try:
         return ActionKind(value)
     except ValueError:
@@ -46,11 +48,13 @@ def _action_kind(value: ActionKind | str) -> ActionKind:
 
 
 def _optional_card(card: int | str | Card | None) -> int | None:
-    return None if card is None else card_index(card)
+    if card is None or type(card) is int and 0 <= card < N_KINDS:  # as card_index answers
+        return card
+    return card_index(card)
 
 
 def _melds(melds: Iterable[Meld]) -> tuple[Meld, ...]:
-    return tuple(melds)
+    return melds if type(melds) is tuple else tuple(melds)
 
 
 @attrs.frozen(slots=True)
@@ -290,7 +294,7 @@ class EventKind(str, enum.Enum):  # noqa: UP042 (str() is 'EventKind.DRAW'; StrE
     HUANGZHUANG = "huangzhuang"
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, init=False)
 class Event:
     """One recorded step: ``kind``, the ``seat`` concerned, the ``card`` and ``melds``
     involved, and a short ``note`` (e.g. ``forced``, ``八块``)."""
@@ -300,6 +304,15 @@ class Event:
     card: int | None = None
     melds: tuple[Meld, ...] = ()
     note: str = ""
+
+    def __init__(self, kind: EventKind, seat: int | None = None, card: int | None = None,
+                 melds: tuple[Meld, ...] = (), note: str = "") -> None:
+        s = _EVENT_SLOTS
+        s[0](self, kind)
+        s[1](self, seat)
+        s[2](self, card)
+        s[3](self, melds)
+        s[4](self, note)
 
     def __str__(self) -> str:
         return self.describe()
@@ -350,3 +363,6 @@ class Event:
         if self.note:
             out["note"] = self.note
         return out
+
+
+_EVENT_SLOTS = slot_setters(Event)

@@ -9,7 +9,7 @@ import attrs
 from ..analysis import Analysis, Decomposition
 from ..cards import indices_of, token
 from ..errors import IllegalActionError, ZipaiError
-from ..frozen import NO_VALIDATOR
+from ..frozen import NO_VALIDATOR, slot_setters
 from ..melds import QUADS, Meld, MeldKind
 from ..variant import Variant
 from ..vocab import Label, Phase, ResultKind, Source
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..drawing import TablePicture
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, init=False)
 class SeatState:
     """One seat: concealed ``hand`` (21 counts), table ``melds``, ``discards`` (card indices
     in its discard area, unclaimed own draws included), and its 臭 sets:
@@ -71,6 +71,34 @@ class SeatState:
     wei_run: int = 0
     wei_runs: int = 0
 
+    def __init__(self, hand: tuple[int, ...], melds: tuple[Meld, ...] = (),
+                 discards: tuple[int, ...] = (), chou_chi_cards: frozenset[int] = frozenset(),
+                 chou_peng_cards: frozenset[int] = frozenset(),
+                 chou_hu_marks: tuple[tuple[int, int], ...] = (),
+                 own_chou: frozenset[int] = frozenset(), dead: bool = False,
+                 early_discard: bool = False, first_take: int | None = None,
+                 declined_units: int | None = None, fang_pao: bool = False,
+                 lianzhang_offer: int | None = None, held_ti: int | None = None,
+                 own_chi: tuple[int, ...] = (), wei_run: int = 0, wei_runs: int = 0) -> None:
+        s = _SEAT_SLOTS
+        s[0](self, hand)
+        s[1](self, melds)
+        s[2](self, discards)
+        s[3](self, chou_chi_cards)
+        s[4](self, chou_peng_cards)
+        s[5](self, chou_hu_marks)
+        s[6](self, own_chou)
+        s[7](self, dead)
+        s[8](self, early_discard)
+        s[9](self, first_take)
+        s[10](self, declined_units)
+        s[11](self, fang_pao)
+        s[12](self, lianzhang_offer)
+        s[13](self, held_ti)
+        s[14](self, own_chi)
+        s[15](self, wei_run)
+        s[16](self, wei_runs)
+
     @property
     def quads(self) -> int:
         n = 0
@@ -95,6 +123,9 @@ class SeatState:
         return None
 
 
+_SEAT_SLOTS = slot_setters(SeatState)
+
+
 @attrs.frozen(slots=True)
 class WinContext:
     """What a win's labels and worth read of the table besides the winner's seat: the
@@ -109,7 +140,7 @@ class WinContext:
     lianzhang: bool = False
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, init=False)
 class Pending:
     """An exposed card being offered: ``card``, its ``source`` (``draw`` or ``discard``),
     the seat ``by`` which drew or discarded it, the claim ``tier`` now being asked, the
@@ -128,6 +159,21 @@ class Pending:
     queue: tuple[tuple[int, tuple[Action, ...]], ...] = ()
     declined: tuple[int, ...] = ()
     window: ClaimWindow | None = None
+
+    def __init__(self, card: int, source: Source, by: int, tier: int,
+                 queue: tuple[tuple[int, tuple[Action, ...]], ...] = (),
+                 declined: tuple[int, ...] = (), window: ClaimWindow | None = None) -> None:
+        s = _PENDING_SLOTS
+        s[0](self, card)
+        s[1](self, source)
+        s[2](self, by)
+        s[3](self, tier)
+        s[4](self, queue)
+        s[5](self, declined)
+        s[6](self, window)
+
+
+_PENDING_SLOTS = slot_setters(Pending)
 
 
 @attrs.frozen(slots=True)
@@ -221,7 +267,7 @@ class Result:
                 "huxi": self.huxi, "labels": [str(x) for x in self.labels]}
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, init=False)
 class GameState:
     """Everything about one hand at one moment. ``phase`` (:class:`~zipai_rules.vocab.Phase`)
     is ``discard`` (the actor must discard), ``respond`` (the actor answers an exposed card),
@@ -247,6 +293,28 @@ class GameState:
     drawn: int | None = None
     windows: bool = False
     prompts: tuple[int, ...] = ()
+
+    def __init__(self, variant: Variant, dealer: int, seats: tuple[SeatState, ...],
+                 wall: tuple[int, ...], phase: Phase, actor: int | None,
+                 options: tuple[Action, ...], pending: Pending | None = None,
+                 result: Result | None = None, turn: int = 0,
+                 plans: tuple[tuple[Action, Plan], ...] = (), drawn: int | None = None,
+                 windows: bool = False, prompts: tuple[int, ...] = ()) -> None:
+        s = _GAME_SLOTS
+        s[0](self, variant)
+        s[1](self, dealer)
+        s[2](self, seats)
+        s[3](self, wall)
+        s[4](self, phase)
+        s[5](self, actor)
+        s[6](self, options)
+        s[7](self, pending)
+        s[8](self, result)
+        s[9](self, turn)
+        s[10](self, plans)
+        s[11](self, drawn)
+        s[12](self, windows)
+        s[13](self, prompts)
 
     @property
     def window(self) -> ClaimWindow | None:
@@ -351,3 +419,6 @@ class GameState:
                             result=None if r is None else Outcome(r.kind, r.winner, r.card,
                                                                   r.huxi),
                             variant=v)
+
+
+_GAME_SLOTS = slot_setters(GameState)
