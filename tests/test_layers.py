@@ -48,6 +48,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bots", "stats", "simulate", "manifest", "summary_table", "bench", "reference",
      "testing", "variant_docs", "rl_encoder", "rl", "rl_vector", "rl_parallel",
      "rl_opponents", "replay_html", "arena"),
+    ("web",),                                 # zipai serve: the record store, its pages
     ("cli",),
 )
 
@@ -65,7 +66,7 @@ LATE_BOUND = {("zipai_rules.variant", "zipai_rules.variant_file"),
 #: modules that read or write files, or talk to a terminal: the hand analysis loads none
 IO_MODULES = ("inputs", "loader", "presets", "variant_file", "records", "shards", "stats",
               "simulate", "manifest", "summary_table", "bench", "variant_docs", "terminal",
-              "replay_html")
+              "replay_html", "web")
 
 
 def module_name(path: Path) -> str:

@@ -224,6 +224,12 @@ ERROR_CODES: dict[str, str] = {
                   "policy, or a policy that failed or answered an illegal code",
     "oracle_refuses": "a hand whose scoring the settlement oracle (zipai_rules.testing) does "
                       "not model",
+    "not_a_store": "a record store path that is no zipai store: another SQLite application's "
+                   "file, a file that is not SQLite, a directory, or one that cannot be opened",
+    "store_version": "a record store written by a newer or unknown schema version",
+    "store_failed": "a record store operation the database refused (locked, read-only, full, "
+                    "corrupt)",
+    "no_such_record": "a record id the record store does not hold",
 }
 
 
