@@ -17,9 +17,10 @@ import json
 import os
 import sqlite3
 import threading
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any, Mapping
+from typing import Any
 
 from attrs import frozen
 
