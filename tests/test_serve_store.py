@@ -191,6 +191,18 @@ def test_store_imports_no_starlette():
     assert out.stdout.strip() == "False"
 
 
+def test_routes_without_starlette_name_the_extra():
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['starlette'] = None\n"
+            "try:\n    import zipai_rules.web.records_routes\n"
+            "except ModuleNotFoundError as e:\n    print(e.name, '|', e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.startswith("starlette | zipai_rules.web.records_routes needs starlette"), out
+    assert "[serve]" in out
+
+
 # ---- the pages
 
 starlette = pytest.importorskip("starlette")

@@ -254,7 +254,8 @@ def codes_markdown() -> str:
 
 #: the optional extras of pyproject.toml and what each brings
 EXTRAS = {"testing": "hypothesis", "rl": "pettingzoo, gymnasium and numpy",
-          "dask": "dask.distributed", "table": "pyarrow", "test": "the test and lint tools"}
+          "dask": "dask.distributed", "table": "pyarrow", "test": "the test and lint tools",
+          "serve": "starlette, uvicorn and websockets"}
 
 
 def install_hint(extra: str) -> str:

@@ -9,11 +9,19 @@ from __future__ import annotations
 import html
 import json
 
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
-from starlette.routing import Route
+from ..errors import ZipaiError, install_hint
 
-from ..errors import ZipaiError
+try:
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, Response
+    from starlette.routing import Route
+except ModuleNotFoundError as exc:  # tested in a subprocess without it
+    if (exc.name or "").split(".")[0] != "starlette":
+        raise
+    raise ModuleNotFoundError(
+        "zipai_rules.web.records_routes needs starlette, which zipai_rules does not "
+        "install: " + install_hint("serve"), name="starlette") from exc
+
 from ..replay_html import record_page, replay_csp
 from .store import RecordStore
 
