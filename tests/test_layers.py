@@ -48,7 +48,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bots", "stats", "simulate", "manifest", "summary_table", "bench", "reference",
      "testing", "variant_docs", "rl_encoder", "rl", "rl_vector", "rl_parallel",
      "rl_opponents", "replay_html", "arena"),
-    ("web",),                                 # zipai serve's web table (web.app: Starlette)
+    ("web",),                                 # zipai serve: the web table (web.app:
+                                              # Starlette), the record store, its pages
     ("cli",),
 )
 

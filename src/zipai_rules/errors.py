@@ -231,6 +231,12 @@ ERROR_CODES: dict[str, str] = {
     "table_full": "a join when every player's seat of the table is taken",
     "not_started": "an answer before every player's seat of the table is taken",
     "missing_extra": "a feature whose optional extra is not installed (zipai serve: serve)",
+    "not_a_store": "a record store path that is no zipai store: another SQLite application's "
+                   "file, a file that is not SQLite, a directory, or one that cannot be opened",
+    "store_version": "a record store written by a newer or unknown schema version",
+    "store_failed": "a record store operation the database refused (locked, read-only, full, "
+                    "corrupt)",
+    "no_such_record": "a record id the record store does not hold",
 }
 
 

@@ -24,7 +24,7 @@ import hashlib
 import heapq
 import html
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -214,6 +214,20 @@ def replay_html(game: Game, settlement: Settlement, bots: Sequence[str] | None =
         "" if game.seed is None else f", seed {game.seed}")
     link = "" if back is None else f'<a id="back" href="{html.escape(back)}">all games</a>\n'
     return _page(title, link + _BODY, _SCRIPT, replay_data(game, settlement, bots))
+
+
+def record_page(record: Mapping[str, Any], back: str | None = None) -> str:
+    """The replay page (:func:`replay_html`) of a record already read and validated (a
+    ``dict`` as :func:`~zipai_rules.records.loads_record` gives it), replayed strictly, as
+    text rather than a file (a web server's answer). Raises as :func:`view_data`."""
+    game, settlement = replay_record(record)
+    return replay_html(game, settlement, record.get("bots"), back)
+
+
+def replay_csp() -> str:
+    """The Content-Security-Policy of every replay page (:func:`csp` of its script and
+    style), for a server to send as a header beside the page's own ``<meta>``."""
+    return csp(_SCRIPT, _STYLE)
 
 
 def view_record(record: str | Path, out: str | Path, limits: Limits = RECORD_LIMITS,

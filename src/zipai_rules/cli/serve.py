@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..web.app import create_app
+        from ..web.store import RecordStore
     except ImportError:
         raise ZipaiError(MISSING, code="missing_extra") from None
     variant = variant_arg(args.variant, args)
@@ -89,14 +90,12 @@ def run(args: argparse.Namespace) -> int:
         raise ZipaiError(f"--humans {args.humans}: {variant.id} has {variant.players} "
                          "players", code="bad_option")
     _check_address(args.host, args.port)
-    store = _store(args.db)
+    store = RecordStore(args.db)  # not_a_store, store_version: error, status 2
     app = create_app(variant, humans=args.humans, window_seconds=args.window_seconds,
                      store=store, seed=args.seed, ascii=args.ascii, pace=args.pace)
     print(f"zipai serve: http://{args.host}:{args.port}/ ({variant.id}, {args.humans} "
           f"player{'s' if args.humans > 1 else ''}; Ctrl-C stops)")
-    if store is None:
-        print("zipai serve: this installation has no record store: finished hands are not "
-              "kept")
+    print(f"zipai serve: finished hands are kept in {args.db} (/records)")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
                 ws_max_size=2 * 64 * 1024)
     return 0
@@ -115,13 +114,3 @@ def _check_address(host: str, port: int) -> None:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise ZipaiError(f"--host {host[:60]} --port {port}: cannot listen there ({reason})",
                          code="bad_option") from None
-
-
-def _store(path: str) -> Any:
-    """The record store at ``path`` (:mod:`zipai_rules.web.store`), ``None`` where it is not
-    part of this installation yet."""
-    try:
-        from ..web.store import RecordStore  # type: ignore[import-not-found,import-untyped,unused-ignore]
-    except ImportError:
-        return None
-    return RecordStore(path)

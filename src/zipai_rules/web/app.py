@@ -1,6 +1,7 @@
 """The web table as an ASGI app (Starlette; the ``serve`` extra): ``GET /`` the page,
 ``/static/…`` its script and style (package data ``web/static/``), the WebSocket ``/ws`` the
-wire of :mod:`zipai_rules.web.table`, and, where the record store is installed, the records
+wire of :mod:`zipai_rules.web.table`, and, for a table whose store is a
+:class:`~zipai_rules.web.store.RecordStore`, the records
 (``/records``, ``/records/{id}``, ``/records/{id}.json``).
 
 Every response carries a strict Content-Security-Policy: only the page's own script and style
@@ -23,6 +24,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..variant import Variant
+from .records_routes import record_routes
+from .store import RecordStore
 from .table import Frame, RecordSink, WebTable
 
 STATIC = Path(__file__).parent / "static"
@@ -50,8 +53,10 @@ class _Headers:
         async def sending(message: Any) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
-                headers += [(b"content-security-policy", CSP.encode()),
-                            (b"x-content-type-options", b"nosniff"),
+                if not any(k.lower() == b"content-security-policy" for k, _ in headers):
+                    headers.append((b"content-security-policy", CSP.encode()))  # a replay
+                    # page keeps its own (replay_html.replay_csp: its script by its hash)
+                headers += [(b"x-content-type-options", b"nosniff"),
                             (b"referrer-policy", b"no-referrer")]
                 message = {**message, "headers": headers}
             await send(message)
@@ -117,19 +122,9 @@ def create_app(variant: str | Variant = "hunan", *, humans: int = 1,
         WebSocketRoute("/ws", socket),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    if store is not None:
-        routes += _record_routes(store)
+    if isinstance(store, RecordStore):  # a sink that only adds has no pages
+        routes += record_routes(store)
     app = Starlette(routes=routes)
     app.state.table = table
     app.add_middleware(_Headers)
     return app
-
-
-def _record_routes(store: RecordSink) -> list[BaseRoute]:
-    """The record pages of the store (``zipai_rules.web.records_routes``), when installed."""
-    try:
-        from .records_routes import record_routes  # type: ignore[import-not-found,import-untyped,unused-ignore]
-    except ImportError:
-        return []
-    routes: list[BaseRoute] = record_routes(store)
-    return routes
