@@ -509,3 +509,19 @@ def test_zipai_serve_refuses_an_address_it_cannot_listen_on(capsys) -> None:
     assert err.startswith(f"error: --host 127.0.0.1 --port {port}: cannot listen there")
     assert main(["serve", "--host", "no such host.invalid"]) == 2
     assert "cannot listen there" in capsys.readouterr().err
+
+
+def test_the_page_speaks_the_tables_one_language_and_allows_only_the_pictures_style() -> None:
+    import base64
+    import hashlib
+
+    from zipai_rules.drawing import STYLE
+
+    zh = TestClient(create_app("hunan", seed=1)).get("/")
+    en = TestClient(create_app("hunan", seed=1, ascii=True)).get("/")
+    assert '<html lang="zh" data-lang="zh">' in zh.text
+    assert '<html lang="en" data-lang="en">' in en.text
+    style = "'sha256-" + base64.b64encode(hashlib.sha256(STYLE.encode()).digest()).decode() + "'"
+    policy = zh.headers["content-security-policy"]
+    assert f"style-src 'self' {style};" in policy and "unsafe-inline" not in policy
+    assert "script-src 'self';" in policy and "blob:" not in policy

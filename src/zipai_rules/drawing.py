@@ -51,6 +51,9 @@ _STYLE = (
     ".turn{fill:#c21;font-weight:bold}"
     ".facedown rect{stroke-dasharray:3 2}"
 )
+#: the style sheet inside every picture (an inline ``<style>``), public for the pages that
+#: show a picture inline and name its hash in their Content-Security-Policy
+STYLE = _STYLE
 
 
 #: characters XML 1.0 cannot hold, even escaped (the variant schema refuses control characters

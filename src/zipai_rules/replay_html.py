@@ -174,7 +174,7 @@ def script_json(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _sha256_source(text: str) -> str:
+def sha256_source(text: str) -> str:
     """The CSP hash source of an inline element's text: ``'sha256-<base64>'`` of its UTF-8."""
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
@@ -184,8 +184,8 @@ def csp(script: str, style: str) -> str:
     the page's own script and style run, each named by its SHA-256 (computed as the page is
     written), so that no other inline script, handler (``onclick=``) or style attribute
     would; without a script, no script at all."""
-    scripts = _sha256_source(script) if script else "'none'"
-    return (f"default-src 'none'; script-src {scripts}; style-src {_sha256_source(style)}; "
+    scripts = sha256_source(script) if script else "'none'"
+    return (f"default-src 'none'; script-src {scripts}; style-src {sha256_source(style)}; "
             "img-src data:; base-uri 'none'; form-action 'none'")
 
 

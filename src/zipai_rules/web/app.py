@@ -4,9 +4,10 @@ wire of :mod:`zipai_rules.web.table`, and, for a table whose store is a
 :class:`~zipai_rules.web.store.RecordStore`, the records
 (``/records``, ``/records/{id}``, ``/records/{id}.json``).
 
-Every response carries a strict Content-Security-Policy: only the page's own script and style
-run, nothing is fetched from elsewhere, and the table's picture is shown as an image (an SVG
-as an image runs no script). ``zipai serve`` runs it with uvicorn (:mod:`zipai_rules.cli.serve`).
+Every response carries a strict Content-Security-Policy (a replay page its own): only the
+page's own script and style run, nothing is fetched from elsewhere, and the table's picture (an SVG the library draws,
+read by the page as XML and shown inline) may use only the picture's own style sheet.
+``zipai serve`` runs it with uvicorn (:mod:`zipai_rules.cli.serve`).
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..drawing import STYLE as PICTURE_STYLE
+from ..replay_html import sha256_source
 from ..variant import Variant
 from .records_routes import record_routes
 from .store import RecordStore
@@ -34,8 +37,11 @@ SEND_LIMIT = 256
 #: the close code of a connection whose seat was resumed on another one (the page then does
 #: not reconnect, so two windows holding one token do not take the seat from each other)
 TAKEN_OVER = 4001
-#: the page's policy: its own script, style and socket; pictures as blob images
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "
+#: the page's policy: its own script and style, and the style inside the table's picture
+#: (shown inline, so that the page's DOM holds the cards it shows), named by its hash; its own
+#: socket; nothing else
+CSP = ("default-src 'none'; script-src 'self'; "
+       f"style-src 'self' {sha256_source(PICTURE_STYLE)}; img-src 'self'; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
@@ -74,8 +80,13 @@ def create_app(variant: str | Variant = "hunan", *, humans: int = 1,
     table = table or WebTable(variant, humans=humans, window_seconds=window_seconds,
                               store=store, seed=seed, ascii=ascii, pace=pace)
 
+    # the page in the table's one language: Chinese, or English where the table is ASCII
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    if table.ascii:
+        html = html.replace('<html lang="zh" data-lang="zh">', '<html lang="en" data-lang="en">')
+
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+        return HTMLResponse(html)
 
     async def no_icon(request: Request) -> Response:
         return Response(status_code=204)  # no favicon: a browser asks for one

@@ -5,8 +5,26 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const KEY = "zipai-seat-token";
+  // the page's own words, in one language: the table's (zh, or en where the server runs
+  // with --ascii: <html data-lang>), as the pictures and the options are worded
+  const WORDS = {
+    zh: { connecting: "连接中…", name: "名字", join: "入座", replay: "回放本手", next: "下一手",
+          digest: "洗牌承诺", events: "记录", seat: (s) => s + "号位", hand: (n) => "第" + n + "手",
+          waitingAll: "等待其他玩家", playing: "对局中", deciding: "请选择", waiting: "等待",
+          joinTable: "请入座", over: "本手结束", gone: "本座位已在另一窗口",
+          disconnected: "连接断开，重连中…", nextWait: "等待下一手", seconds: "秒",
+          picture: "本家视角的牌桌", options: "可选操作" },
+    en: { connecting: "connecting…", name: "Name", join: "Join", replay: "Replay this hand",
+          next: "Next hand", digest: "Shuffle commitment", events: "Events",
+          seat: (s) => "seat " + s, hand: (n) => "hand " + n,
+          waitingAll: "waiting for every player…", playing: "playing", deciding: "your turn",
+          waiting: "waiting", joinTable: "join the table", over: "hand over",
+          gone: "this seat is played in another window",
+          disconnected: "disconnected — reconnecting…", nextWait: "waiting for the next hand",
+          seconds: "s", picture: "the table as your seat sees it", options: "your options" },
+  };
+  const T = WORDS[document.documentElement.dataset.lang] || WORDS.zh;
   let socket = null;
-  let picture = null;      // the blob URL of the picture shown
   let due = null;          // the deadline, in performance.now() milliseconds
   let decision = null;     // the decision the buttons answer
 
@@ -24,13 +42,14 @@
   }
 
   function setPicture(svg) {
-    const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
-    const img = document.createElement("img");
-    img.alt = "the table";
-    img.src = url;
-    $("picture").replaceChildren(img);
-    if (picture) URL.revokeObjectURL(picture);
-    picture = url;
+    // the picture inline, so that the page holds the cards it shows (a browser test reads
+    // them); parsed as XML, its scripts would never run, and the page's policy lets only
+    // the picture's own style sheet apply
+    const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+    const root = doc.documentElement;
+    if (root.localName !== "svg" || doc.getElementsByTagName("parsererror").length) return;
+    for (const s of root.querySelectorAll("script, foreignObject")) s.remove();
+    $("picture").replaceChildren(document.importNode(root, true));
   }
 
   function setOptions(frame) {
@@ -71,7 +90,7 @@
     const timer = $("timer");
     if (due === null) { timer.textContent = ""; timer.dataset.seconds = ""; return; }
     const left = Math.max(0, (due - performance.now()) / 1000);
-    timer.textContent = left.toFixed(0) + " s";
+    timer.textContent = left.toFixed(0) + " " + T.seconds;
     timer.dataset.seconds = left.toFixed(1);
     timer.classList.toggle("low", left < 5);
   }
@@ -84,13 +103,13 @@
       $("end").hidden = true;
       $("events").replaceChildren();
       $("options").replaceChildren();
-      $("seat").textContent = "seat " + frame.seat + " 号位";
+      $("seat").textContent = T.seat(frame.seat);
       $("seat").dataset.seat = String(frame.seat);
-      $("hand-number").textContent = "hand " + frame.hand;
+      $("hand-number").textContent = T.hand(frame.hand);
       $("variant").textContent = frame.variant;
       $("digest").textContent = frame.digest;
       document.body.dataset.seat = String(frame.seat);
-      status(frame.humans > 1 ? "waiting for every player… 等待其他玩家" : "playing 对局中",
+      status(frame.humans > 1 ? T.waitingAll : T.playing,
              "waiting");
     } else if (frame.type === "view") {
       addEvents(frame.event_labels);
@@ -99,14 +118,14 @@
       if (!frame.picture) return;  // events only: the rest of this view follows
       due = typeof frame.deadline === "number" ? performance.now() + frame.deadline * 1000
                                               : null;
-      if (frame.decision !== null) status("your turn 请选择", "deciding");
-      else status("waiting 等待", "waiting");
+      if (frame.decision !== null) status(T.deciding, "deciding");
+      else status(T.waiting, "waiting");
       tick();
     } else if (frame.type === "error") {
       $("error").textContent = frame.error + ": " + frame.message;
       $("error").dataset.code = frame.error;
       if (frame.error === "bad_token") {
-        sessionStorage.removeItem(KEY); showJoin(true); status("join the table 入座", "join");
+        sessionStorage.removeItem(KEY); showJoin(true); status(T.joinTable, "join");
       }
       for (const b of $("options").querySelectorAll("button")) b.disabled = false;
     } else if (frame.type === "end") {
@@ -123,7 +142,7 @@
       } else { link.hidden = true; }
       $("end").hidden = false;
       $("next-button").disabled = false;
-      status("hand over 本手结束", "over");
+      status(T.over, "over");
     }
   }
 
@@ -133,7 +152,7 @@
     socket.addEventListener("open", () => {
       const token = sessionStorage.getItem(KEY);
       if (token) send({ resume: token });
-      else { showJoin(true); status("join the table 入座", "join"); }
+      else { showJoin(true); status(T.joinTable, "join"); }
     });
     socket.addEventListener("message", (event) => {
       let frame;
@@ -142,15 +161,18 @@
     });
     socket.addEventListener("close", (event) => {
       if (event.code === 4001) {  // the seat was taken back in another window
-        status("this seat is played in another window 本座位已在另一窗口", "gone");
+        status(T.gone, "gone");
         return;
       }
-      status("disconnected 连接断开 — reconnecting…");
+      status(T.disconnected);
       setTimeout(connect, 2000);
     });
   }
 
   document.addEventListener("DOMContentLoaded", () => {
+    for (const e of document.querySelectorAll("[data-text]")) e.textContent = T[e.dataset.text];
+    $("picture").setAttribute("aria-label", T.picture);
+    $("options").setAttribute("aria-label", T.options);
     $("join").addEventListener("submit", (event) => {
       event.preventDefault();
       send({ join: $("name").value.trim() || "player" });
@@ -158,7 +180,7 @@
     $("next-button").addEventListener("click", () => {
       $("next-button").disabled = true;
       send({ next: true });
-      status("waiting for the next hand 等待下一手");
+      status(T.nextWait);
     });
     showJoin(false);
     setInterval(tick, 250);
