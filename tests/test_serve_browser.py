@@ -29,7 +29,6 @@ pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 
 from test_browser import browser  # noqa: E402,F401  (the Chromium fixture)
-
 from zipai_rules.cards import format_cards  # noqa: E402
 from zipai_rules.svg import render  # noqa: E402
 from zipai_rules.web.app import create_app  # noqa: E402
@@ -94,7 +93,7 @@ class Server:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,
-                                                    log_level="warning", ws="websockets"))
+                                                    log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         for _ in range(400):
@@ -233,6 +232,7 @@ def test_two_people_play_whole_hands_by_clicking(browser, tmp_path):  # noqa: F8
                     table.game.decision(s) not in (None, old.get(s)) for s in (0, 1)),
                     "the table to move on")
             # the end: both pages show the result and a link to the stored record
+            wait(browser, lambda d, n=hand: len(table.record_ids) == n, "the record stored")
             record_id = table.record_ids[-1]
             assert record_id is not None and store.get(record_id) == table.records[-1]
             for s in (0, 1):
@@ -255,10 +255,19 @@ def test_two_people_play_whole_hands_by_clicking(browser, tmp_path):  # noqa: F8
                 screenshot(browser, "serve-end-phone.png", 360, 740)
                 browser.set_window_size(1200, 1100)
                 # the record's replay, from the link on the page
+                # the record's replay, from the link on the page (in a tab of its own, so
+                # that the table stays connected)
+                table_tab = browser.current_window_handle
+                before = set(browser.window_handles)
                 browser.find_element(By.ID, "record-link").click()
-                wait(browser, lambda d: "/records/" in d.current_url, "the replay page")
-                assert browser.find_elements(By.CSS_SELECTOR, "#table, svg, .seat")
-                browser.back()
+                wait(browser, lambda d, b=before: set(d.window_handles) - b, "the replay tab")
+                browser.switch_to.window((set(browser.window_handles) - before).pop())
+                wait(browser, lambda d, r=record_id: f"/records/{r}" in d.current_url
+                     and d.find_elements(By.CSS_SELECTOR, "#table section.seat"),
+                     "the replay page")
+                assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+                browser.close()
+                browser.switch_to.window(table_tab)
                 for s in (0, 1):
                     browser.switch_to.window(windows[s])
                     wait(browser, lambda d: d.find_element(By.ID, "next-button").is_displayed(),
@@ -286,8 +295,8 @@ def test_the_timer_answers_for_a_silent_seat(browser):  # noqa: F811
     try:
         window = join(browser, server.url, "quiet")
         browser.switch_to.window(window)
+        seat = 0
         for _ in range(3):  # three deadlines in a row, each on the page's own decision
-            seat = 0
             wait(browser, lambda d: table.game.decision(seat) is not None, "a decision")
             game = table.game
             decision = game.decision(seat)

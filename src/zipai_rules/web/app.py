@@ -5,8 +5,9 @@ wire of :mod:`zipai_rules.web.table`, and, for a table whose store is a
 (``/records``, ``/records/{id}``, ``/records/{id}.json``).
 
 Every response carries a strict Content-Security-Policy (a replay page its own): only the
-page's own script and style run, nothing is fetched from elsewhere, and the table's picture (an SVG the library draws,
-read by the page as XML and shown inline) may use only the picture's own style sheet.
+page's own script and style run, nothing is fetched from elsewhere, and the table's picture
+(an SVG the library draws, read by the page as XML and shown inline) may use only the
+picture's own style sheet.
 ``zipai serve`` runs it with uvicorn (:mod:`zipai_rules.cli.serve`).
 """
 

@@ -184,6 +184,10 @@
     });
     showJoin(false);
     setInterval(tick, 250);
+    // back to this page from another (the browser's page cache): its socket was closed
+    window.addEventListener("pageshow", (event) => {
+      if (event.persisted && (!socket || socket.readyState > WebSocket.OPEN)) connect();
+    });
     connect();
   });
 })();
