@@ -89,7 +89,7 @@ class _Canvas:
         self.root = ET.Element("svg", {"xmlns": SVG_NS, **attributes})
         ET.SubElement(self.root, "style").text = _STYLE
         self.width = 0
-        self.y = GAP
+        self.y: float = GAP
 
     def text(self, parent: ET.Element, x: float, y: float, words: str, cls: str = "label"
              ) -> ET.Element:
@@ -141,8 +141,8 @@ class _Canvas:
     def svg(self) -> str:
         height = self.y + GAP
         self.root.set("width", str(self.width))
-        self.root.set("height", str(height))
-        self.root.set("viewBox", f"0 0 {self.width} {height}")
+        self.root.set("height", f"{height:g}")
+        self.root.set("viewBox", f"0 0 {self.width} {height:g}")
         return ET.tostring(self.root, encoding="unicode")
 
 
@@ -390,7 +390,7 @@ def seat_places(players: int, viewer: int) -> list[int]:
 
 def _place_word(w: Words, players: int, viewer: int, s: int) -> str:
     step = (s - viewer) % players
-    if step == 1:
+    if step == 1 and players > 2:
         return w.pick("(next)", "下家")
     if step == players - 1 and players > 2:
         return w.pick("(prev)", "上家")
@@ -414,11 +414,10 @@ def _draw_seats(c: _Canvas, t: TablePicture, w: Words, actor: int | None) -> Non
         x = GAP + k * (COLUMN + GAP)
         bottom = max(bottom, _draw_seat(c, t, w, s, t.seats[s], actor, x, top, COLUMN,
                                         compact=True, into=groups[s]))
-    rule = ET.Element("line", {"class": "rule", "x1": f"{GAP}", "x2": f"{c.width - GAP}",
-                               "y1": f"{bottom + 2}", "y2": f"{bottom + 2}"})
     c.y = _draw_seat(c, t, w, t.viewer, t.seats[t.viewer], actor, GAP, bottom + 4,
                      max(TABLE_W, c.width) - 2 * GAP, into=groups[t.viewer])
-    c.root.append(rule)
+    ET.SubElement(c.root, "line", {"class": "rule", "x1": f"{GAP}", "x2": f"{c.width - GAP}",
+                                   "y1": f"{bottom + 2:g}", "y2": f"{bottom + 2:g}"})
     for s in range(n):
         c.root.append(groups[s])
 
@@ -491,14 +490,12 @@ def _draw_seat(c: _Canvas, t: TablePicture, w: Words, s: int, seat: TableSeat,
     if seat.hand_huxi is not None:
         marks.append(w.pick(f"hand {w.huxi(seat.hand_huxi)}",
                             f"手牌 {w.huxi(seat.hand_huxi)}"))
-    lines = ["  ".join(marks)]
-    if compact:  # as many marks to a line as the column holds
-        lines = [marks[0]]
-        for mark in marks[1:]:
-            if text_width(lines[-1] + " " + mark) <= width:
-                lines[-1] += " " + mark
-            else:
-                lines.append(mark)
+    lines, space = [marks[0]], " " if compact else "  "
+    for mark in marks[1:]:  # as many marks to a line as the width holds
+        if text_width(lines[-1] + space + mark) <= width:
+            lines[-1] += space + mark
+        else:
+            lines.append(mark)
     y = y0 + 16
     label = _seat_label(c, g, lines, x0, y, "label turn" if s == actor else "label")
     label.set("data-table-huxi", str(known))
