@@ -310,7 +310,11 @@ def _result_text(result: Outcome, w: Words) -> str:
 
 
 def draw_table(t: TablePicture, ascii: bool) -> str:
-    """The SVG of a table picture, every word in one language (:class:`Words`)."""
+    """The SVG of a table picture, every word in one language (:class:`Words`): the header
+    (title, wall, turn or result, the card on offer), then the seats: in a seat's view the
+    others compactly in a top row (:func:`seat_places`) and the viewer at full size below,
+    at most :data:`TABLE_W` wide with two or three players; with no viewer every seat at full
+    size one below the other, seat 0 first; then the winner's split where there is one."""
     attributes = {"class": "zipai-table", "data-mode": t.mode,
                   "data-lang": "ascii" if ascii else "zh"}
     if t.viewer is not None:
@@ -381,10 +385,6 @@ def seat_places(players: int, viewer: int) -> list[int]:
     previous seat (上家) on the left, the next seat (下家, who plays after the viewer) on the
     right, the opposite seat (对家) between them at a table of four; the one other seat at a
     table of two."""
-    if players == 2:
-        return [(viewer + 1) % 2]
-    if players == 4:
-        return [(viewer + 3) % 4, (viewer + 2) % 4, (viewer + 1) % 4]
     return [(viewer - 1) % players, *((viewer + k) % players for k in range(players - 2, 0, -1))]
 
 
