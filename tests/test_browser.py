@@ -376,3 +376,59 @@ def test_a_table_around_the_viewer_with_huxi_at_laptop_and_phone_width(browser, 
     browser.set_window_size(1200, 1100)
     with capsys.disabled():
         print("\nreplay screenshots: " + ", ".join(os.path.relpath(s) for s in shots))
+
+
+#: the boxes of a seat view's SVG as the browser lays it out (its real fonts): the picture's
+#: and each seat group's and each label's, in page pixels
+READ_PICTURE = """
+const svg = document.querySelector('svg');
+const r = (e) => { const b = e.getBoundingClientRect();
+                   return {left: b.left, top: b.top, right: b.right, bottom: b.bottom}; };
+return JSON.stringify({svg: r(svg), seats: Array.from(svg.querySelectorAll('g.seat')).map(
+  (g) => ({seat: +g.dataset.seat, box: r(g), label: r(g.querySelector('text'))}))});
+"""
+
+
+def test_a_seat_picture_at_phone_width(browser, tmp_path):
+    """The SVG of a seat's view (svg.render, what zipai serve shows each seat) drawn by the
+    browser at its own size and scaled to 360 px wide, in Chinese and ASCII, at a Hunan deal
+    and mid-hand: the viewer's seat lies below the others, the 上家 left of the 下家 and apart,
+    every seat and label inside the picture (the real fonts no wider than the layout
+    allowed), and at 360 px the picture keeps at least 85% of its size."""
+    from zipai_rules import find_variant
+    from zipai_rules.bots import make_bots, play_out
+    from zipai_rules.engine import Game
+    from zipai_rules.svg import render
+
+    v = find_variant("hunan")
+    game = play_out(Game(v, seed=2), make_bots(["greedy"], 2, v.players))
+    views = [(1, game.views(1)[4]), (0, game.views(0)[0]), (2, game.views(2)[-1])]
+    shots = []
+    for ascii_ in (False, True):
+        for me, view in views:
+            svg = render(view, variant=v, ascii=ascii_)
+            native = float(re.search(r'width="([\d.]+)"', svg).group(1))
+            for width in (None, 360):
+                style = "" if width is None else f' style="width:{width}px;height:auto"'
+                page = tmp_path / f"seat{me}-{int(ascii_)}-{width}.html"
+                page.write_text('<!doctype html><meta charset="utf-8"><body style="margin:0">'
+                                + svg.replace("<svg ", f"<svg{style} ", 1), "utf-8")
+                browser.set_window_size(1280 if width is None else 360, 1000)
+                browser.get(page.as_uri())
+                shown = json.loads(browser.execute_script(READ_PICTURE))
+                pic, seats = shown["svg"], {s["seat"]: s for s in shown["seats"]}
+                if width is not None:
+                    assert pic["right"] - pic["left"] == pytest.approx(360, abs=1)
+                    assert 360 / native >= 0.85
+                left, right = seats[(me - 1) % 3], seats[(me + 1) % 3]
+                assert left["box"]["right"] < right["box"]["left"]
+                for other in (left, right):
+                    assert other["box"]["bottom"] <= seats[me]["box"]["top"]
+                for s in seats.values():
+                    for part in (s["box"], s["label"]):
+                        assert part["left"] >= pic["left"] and part["right"] <= pic["right"] + 1
+                        assert part["bottom"] <= pic["bottom"] + 1
+            shot = screenshots() / f"seat{me}-picture-{'ascii' if ascii_ else 'zh'}-360px.png"
+            assert browser.save_screenshot(str(shot))
+            shots.append(shot)
+    print("seat picture screenshots:", ", ".join(str(s) for s in shots))

@@ -3,6 +3,7 @@ state's cards, a seat's picture holds no card hidden from that seat, and names a
 
 from __future__ import annotations
 
+import itertools
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -16,7 +17,15 @@ from hypothesis import strategies as st
 from zipai_rules import analyze, find_variant
 from zipai_rules.bots import make_bots, play_out
 from zipai_rules.cards import format_cards, indices_of, parse_indices
-from zipai_rules.drawing import Outcome, TableMeld, TablePicture, TableSeat, draw_table
+from zipai_rules.drawing import (
+    TABLE_W,
+    Outcome,
+    TableMeld,
+    TablePicture,
+    TableSeat,
+    draw_table,
+    seat_places,
+)
 from zipai_rules.engine import Game, Result
 from zipai_rules.engine.observation import spectate
 from zipai_rules.errors import SeatError, ZipaiError
@@ -105,7 +114,8 @@ def test_a_face_down_wei_in_the_open_picture_and_in_another_seats_view():
     assert [g.get("data-huxi") for g in drawn] == ["0", "3", "3", None]
     assert drawn[3].get("data-kind") == "wei"
     head = parts(seen, "seat", seat=0)[0].find(f"{NS}text")
-    assert "桌面 6 胡息 + 1组暗扣" in head.text and head.get("data-table-huxi") == "6"
+    assert "桌面 6 胡息 + 1组暗扣" in "".join(head.itertext())
+    assert head.get("data-table-huxi") == "6"
     assert "d2" not in cards_in(parts(seen, "seat", seat=0)[0])
     # seat 0 sees its own 偎 whole
     mine = ET.fromstring(render(game, seat=0))
@@ -398,6 +408,53 @@ def check_open(game):
             == [(grp.meld.kind.value, str(grp.huxi)) for grp in dec.groups]
 
 
+def box(rect):
+    """``(x, y, width, height)`` of an SVG ``rect``."""
+    return tuple(float(rect.get(k)) for k in ("x", "y", "width", "height"))
+
+
+def overlap(a, b):
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def extent(el):
+    """``(left, top, right, bottom)`` of the cards drawn inside ``el`` and of its texts (a
+    text from its baseline 12 up, as wide as ``text_width`` says)."""
+    boxes = [box(r) for r in el.iter(f"{NS}rect")]
+    for t in el.iter(f"{NS}text"):
+        if "class" in t.attrib:  # a label (a card's face lies inside its card)
+            lines = [t.text or ""] + [ts.text or "" for ts in t.iter(f"{NS}tspan")]
+            boxes.append((float(t.get("x")), float(t.get("y")) - 12,
+                          max(text_width(line) for line in lines), 14 * len(lines)))
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
+            max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes))
+
+
+def check_layout(root, players, seat):
+    """A seat's view: the viewer's seat lies below every other seat; above it the others in
+    a row, side by side, the previous seat (上家) leftmost and the next (下家) rightmost; no
+    two cards overlap unless stacked in one column; and with three players or fewer the
+    picture is at most TABLE_W wide. The seat groups stay in seat order."""
+    assert [g.get("data-seat") for g in parts(root, "seat")] == [str(s) for s in
+                                                                range(players)]
+    box_of = {s: extent(parts(root, "seat", s)[0]) for s in range(players)}
+    mine = box_of[seat]
+    others = [(seat - 1) % players, *((seat + k) % players for k in range(players - 2, 0, -1))]
+    if players == 4:
+        others = [(seat + 3) % 4, (seat + 2) % 4, (seat + 1) % 4]
+    for s in others:
+        assert box_of[s][3] < mine[1], (s, box_of[s], mine)  # above the viewer
+        assert box_of[s][1] == box_of[others[0]][1]  # one row
+    for a, b in zip(others, others[1:], strict=False):
+        assert box_of[a][2] < box_of[b][0], (a, b)  # left to right, apart
+    if players <= 3:
+        assert float(root.get("width")) <= TABLE_W
+    # the face-down cards of a hand lie apart from each other
+    for s in others:
+        hand = [box(r) for r in parts(root, "hand", s)[0].iter(f"{NS}rect")]
+        assert not [1 for a, b in itertools.combinations(hand, 2) if overlap(a, b)]
+
+
 def check_seat_view(game, seat):
     """A seat's picture is its observation drawn: equal to drawing the observation; its own
     hand open, every other hand as face-down cards only; melds as the view shows them; and the
@@ -408,6 +465,7 @@ def check_seat_view(game, seat):
     assert text == render(obs, variant=v) == render(game.state, seat=seat)
     root = ET.fromstring(text)
     assert root.get("data-mode") == "seat" and root.get("data-seat") == str(seat)
+    check_layout(root, v.players, seat)
     for s in range(v.players):
         hand = cards_in(parts(root, "hand", s)[0])
         if s == seat:
@@ -540,7 +598,8 @@ LATIN = re.compile("[A-Za-z]")
 
 
 def texts(svg):
-    return [t.text or "" for t in ET.fromstring(svg).iter(f"{NS}text")]
+    """Every text of a picture, a label's lines (its ``tspan``) with it."""
+    return ["".join(t.itertext()) for t in ET.fromstring(svg).iter(f"{NS}text")]
 
 
 @pytest.mark.parametrize("pid", preset_ids())
@@ -619,9 +678,13 @@ def test_face_down_cards_are_countable_backs():
             hand = parts(root, "hand", s)[0]
             backs = [g for g in hand.iter(f"{NS}g") if "back" in classes(g)]
             assert len(backs) == view.hidden_cards[s] == int(hand.get("data-hidden"))
-            xs = [float(g.find(f"{NS}rect").get("x")) for g in backs]
-            width = float(backs[0].find(f"{NS}rect").get("width"))
-            assert all(b - a > width for a, b in zip(xs, xs[1:], strict=False))
+            boxes = [box(g.find(f"{NS}rect")) for g in backs]
+            assert not [(a, b) for a, b in itertools.combinations(boxes, 2) if overlap(a, b)]
+            # in rows of ten at most, and the count written after them
+            assert max(Counter(y for _, y, _, _ in boxes).values()) <= 10
+            count = [t for t in hand.iter(f"{NS}text") if "count" in classes(t)]
+            n = view.hidden_cards[s]
+            assert [t.text for t in count] == ([f"×{n}"] if n else [])
 
 
 def test_the_winner_is_laid_out_as_its_split():
@@ -640,3 +703,86 @@ def test_the_winner_is_laid_out_as_its_split():
     assert sum(int(g.get("data-huxi")) for g in groups) == 24
     assert sorted(c for g in groups for c in cards_in(g)) == sorted(
         tokens(c for grp in r.decomposition.groups for c in grp.meld.physical))
+
+
+# --- the layout: the viewer at the bottom, the others around the table ------------------------
+
+def test_the_seats_around_the_table():
+    """The top row, left to right: 上家 then 下家 (three players), 上家 对家 下家 (four), the one
+    other seat (two); the next seat, 下家, is the one that plays after the viewer."""
+    assert [seat_places(3, s) for s in range(3)] == [[2, 1], [0, 2], [1, 0]]
+    assert [seat_places(4, s) for s in range(4)] == [[3, 2, 1], [0, 3, 2], [1, 0, 3],
+                                                     [2, 1, 0]]
+    assert [seat_places(2, s) for s in range(2)] == [[1], [0]]
+
+
+def test_seat_1s_view_of_a_hunan_hand():
+    """Hunan seed 0 after 21 first options, seat 1's view: seat 0 (its 上家, the dealer) in
+    the top row on the left, seat 2 (its 下家) on the right, one column apart, seat 1 below
+    them at full size; the others' melds and discards in small cards, their backs in rows of
+    ten with the count; the Chinese and ASCII pictures laid out alike."""
+    v = find_variant("hunan")
+    game = play_first_options(v, 0, 21)
+    view = game.observe(1)
+    for ascii_, words in ((False, ("0号位 庄 上家", "2号位 下家", "1号位  （本家）")),
+                          (True, ("seat 0 dealer (prev)", "seat 2 (next)", "seat 1  (you)"))):
+        root = ET.fromstring(render(game, seat=1, ascii=ascii_))
+        check_layout(root, 3, 1)
+        heads = {s: parts(root, "seat", s)[0].find(f"{NS}text") for s in range(3)}
+        assert [heads[s].text.startswith(words[k]) for k, s in enumerate((0, 2, 1))] == [
+            True] * 3, [h.text for h in heads.values()]
+        assert [float(heads[s].get("x")) for s in (0, 2, 1)] == [8, 216, 8]
+        assert float(heads[0].get("y")) == float(heads[2].get("y")) < float(heads[1].get("y"))
+        for s in (0, 2):
+            rects = [box(r) for r in parts(root, "meld", s)[0].iter(f"{NS}rect")]
+            assert {(w, h) for _, _, w, h in rects} == {(22, 30)}  # small cards
+            backs = [box(r) for r in parts(root, "hand", s)[0].iter(f"{NS}rect")]
+            assert len(backs) == view.hidden_cards[s]
+            rows = Counter(y for _, y, _, _ in backs)
+            assert sorted(rows.values(), reverse=True) == [
+                min(10, view.hidden_cards[s] - 10 * k)
+                for k in range(-(-view.hidden_cards[s] // 10))]
+        mine = [box(r) for g in parts(root, "hand", 1) for r in g.iter(f"{NS}rect")]
+        assert {(w, h) for _, _, w, h in mine} == {(30, 42)}  # full size
+        assert float(root.get("width")) <= TABLE_W == 424
+
+
+def test_the_dealt_hands_fit_the_width():
+    """At the deal (the dealer 21 cards, the others 20) every seat's view of every preset of
+    three players is at most TABLE_W wide (it is drawn at 360 px on a phone: 85% or more),
+    the backs in two or three rows."""
+    for pid in preset_ids():
+        v = find_variant(pid)
+        for seed in range(3):
+            game = Game(v, seed=seed)
+            for seat in range(v.players):
+                root = ET.fromstring(render(game, seat=seat))
+                check_layout(root, v.players, seat)
+                assert float(root.get("width")) <= TABLE_W
+
+
+def test_a_table_of_four_has_the_opposite_seat_in_the_middle():
+    """A picture of four seats made by hand (no preset deals four): seat 2's view has seat 1
+    (上家) left, seat 0 (对家) in the middle, seat 3 (下家) right, seat 2 at the bottom."""
+    seats = tuple(TableSeat(None, 20, (), (k,)) for k in range(4))
+    seats = seats[:2] + (TableSeat((0, 1, 2, 5, 5), 0, (), ()),) + seats[3:]
+    picture = TablePicture(
+        title="t", mode="seat", viewer=2, seats=seats, dealer=0, wall=0, pending=None,
+        turn=(2, Phase.DISCARD), result=None, variant=None)
+    root = ET.fromstring(draw_table(picture, ascii=False))
+    check_layout(root, 4, 2)
+    heads = [parts(root, "seat", s)[0].find(f"{NS}text").text for s in range(4)]
+    assert heads == ["0号位 庄 对家", "1号位 上家", "2号位  （本家）  ← 该出手", "3号位 下家"]
+    assert sorted((extent(parts(root, "seat", s)[0])[0], s) for s in (0, 1, 3)) == [
+        (8, 1), (216, 0), (424, 3)]
+
+
+def test_the_open_picture_keeps_the_seats_in_order():
+    """With no viewer (all open, a spectator's) the seats are drawn one below the other at
+    full size, seat 0 first."""
+    v = find_variant("hunan")
+    game = play_first_options(v, 0, 21)
+    for root in (ET.fromstring(render(game)), ET.fromstring(render(spectate(game.state)))):
+        tops = [extent(parts(root, "seat", s)[0]) for s in range(3)]
+        assert tops[0][3] < tops[1][1] and tops[1][3] < tops[2][1]
+        assert {t[0] for t in tops} == {8}

@@ -50,6 +50,7 @@ _STYLE = (
     ".title{font:bold 14px sans-serif;fill:#111}"
     ".turn{fill:#c21;font-weight:bold}"
     ".facedown rect{stroke-dasharray:3 2}"
+    ".rule{stroke:#bbb;stroke-width:1}"
 )
 #: the style sheet inside every picture (an inline ``<style>``), public for the pages that
 #: show a picture inline and name its hash in their Content-Security-Policy
@@ -91,7 +92,7 @@ class _Canvas:
         self.root = ET.Element("svg", {"xmlns": SVG_NS, **attributes})
         ET.SubElement(self.root, "style").text = _STYLE
         self.width = 0
-        self.y = GAP
+        self.y: float = GAP
 
     def text(self, parent: ET.Element, x: float, y: float, words: str, cls: str = "label"
              ) -> ET.Element:
@@ -143,8 +144,8 @@ class _Canvas:
     def svg(self) -> str:
         height = self.y + GAP
         self.root.set("width", str(self.width))
-        self.root.set("height", str(height))
-        self.root.set("viewBox", f"0 0 {self.width} {height}")
+        self.root.set("height", f"{height:g}")
+        self.root.set("viewBox", f"0 0 {self.width} {height:g}")
         return ET.tostring(self.root, encoding="unicode")
 
 
@@ -312,7 +313,11 @@ def _result_text(result: Outcome, w: Words) -> str:
 
 
 def draw_table(t: TablePicture, ascii: bool) -> str:
-    """The SVG of a table picture, every word in one language (:class:`Words`)."""
+    """The SVG of a table picture, every word in one language (:class:`Words`): the header
+    (title, wall, turn or result, the card on offer), then the seats: in a seat's view the
+    others compactly in a top row (:func:`seat_places`) and the viewer at full size below,
+    at most :data:`TABLE_W` wide with two or three players; with no viewer every seat at full
+    size one below the other, seat 0 first; then the winner's split where there is one."""
     attributes = {"class": "zipai-table", "data-mode": t.mode,
                   "data-lang": "ascii" if ascii else "zh"}
     if t.viewer is not None:
@@ -354,8 +359,7 @@ def draw_table(t: TablePicture, ascii: bool) -> str:
         c.text(g, GAP, c.y + 26, offer)
         c.card(g, card, GAP + text_width(offer) + GAP, c.y)
         c.y += CARD_H + GAP
-    for s, seat_ in enumerate(t.seats):
-        _draw_seat(c, t, w, s, seat_, actor)
+    _draw_seats(c, t, w, actor)
     if t.split and t.result is not None and t.result.winner is not None:
         g = ET.SubElement(c.root, "g", {"class": "split", "data-seat": str(t.result.winner),
                                         "data-huxi": str(t.result.huxi)})
@@ -371,16 +375,112 @@ def draw_table(t: TablePicture, ascii: bool) -> str:
 
 #: a face-down card in a concealed hand: a card back, one per card, side by side
 BACK_W, BACK_H, BACK_STEP = 14, 22, 17
+#: the seats of the top row of a seat's view: each in a column this wide, its concealed hand
+#: as rows of this many card backs, its melds and discards in small cards stacked this far
+COLUMN, BACKS_PER_ROW, SMALL_STACK = 200, 10, 16
+#: how wide a seat's view is drawn with three players (two columns): what a seat at full size
+#: wraps its melds and discards at
+TABLE_W = 2 * COLUMN + 3 * GAP
+
+
+def seat_places(players: int, viewer: int) -> list[int]:
+    """The other seats of ``viewer``'s view as the top row shows them, left to right: the
+    previous seat (上家) on the left, the next seat (下家, who plays after the viewer) on the
+    right, the opposite seat (对家) between them at a table of four; the one other seat at a
+    table of two."""
+    return [(viewer - 1) % players, *((viewer + k) % players for k in range(players - 2, 0, -1))]
+
+
+def _place_word(w: Words, players: int, viewer: int, s: int) -> str:
+    step = (s - viewer) % players
+    if step == 1 and players > 2:
+        return w.pick("(next)", "下家")
+    if step == players - 1 and players > 2:
+        return w.pick("(prev)", "上家")
+    return w.pick("(opp)", "对家")
+
+
+def _draw_seats(c: _Canvas, t: TablePicture, w: Words, actor: int | None) -> None:
+    """The seats below the header: in a seat's view the others in a top row (compact, in play
+    order around the table, :func:`seat_places`) and the viewer at full size below them; in a
+    picture with no viewer (all open, a spectator's) every seat at full size, seat 0 first.
+    The seat groups stay in seat order in the document whatever their place."""
+    n = len(t.seats)
+    if t.viewer is None or not 0 <= t.viewer < n or n < 2:
+        for s, seat in enumerate(t.seats):
+            c.y = _draw_seat(c, t, w, s, seat, actor, GAP, c.y, TABLE_W - 2 * GAP)
+        return
+    order = seat_places(n, t.viewer)
+    top, bottom = c.y, c.y
+    groups = {s: ET.Element("g") for s in range(n)}
+    for k, s in enumerate(order):
+        x = GAP + k * (COLUMN + GAP)
+        bottom = max(bottom, _draw_seat(c, t, w, s, t.seats[s], actor, x, top, COLUMN,
+                                        compact=True, into=groups[s]))
+    c.y = _draw_seat(c, t, w, t.viewer, t.seats[t.viewer], actor, GAP, bottom + 4,
+                     max(TABLE_W, c.width) - 2 * GAP, into=groups[t.viewer])
+    ET.SubElement(c.root, "line", {"class": "rule", "x1": f"{GAP}", "x2": f"{c.width - GAP}",
+                                   "y1": f"{bottom + 2:g}", "y2": f"{bottom + 2:g}"})
+    for s in range(n):
+        c.root.append(groups[s])
+
+
+def _flow(items: Sequence[tuple[float, float, float]], x0: float, top: float, width: float
+          ) -> tuple[list[tuple[float, float, float]], float]:
+    """Items ``(width, height, space before)`` laid left to right from ``(x0, top)``, a new row
+    when the next would pass ``x0 + width`` (or its space is negative): each item's ``(x, y,
+    height of its row)``, and the bottom of the last row."""
+    rows: list[list[int]] = [[]]
+    xs: list[float] = []
+    x = x0
+    for k, (iw, _, space) in enumerate(items):
+        if rows[-1] and (space < 0 or x + space + iw > x0 + width):
+            rows.append([])
+            x = x0
+        elif rows[-1]:
+            x += space
+        rows[-1].append(k)
+        xs.append(x)
+        x += iw
+    out: list[tuple[float, float, float]] = [(0, 0, 0)] * len(items)
+    y = top
+    for row in rows:
+        tall = max((items[k][1] for k in row), default=0)
+        for k in row:
+            out[k] = (xs[k], y, tall)
+        y += tall
+    return out, y
+
+
+def _seat_label(c: _Canvas, g: ET.Element, lines: Sequence[str], x: float, y: float,
+                cls: str) -> ET.Element:
+    """A seat's label: its first line a text, each further line a ``tspan`` below it."""
+    label = c.text(g, x, y, lines[0], cls)
+    for line in lines[1:]:
+        ET.SubElement(label, "tspan", {"x": f"{x:g}", "dy": "14"}).text = xml_text(line)
+        c.width = max(c.width, int(x + text_width(line)) + GAP)
+    return label
 
 
 def _draw_seat(c: _Canvas, t: TablePicture, w: Words, s: int, seat: TableSeat,
-               actor: int | None) -> None:
-    g = ET.SubElement(c.root, "g", {"class": "seat", "data-seat": str(s)})
+               actor: int | None, x0: float, y0: float, width: float,
+               compact: bool = False, into: ET.Element | None = None) -> float:
+    """Seat ``s`` drawn from ``(x0, y0)`` within ``width``: its label, its concealed hand,
+    its melds, its discards (``compact``: in small cards, the backs in rows, the label in
+    lines); the bottom of what it drew. ``into``: the element that becomes its group."""
+    if into is None:
+        g = ET.SubElement(c.root, "g")
+    else:
+        g = into
+    g.set("class", "seat")
+    g.set("data-seat", str(s))
     marks = [w.seat(s)]
     if s == t.dealer:
         marks.append(w.pick("dealer", "庄"))
     if s == t.viewer:
         marks.append(w.pick("(you)", "（本家）"))
+    elif compact and t.viewer is not None:
+        marks.append(_place_word(w, len(t.seats), t.viewer, s))
     if s == actor:
         marks.append(w.pick("← to act", "← 该出手"))
     huxi = [m.huxi for m in seat.melds]
@@ -393,54 +493,89 @@ def _draw_seat(c: _Canvas, t: TablePicture, w: Words, s: int, seat: TableSeat,
     if seat.hand_huxi is not None:
         marks.append(w.pick(f"hand {w.huxi(seat.hand_huxi)}",
                             f"手牌 {w.huxi(seat.hand_huxi)}"))
-    c.y += 16
-    label = c.text(g, GAP, c.y, "  ".join(marks), "label turn" if s == actor else "label")
+    lines, space = [marks[0]], " " if compact else "  "
+    for mark in marks[1:]:  # as many marks to a line as the width holds
+        if text_width(lines[-1] + space + mark) <= width:
+            lines[-1] += space + mark
+        else:
+            lines.append(mark)
+    y = y0 + 16
+    label = _seat_label(c, g, lines, x0, y, "label turn" if s == actor else "label")
     label.set("data-table-huxi", str(known))
     if seat.hand_huxi is not None:
         label.set("data-hand-huxi", str(seat.hand_huxi))
-    c.y += 6
-    top, x, tallest = c.y, GAP, CARD_H
+    top = y + 14 * (len(lines) - 1) + 6
+    card_w, card_h, stack = (SMALL_W, SMALL_H, SMALL_STACK) if compact else (
+        CARD_W, CARD_H, STACK)
+
+    def tall(n: int) -> int:
+        return card_h + stack * max(n - 1, 0)
+
+    # what the row holds: the hand's columns (or its backs), then the melds
     hand = ET.SubElement(g, "g", {"class": "hand", "data-seat": str(s)})
+    columns: list[list[int]] = []
+    items: list[tuple[float, float, float]] = []
     if seat.hand is not None:
         counts = [0] * 21
         for card in seat.hand:
             counts[card] += 1
-        for column in group_hand(counts):
-            col = ET.SubElement(hand, "g", {"class": "group"})
-            tallest = max(tallest, c.column(col, column, x, top))
-            x += CARD_W + 2
+        columns = group_hand(counts)
+        items += [(card_w, tall(len(col)), 2) for col in columns]
     else:
         hand.set("data-hidden", str(seat.hidden))
-        for k in range(seat.hidden):
-            c.back(hand, x + k * BACK_STEP, top)
-        x += BACK_STEP * seat.hidden
-    x += 3 * GAP
-    below = top + max((_column_height(len(m.cards) + m.hidden) for m in seat.melds),
-                      default=0) + 13
+        per_row = BACKS_PER_ROW if compact else max(seat.hidden, 1)
+        rows = -(-seat.hidden // per_row) if seat.hidden else 0
+        backs_w = BACK_STEP * min(seat.hidden, per_row) + (25 if compact else 0)
+        items.append((backs_w, max(rows * (BACK_H + 4), CARD_H if not compact else 0), 0))
+    labels = []
     for m in seat.melds:
+        text = w.kind(m.kind) + ("" if m.huxi is None else f" {m.huxi}")
+        labels.append(text)
+        items.append((max(card_w, text_width(text)), tall(len(m.cards) + m.hidden) + 16,
+                      4 if len(labels) > 1 else -1 if compact else 3 * GAP))
+    placed, bottom = _flow(items, x0, top, width)
+    k = 0
+    if seat.hand is not None:
+        for column in columns:
+            col = ET.SubElement(hand, "g", {"class": "group"})
+            cx, cy, _ = placed[k]
+            for j, card in enumerate(column):
+                c.card(col, card, cx, cy + j * stack, small=compact)
+            k += 1
+    else:
+        bx, by, _ = placed[k]
+        per_row = BACKS_PER_ROW if compact else max(seat.hidden, 1)
+        for j in range(seat.hidden):
+            c.back(hand, bx + (j % per_row) * BACK_STEP, by + (j // per_row) * (BACK_H + 4))
+        if compact and seat.hidden:
+            count = c.text(hand, bx + BACK_STEP * min(seat.hidden, per_row) + 2, by + 16,
+                           f"×{seat.hidden}")
+            count.set("class", "label count")
+        k += 1
+    for m, text in zip(seat.melds, labels, strict=True):
+        mx, my, row_tall = placed[k]
+        k += 1
         attributes = {"class": "meld facedown" if m.facedown else "meld", "data-seat": str(s),
                       "data-kind": "" if m.kind is None else m.kind.value}
         if m.huxi is not None:
             attributes["data-huxi"] = str(m.huxi)
         mg = ET.SubElement(g, "g", attributes)
         cards: list[int | None] = [*m.cards, *([None] * m.hidden)]
-        c.column(mg, cards, x, top)
-        label_text = w.kind(m.kind)
-        if m.huxi is not None:
-            label_text += f" {m.huxi}"
-        c.text(mg, x, below, label_text)
-        tallest = max(tallest, below - top + 3)
-        x += max(CARD_W, text_width(label_text)) + 4
-    c.y = top + tallest + 6
+        for j, card_ in enumerate(cards):
+            c.card(mg, card_, mx, my + j * stack, small=compact)
+        c.text(mg, mx, my + row_tall - 3, text)
+    y = max(bottom, top + (0 if compact else CARD_H)) + 6
     discards = ET.SubElement(g, "g", {"class": "discards", "data-seat": str(s)})
     if seat.discards:
         word = w.pick("discards", "弃牌")
-        c.text(discards, GAP, c.y + 19, word)
-        for k, card in enumerate(seat.discards):
-            c.card(discards, card, GAP + text_width(word) + GAP + k * (SMALL_W + 2), c.y,
-                   small=True)
-        c.y += SMALL_H + 4
-    c.y += GAP
+        c.text(discards, x0, y + 19, word)
+        left = x0 + text_width(word) + GAP
+        per_row = max(int((x0 + width - left + 2) // (SMALL_W + 2)), 1)
+        for j, card in enumerate(seat.discards):
+            c.card(discards, card, left + (j % per_row) * (SMALL_W + 2),
+                   y + (j // per_row) * (SMALL_H + 2), small=True)
+        y += (SMALL_H + 2) * -(-len(seat.discards) // per_row) + 2
+    return y + GAP
 
 
 def _draw_groups(c: _Canvas, parent: ET.Element, groups: Sequence[AnalysisGroup],

@@ -5,7 +5,8 @@ Standard library only (``xml.etree`` builds the SVG, so every text and attribute
 
 * :func:`render` draws a table: every seat's concealed hand grouped as a player holds it (坎
   together, then runs, 绞 and pairs), the table melds with their 胡息, the discard areas, the
-  wall count, the card on offer and whose turn it is. Given a
+  wall count, the card on offer and whose turn it is; a seat's view with the viewer at the
+  bottom and the others above it as they sit around the table (上家 left, 下家 right). Given a
   :class:`~zipai_rules.engine.Game` or :class:`~zipai_rules.engine.state.GameState` every card
   is drawn open; given an :class:`~zipai_rules.engine.observation.Observation` (or ``seat=N``,
   which draws ``observe(state, N)``) only what that seat's view holds: the seat view is made by
