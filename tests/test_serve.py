@@ -92,6 +92,7 @@ def test_one_human_plays_a_whole_hand_against_the_bots() -> None:
         assert welcome["type"] == "welcome" and welcome["seat"] == 0
         assert welcome["digest"] == table.game.commitment.digest
         assert welcome["variant"] == "hunan" and len(welcome["token"]) >= 32
+        assert welcome["title"] == "湖南跑胡子"
         end = play_first(ws, frames)
     game = table.game
     assert game.is_over and table.internal_errors == []

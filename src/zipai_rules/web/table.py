@@ -341,7 +341,9 @@ class WebTable:
 
     def _welcome(self, seat: int, token: str | None = None) -> None:
         frame: Frame = {"type": "welcome", "seat": seat, "digest": self.digest,
-                        "variant": self.variant.id, "window_seconds": self.window_seconds,
+                        "variant": self.variant.id,
+                        "title": self.variant.id if self.ascii else self.variant.name,
+                        "window_seconds": self.window_seconds,
                         "hand": self.hand + 1, "players": self.players,
                         "humans": self.humans}
         if token is not None:

@@ -106,7 +106,7 @@
       $("seat").textContent = T.seat(frame.seat);
       $("seat").dataset.seat = String(frame.seat);
       $("hand-number").textContent = T.hand(frame.hand);
-      $("variant").textContent = frame.variant;
+      $("variant").textContent = frame.title;
       $("digest").textContent = frame.digest;
       document.body.dataset.seat = String(frame.seat);
       status(frame.humans > 1 ? T.waitingAll : T.playing,
