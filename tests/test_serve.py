@@ -99,8 +99,9 @@ def test_one_human_plays_a_whole_hand_against_the_bots() -> None:
     assert end["record_id"] == 1 and store.records[0]["actions"] == \
         [a.to_json() for a in game.actions]
     assert end["result"] == game.observe(0).result.to_json()
-    assert end["result_text"] == ("荒庄" if game.result.winner is None else
-                                  f"{game.result.winner}号位 胡，{game.result.huxi} 胡息")
+    assert end["result_text"].split(" · ")[0] == (
+        "荒庄" if game.result.winner is None else
+        f"{game.result.winner}号位 胡，{game.result.huxi} 胡息")
     views = [f for f in frames if f["type"] == "view"]
     assert all(f["picture"].startswith("<svg") for f in views)
     decided = [f for f in views if f["decision"] is not None]
@@ -526,3 +527,11 @@ def test_the_page_speaks_the_tables_one_language_and_allows_only_the_pictures_st
     policy = zh.headers["content-security-policy"]
     assert f"style-src 'self' {style};" in policy and "unsafe-inline" not in policy
     assert "script-src 'self';" in policy and "blob:" not in policy
+
+
+def test_the_result_line_words_the_labels_in_the_tables_language() -> None:
+    zh = WebTable("hunan", seed=1)
+    en = WebTable("hunan", seed=1, ascii=True)
+    assert zh.result_text("hu", 1, 18, ["zimo"]) == "1号位 胡，18 胡息 · 自摸"
+    assert en.result_text("hu", 1, 18, ["zimo"]) == "seat 1 hu, 18 huxi · zimo"
+    assert zh.result_text("huangzhuang", None, 0) == "荒庄"

@@ -29,6 +29,7 @@ pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 
 from test_browser import browser  # noqa: E402,F401  (the Chromium fixture)
+from zipai_rules.bots import GreedyBot  # noqa: E402
 from zipai_rules.cards import format_cards  # noqa: E402
 from zipai_rules.svg import render  # noqa: E402
 from zipai_rules.web.app import create_app  # noqa: E402
@@ -169,12 +170,12 @@ def _in_hand(shown, item, seat) -> bool:
     return False
 
 
-def choose(options: list[str], rng: random.Random) -> int:
-    """A person's pick: a win when offered, else any option."""
-    for k, label in enumerate(options):
-        if "胡" in label and "不" not in label:
-            return k
-    return rng.randrange(len(options))
+def choose(view, variant, greedy: GreedyBot, rng: random.Random) -> int:
+    """A person's pick, as the page's buttons number them: mostly what a greedy player picks
+    (a win when offered), else any option."""
+    if rng.random() < 0.8:
+        return list(view.options).index(greedy.choose(variant, view.hand, view.options))
+    return rng.randrange(len(view.options))
 
 
 def screenshot(driver, name: str, width: int, height: int) -> Path:
@@ -199,10 +200,11 @@ def test_two_people_play_whole_hands_by_clicking(browser, tmp_path):  # noqa: F8
     words = table.words
     server = Server(app)
     rng = random.Random(5)
+    greedy = GreedyBot(5)
     try:
         windows = [join(browser, server.url, "east"), join(browser, server.url, "south")]
         both_at_once = steps = 0
-        shots = False
+        shots = end_shots = False
         for hand in (1, 2):
             while not table.game.is_over:
                 game = table.game
@@ -222,7 +224,7 @@ def test_two_people_play_whole_hands_by_clicking(browser, tmp_path):  # noqa: F8
                 old = {s: game.decision(s) for s in asked}
                 for s in asked:
                     browser.switch_to.window(windows[s])
-                    k = choose(pages[s]["options"], rng)
+                    k = choose(game.observe(s), table.variant, greedy, rng)
                     browser.find_element(By.ID, f"option-{k}").click()
                     steps += 1
                     if table.game.is_over:
@@ -243,17 +245,24 @@ def test_two_people_play_whole_hands_by_clicking(browser, tmp_path):  # noqa: F8
                 assert page["events"] == [words.event(e)
                                           for e in table.game.events_for(s)]
                 result = table.game.observe(s).result
-                assert page["result"].startswith(
-                    table.result_text(result.kind.value, result.winner, result.huxi))
+                assert page["result"] == table.result_text(
+                    result.kind.value, result.winner, result.huxi,
+                    [getattr(x, "value", x) for x in result.labels])
                 assert page["kind"] == result.kind.value
                 # the last picture: the end as the seat sees it (the winner's split laid out)
                 assert browser.execute_script(READ_PICTURE) == picture_of(
                     render(table.game.observe(s), variant=table.variant))
-            if hand == 1:
-                browser.switch_to.window(windows[0])
+            won = table.game.result.winner
+            if won is not None and not end_shots or hand == 2 and not end_shots:
+                # the end of the first hand won (the winner's split laid out), from the
+                # winner's seat where a person won
+                browser.switch_to.window(windows[won if won in (0, 1) else 0])
                 screenshot(browser, "serve-end-laptop.png", 1280, 800)
                 screenshot(browser, "serve-end-phone.png", 360, 740)
                 browser.set_window_size(1200, 1100)
+                end_shots = True
+            if hand == 1:
+                browser.switch_to.window(windows[0])
                 # the record's replay, from the link on the page
                 # the record's replay, from the link on the page (in a tab of its own, so
                 # that the table stays connected)

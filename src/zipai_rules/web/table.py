@@ -496,16 +496,22 @@ class WebTable:
             result = game.observe(seat).result
             assert result is not None
             conn.send({"type": "end", "result": result.to_json(),
-                       "result_text": self.result_text(result.kind.value, result.winner,
-                                                       result.huxi),
+                       "result_text": self.result_text(
+                           result.kind.value, result.winner, result.huxi,
+                           [getattr(label, "value", label) for label in result.labels]),
                        "record_id": self.record_ids[-1], "hand": self.hand + 1})
 
-    def result_text(self, kind: str, winner: int | None, huxi: int) -> str:
-        """How the hand ended in one line, in the variant's words (:class:`Words`):
-        ``1号位 胡，18 胡息`` or ``荒庄``; with ``ascii`` ``seat 1 hu, 18 huxi``."""
+    def result_text(self, kind: str, winner: int | None, huxi: int,
+                    labels: Sequence[str] = ()) -> str:
+        """How the hand ended in one line, in the variant's words (:class:`Words`), its
+        labels (名堂, 自摸 …) after: ``1号位 胡，18 胡息 · 自摸`` or ``荒庄``; with ``ascii``
+        ``seat 1 hu, 18 huxi · zimo``."""
         w = self.words
         if winner is None:
-            return w.word(kind) if w.zh else kind
-        if w.zh:
-            return f"{w.seat(winner)} {w.word(kind)}，{huxi} {w.word('huxi')}"
-        return f"{w.seat(winner)} {kind}, {huxi} huxi"
+            line = w.word(kind) if w.zh else kind
+        elif w.zh:
+            line = f"{w.seat(winner)} {w.word(kind)}，{huxi} {w.word('huxi')}"
+        else:
+            line = f"{w.seat(winner)} {kind}, {huxi} huxi"
+        named = [w.word(label) if w.zh else label for label in labels]
+        return " · ".join([line, " ".join(named)]) if named else line

@@ -90,7 +90,7 @@
     const timer = $("timer");
     if (due === null) { timer.textContent = ""; timer.dataset.seconds = ""; return; }
     const left = Math.max(0, (due - performance.now()) / 1000);
-    timer.textContent = left.toFixed(0) + " " + T.seconds;
+    timer.textContent = "· " + left.toFixed(0) + " " + T.seconds;
     timer.dataset.seconds = left.toFixed(1);
     timer.classList.toggle("low", left < 5);
   }
@@ -132,8 +132,7 @@
       $("options").replaceChildren();
       due = null; tick();
       const r = frame.result;
-      $("result").textContent = frame.result_text +
-        (r.labels && r.labels.length ? " · " + r.labels.join(" ") : "");
+      $("result").textContent = frame.result_text;
       $("result").dataset.kind = r.kind;
       const link = $("record-link");
       if (frame.record_id !== null) {
