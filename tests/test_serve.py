@@ -399,7 +399,8 @@ def test_zipai_serve_without_the_extra_says_which_and_exits_2(monkeypatch, capsy
     assert err.startswith("error: zipai serve needs the serve extra: ") and ".[serve]" in err
 
 
-@pytest.mark.parametrize("args", [["--port", "70000"], ["--humans", "0"], ["--humans", "4"],
+@pytest.mark.parametrize("args", [["--port", "70000"], ["--port", "0"], ["--humans", "0"],
+                                  ["--humans", "4"],
                                   ["--window-seconds", "0"], ["--window-seconds", "nan"],
                                   ["--variant", "nowhere"], ["--seed", "-1"],
                                   ["--pace", "11"], ["--pace", "-1"]])

@@ -251,7 +251,7 @@ def test_two_people_play_whole_hands_by_clicking(browser, tmp_path):  # noqa: F8
                 assert page["kind"] == result.kind.value
                 # the last picture: the end as the seat sees it (the winner's split laid out)
                 assert browser.execute_script(READ_PICTURE) == picture_of(
-                    render(table.game.observe(s), variant=table.variant))
+                    render(table.game, seat=s))
             won = table.game.result.winner
             if won is not None and not end_shots or hand == 2 and not end_shots:
                 # the end of the first hand won (the winner's split laid out), from the

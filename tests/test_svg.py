@@ -456,14 +456,23 @@ def check_layout(root, players, seat):
 
 
 def check_seat_view(game, seat):
-    """A seat's picture is its observation drawn: equal to drawing the observation; its own
+    """A seat's picture is its observation drawn: equal to drawing the observation (with, once
+    the hand is won, the winner's split laid out); its own
     hand open, every other hand as face-down cards only; melds as the view shows them; and the
     face-up cards of the whole picture are exactly those of the view (no hidden card)."""
     v = game.variant
     obs = game.observe(seat)
     text = render(game, seat=seat)
-    assert text == render(obs, variant=v) == render(game.state, seat=seat)
+    assert text == render(game.state, seat=seat)
     root = ET.fromstring(text)
+    r = game.state.result
+    won = r is not None and r.decomposition is not None
+    # the view drawn alone is the same picture, but for the winner's split a won hand shows
+    assert (text == render(obs, variant=v)) is not won
+    split = parts(root, "split")
+    assert [g.get("data-seat") for g in split] == ([str(r.winner)] if won else [])
+    for g in split:  # the split's cards are the winner's, now open: left out of the count
+        g.clear()
     assert root.get("data-mode") == "seat" and root.get("data-seat") == str(seat)
     check_layout(root, v.players, seat)
     for s in range(v.players):
@@ -786,3 +795,25 @@ def test_the_open_picture_keeps_the_seats_in_order():
         tops = [extent(parts(root, "seat", s)[0]) for s in range(3)]
         assert tops[0][3] < tops[1][1] and tops[1][3] < tops[2][1]
         assert {t[0] for t in tops} == {8}
+
+
+def test_a_seats_picture_of_a_won_hand_lays_out_the_winners_split():
+    """``render(state, seat=s)`` of a won hand shows every seat the winner's split, group by
+    group as the result's decomposition has it; the view alone (``render(observe(s))``), and
+    any picture before the end, has none."""
+    for seed in range(1, 40):
+        game = Game("hunan", seed=seed)
+        play_out(game, make_bots(["greedy"] * 3, seed, 3))
+        if game.result.winner is not None:
+            break
+    r = game.state.result
+    assert r.decomposition is not None
+    for s in range(3):
+        root = ET.fromstring(render(game, seat=s))
+        split = parts(root, "split")
+        assert [g.get("data-seat") for g in split] == [str(r.winner)]
+        assert [(g.get("data-kind"), g.get("data-huxi")) for g in parts(split[0], "meld")] \
+            == [(grp.meld.kind.value, str(grp.huxi)) for grp in r.decomposition.groups]
+        assert parts(ET.fromstring(render(game.observe(s))), "split") == []
+    game.undo()
+    assert all(parts(ET.fromstring(render(game, seat=s)), "split") == [] for s in range(3))

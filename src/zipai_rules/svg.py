@@ -118,7 +118,8 @@ def render(table: Game | GameState | Observation | TableView | Analysis | Decomp
 
     ``table``: a :class:`~zipai_rules.engine.Game` or a
     :class:`~zipai_rules.engine.state.GameState` (every card open, or with ``seat`` the view
-    ``observe(state, seat)``), an :class:`~zipai_rules.engine.observation.Observation` (that
+    ``observe(state, seat)`` and, once the hand is won, the winner's split:
+    :func:`with_split`), an :class:`~zipai_rules.engine.observation.Observation` (that
     seat's view), a :class:`~zipai_rules.engine.observation.TableView` (a spectator's), or an
     :class:`~zipai_rules.analysis.Analysis` or a win's
     :class:`~zipai_rules.analysis.Decomposition` (:func:`render_analysis`). ``ascii``
@@ -142,7 +143,8 @@ def render(table: Game | GameState | Observation | TableView | Analysis | Decomp
         _variant(variant, table.variant.players, table.variant.id)
         if seat is None:
             return draw_table(open_picture(table), ascii)
-        return draw_table(view_picture(observe(table, seat), table.variant), ascii)
+        return draw_table(with_split(view_picture(observe(table, seat), table.variant), table),
+                          ascii)
     if isinstance(table, Observation | TableView):
         if seat is not None and seat != getattr(table, "seat", None):
             raise ZipaiError(f"seat {seat!r}: this view is not that seat's; render the game "
@@ -159,9 +161,17 @@ def open_picture(state: GameState) -> TablePicture:
     v, picture = state.variant, state.picture()
     seats = tuple(attrs.evolve(seat, hand_huxi=hints(v, observe(state, s)).hand_huxi)
                   for s, seat in enumerate(picture.seats))
+    return with_split(attrs.evolve(picture, seats=seats), state)
+
+
+def with_split(picture: TablePicture, state: GameState) -> TablePicture:
+    """``picture`` with, once ``state``'s hand is won, the winner's hand laid out as its
+    winning split (the groups of the result's decomposition): the hand a winner lays open to
+    be paid, so a seat's picture of the won hand shows it too (as the table apps do; the
+    record then reveals every card anyway)."""
     r = state.result
     split = () if r is None or r.decomposition is None else _groups(r.decomposition)
-    return attrs.evolve(picture, seats=seats, split=split)
+    return attrs.evolve(picture, split=split)
 
 
 def view_picture(view: Observation | TableView, variant: Variant | None) -> TablePicture:

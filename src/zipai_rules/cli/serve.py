@@ -41,9 +41,9 @@ def _pace(text: str) -> float:
 
 
 def _port(text: str) -> int:
-    value = count(0)(text)
+    value = count(1)(text)  # not 0: the address printed must be the one served
     if value > 65535:
-        raise argparse.ArgumentTypeError(f"{value}: a port from 0 to 65535")
+        raise argparse.ArgumentTypeError(f"{value}: a port from 1 to 65535")
     return value
 
 

@@ -277,7 +277,8 @@ class WebTable:
             raise ZipaiError(f"this connection already holds seat {seat}", code="bad_message")
         if set(message) == {"next"}:
             if message["next"] is not True:
-                raise ZipaiError(f"next: true, not {_kind(message['next'])}",
+                raise ZipaiError(f"next: must be true (asks for the next hand), not "
+                                 f"{message['next']!r:.20}",
                                  code="bad_message")
             self._next(seat)
             return
@@ -487,7 +488,7 @@ class WebTable:
                 "type": "view", "seat": seat, "events": news, "event_labels": labels,
                 "observation": view.to_json() if fresh else None, "decision": decision,
                 "options": self.options(seat, view.options) if decision else [],
-                "picture": render(view, variant=self.variant, ascii=self.ascii),
+                "picture": render(game.state, seat=seat, ascii=self.ascii),
                 "deadline": self.seconds_left() if decision is not None else None}
             for part in _within_limit(frame):
                 conn.send(part)

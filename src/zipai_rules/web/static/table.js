@@ -160,6 +160,8 @@
     });
     socket.addEventListener("close", (event) => {
       if (event.code === 4001) {  // the seat was taken back in another window
+        $("options").replaceChildren();
+        due = null; tick();
         status(T.gone, "gone");
         return;
       }
