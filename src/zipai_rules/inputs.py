@@ -187,6 +187,17 @@ def loads_json(text: str) -> Any:
 _SCALARS = (str, int, float, bool, type(None))
 
 
+#: the JSON name of what a value holds, for refusals that must not quote the value
+_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+               int: "a number", float: "a number", type(None): "null"}
+
+
+def json_type(value: Any) -> str:
+    """What a parsed JSON ``value`` is, in JSON's words (``an object``, ``an array``,
+    ``a string``, ``a number``, ``a boolean``, ``null``; ``?`` for anything else)."""
+    return _JSON_TYPES.get(type(value), "?")
+
+
 def check_tree(doc: Any, limits: Limits) -> None:
     """Refuse a parsed document whose shape no variant or record can have.
 

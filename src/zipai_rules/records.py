@@ -51,6 +51,7 @@ from .inputs import (
     Refused,
     brief,
     check_tree,
+    json_type,
     loads_json,
     read_text,
     schema_message,
@@ -333,7 +334,7 @@ def validate_record(data: Any, origin: str = "<record>", limits: Limits = RECORD
                           code=exc.code) from None
     if not isinstance(data, dict):
         raise RecordError(f"{origin}: <root>: not a game record: expected a JSON object, got "
-                          f"{_json_type(data)}", code="bad_format")
+                          f"{json_type(data)}", code="bad_format")
     fmt = data.get("format")
     if fmt != RECORD_FORMAT:
         got = "no format" if "format" not in data else f"format {brief(repr(fmt))}"
@@ -368,11 +369,6 @@ def validate_record(data: Any, origin: str = "<record>", limits: Limits = RECORD
             raise RecordError(f"{origin}: meta: {size} bytes as compact JSON, more than the "
                               f"{MAX_META_BYTES} allowed", "meta", code="too_large")
     return data
-
-
-def _json_type(value: Any) -> str:
-    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
-            int: "a number", float: "a number", type(None): "null"}.get(type(value), "?")
 
 
 def read_record(path: str | Path, limits: Limits = RECORD_LIMITS) -> dict[str, Any]:

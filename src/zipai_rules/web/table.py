@@ -42,7 +42,7 @@ from typing import Any, Protocol
 from ..bots import make_bots
 from ..engine import Action, Game
 from ..errors import ZipaiError
-from ..inputs import Limits, check_tree, loads_json
+from ..inputs import Limits, check_tree, json_type, loads_json
 from ..play import Bot
 from ..records import game_record
 from ..settlement import settle
@@ -61,9 +61,6 @@ NAME_LIMIT = 32
 MAX_PACE = 10.0
 #: bot moves in a row the table plays before it stops (a bound on one change's work)
 MOVE_LIMIT = 10_000
-#: the JSON name of what a field holds, for refusals (never the value itself)
-JSON_TYPES = {type(None): "null", bool: "a boolean", str: "a string", list: "an array",
-              dict: "an object", float: "a number with a fraction", int: "an int"}
 
 Frame = dict[str, Any]
 Send = Callable[[Frame], None]
@@ -113,10 +110,6 @@ def parse_frame(text: str | bytes) -> dict[str, Any]:
     if not isinstance(message, dict):
         raise ZipaiError("a frame is a JSON object", code="bad_message")
     return message
-
-
-def _kind(value: object) -> str:
-    return JSON_TYPES.get(type(value), "a value")
 
 
 class Connection:
@@ -223,10 +216,9 @@ class WebTable:
     def _deal(self) -> Game:
         seed = None if self.seed is None else self.seed + self.hand
         game = Game(self.variant, seed=seed, commit=True, windows=True)
-        bot_seed = None if self.seed is None else self.seed + self.hand
-        names = list(default_bots(self.players))
-        self.bots: list[Bot] = make_bots(names, bot_seed if bot_seed is not None
-                                         else secrets.randbits(64), self.players)
+        self.bots: list[Bot] = make_bots(list(default_bots(self.players)),
+                                         secrets.randbits(64) if seed is None else seed,
+                                         self.players)
         self.meta: dict[str, Any] = {"table": self.table_id, "hand": self.hand + 1,
                                      "started": _now(), "ended": None}
         return game
@@ -290,11 +282,11 @@ class WebTable:
                              code="not_started")
         decision = message["decision"]
         if isinstance(decision, bool) or not isinstance(decision, int):
-            raise ZipaiError(f"decision: a decision id is an int, not {_kind(decision)}",
+            raise ZipaiError(f"decision: a decision id is an int, not {json_type(decision)}",
                              code="bad_argument")
         if not isinstance(message["action"], dict):
             raise ZipaiError(f"action: an object (Action.to_json), not "
-                             f"{_kind(message['action'])}", code="bad_action")
+                             f"{json_type(message['action'])}", code="bad_action")
         action = Action.from_json(message["action"])
         self.game.apply(action, by=seat, decision=decision)  # bound to the seat, the id
         self._changed()
@@ -440,9 +432,8 @@ class WebTable:
         if game.state.window is not None:
             game.close_window()
         else:
-            for seat in game.awaiting():
-                game.apply(self._bot_choice(seat), by=seat, decision=game.decision(seat))
-                break
+            seat = game.awaiting()[0]  # the one seat whose own turn it is
+            game.apply(self._bot_choice(seat), by=seat, decision=game.decision(seat))
         self._timer_key = frozenset()
         self._changed()
 
