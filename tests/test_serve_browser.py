@@ -298,7 +298,7 @@ def test_two_people_play_whole_hands_by_clicking(browser, tmp_path):  # noqa: F8
 
 
 def test_the_timer_answers_for_a_silent_seat(browser):  # noqa: F811
-    app = create_app("hunan", humans=1, window_seconds=3.0, seed=8)
+    app = create_app("hunan", humans=1, window_seconds=5.0, seed=8)
     table = app.state.table
     server = Server(app)
     try:

@@ -758,8 +758,10 @@ def _spread_four(pl: _Placement, card: int, kings: int = 0, room: bytes = b""
     sequence, 二七十 or 绞) taken out first, the copies left in the pool (a 3 of them then
     whole or spread as any). A card of that meld the pool lacks may be a 王, up to ``kings``
     of them, each where ``room`` lets a 王 stand for it (``_Placement.stood``): ``x6 d6 d6``
-    of four d6 and a 王, as the search would take it were the four in its pool. A split into
-    two 将 alone is left out (no preset allows two)."""
+    of four d6 and a 王, as the search would take it were the four in its pool (a 王 stands for
+    any card, digest G14; 郴州's hand and drawn card are grouped freely, Riversteel6/Aizipai
+    ``hu_checker.py``; checked against the brute force of tests/test_king_oracle.py). A split
+    into two 将 alone is left out (no preset allows two)."""
     out = []
     for kind, cards in _HOLDING[card]:
         h = list(pl.pool)
