@@ -323,3 +323,26 @@ def test_a_card_left_out_goes_alone(name, melds):
                 assert plain_measure(v, fewer, jiang, memo) == (huxi, left - 1), (counts, i)
                 checked += 1
     assert checked > 300
+
+
+@pytest.mark.parametrize("pid", ["chenzhou", "chenzhou_wang"])
+def test_pools_of_pairs_under_split_kan(pid):
+    # with 坎 split at the win the search holds melds of three cards of a kind, worth 胡息,
+    # so every kind is worth 胡息 in some meld; in a pool holding each kind at most twice (as
+    # GreedyBot's) none fits, and the measure reads only the kinds of 一二三 and 二七十
+    v = find_variant(pid)
+    m = bots._Leftover(v)
+    kinds = lambda mask: [i for i in range(20) if mask >> (bots._BITS * i) & 7]  # noqa: E731
+    assert kinds(m.mask) == list(range(20))
+    assert kinds(m.mask_two) == [0, 1, 2, 6, 9, 10, 11, 12, 16, 19]
+    rng = random.Random(pid)
+    search = searcher(v)
+    for _ in range(300):
+        counts = [0] * 20
+        for i in rng.sample(range(20), rng.randint(0, 14)):
+            counts[i] = rng.choice((1, 2))
+        x = encode(counts)
+        for jiang in (0, 1):
+            found = search.best(x, jiang, partial=True)
+            got = m.measure(x, jiang)
+            assert (got >> 8, got & 255) == (found[0], len(found[2])), (counts, jiang)

@@ -72,6 +72,22 @@ _NEXT_STOP = [min((s for s in _STOPS if s > low), default=99) for low in range(2
 _MEASURED = (1 << 24) - 1
 
 
+#: one kind's choices at its lowest card in :class:`_Leftover`: ``(delta, 胡息, pairs used,
+#: whether it may change the most 胡息 of the rest)`` each
+_Choices = tuple[tuple[int, int, int, bool], ...]
+
+
+def _over_two(x: int) -> int:
+    """Not 0 where pool (or meld delta) ``x`` holds some kind three times or more."""
+    return (x & x >> 1 | x >> 2) & _ONES
+
+
+def _worth_mask(choices: Sequence[Sequence[tuple[int, int]]]) -> int:
+    """The pool fields of the kinds held by the ``(delta, 胡息)`` choices worth 胡息."""
+    return sum(_FIELD * _UNIT[i] for i in range(20) if any(
+        h and (d >> (_BITS * i)) & _FIELD for cs in choices for d, h in cs))
+
+
 def _fewest_left(x: int, jiang: int) -> int:
     """A floor on the cards any cover of pool ``x`` with at most ``jiang`` pairs leaves out,
     from the pool's number of cards ``n`` alone: a cover with ``p`` pairs leaves out ``n - 2p``
@@ -103,20 +119,21 @@ class _Leftover:
         search = searcher(variant)
         cands = [tuple((d, h) for d, h, _ in cs) for cs in search.cands]
         pairs = [(d, h) for d, h, _ in search.pairs]
-        #: the pool fields of the kinds in a meld or pair worth 胡息
-        self.mask = sum(_FIELD * _UNIT[i] for i in range(20) if any(
-            h and (d >> (_BITS * i)) & _FIELD for cs in cands + [pairs] for d, h in cs))
         #: whether a pair may be worth 胡息 (then the most 胡息 depends on the pairs allowed)
         self.pair_worth = any(h for _, h in pairs)
+        #: the pool fields of the kinds in a meld or pair worth 胡息
+        self.mask = _worth_mask([*cands, pairs])
+        #: the same for a pool holding each kind at most twice, as GreedyBot's do: a meld of
+        #: three cards of a kind (a 坎 the search may split, ``win.split_kan``) fits none, so
+        #: only the kinds of the others count (in 郴州 the mask would hold every kind)
+        self.mask_two = _worth_mask([[(d, h) for d, h in cs if not _over_two(d)]
+                                     for cs in [*cands, pairs]])
         # what the search tries at a pool's lowest card, in its order, as ``(delta, 胡息,
         # pairs used, whether it may change the most 胡息 of the rest)``: the melds starting
         # there, then its pair; ``melds`` is the same without the pair, for a pool with no
-        # pair left to take
-        self.melds = [tuple((d, h, 0, bool(d & self.mask)) for d, h in cands[i])
-                      for i in range(20)]
-        self.moves = [self.melds[i] + ((pairs[i][0], pairs[i][1], 1,
-                                         self.pair_worth or bool(pairs[i][0] & self.mask)),)
-                      for i in range(20)]
+        # pair left to take; each for a pool of any counts and (``_two``) for one of at most 2
+        self.melds, self.moves = self._choices(cands, pairs, self.mask)
+        self.melds_two, self.moves_two = self._choices(cands, pairs, self.mask_two)
         # the melds and pairs worth 胡息 whose lowest card is each kind
         self.worth = [tuple((d, h) for d, h in cands[i] if h) for i in range(20)]
         self.worth_pairs = [tuple((d, h) for d, h in pairs[i:i + 1] if h) for i in range(20)]
@@ -132,6 +149,21 @@ class _Leftover:
                        for shape, at in starts.items()]
         self.memo: dict[int, int] = {}
         self.most_memo: dict[int, int] = {}
+
+    def _choices(self, cands: list[tuple[tuple[int, int], ...]], pairs: list[tuple[int, int]],
+                 mask: int) -> tuple[list[_Choices], list[_Choices]]:
+        """(melds, moves) of :meth:`__init__`, each choice marked as may change the most 胡息
+        where it holds a kind of ``mask``."""
+        melds = [tuple((d, h, 0, bool(d & mask)) for d, h in cands[i]) for i in range(20)]
+        moves = [melds[i] + ((pairs[i][0], pairs[i][1], 1,
+                              self.pair_worth or bool(pairs[i][0] & mask)),)
+                 for i in range(20)]
+        return melds, moves
+
+    def mask_for(self, x: int) -> int:
+        """:attr:`mask_two` for a pool ``x`` holding each kind at most twice, :attr:`mask`
+        else: the pool cut to it holds all that its :meth:`most` depends on."""
+        return self.mask if _over_two(x) else self.mask_two
 
     def alone(self, x: int) -> int:
         """The single cards of pool ``x`` that no meld of ``x`` holds (as a pool). Every cover
@@ -159,7 +191,7 @@ class _Leftover:
         """``huxi << 8 | leftover`` of pool ``x`` with at most ``jiang`` (0–7) pairs."""
         found = self.memo_for_use().get(x << 3 | jiang)
         if found is None:
-            found = self._walk(x, jiang, self.most(x & self.mask, jiang))
+            found = self._walk(x, jiang, self.most(x & self.mask_for(x), jiang))
         return found & _MEASURED
 
     def memo_for_use(self) -> dict[int, int]:
@@ -205,7 +237,11 @@ class _Leftover:
         in the memo (and kept there) like any pool. ``target`` is the pool's :meth:`most`; if
         more than ``most_left`` cards are left out on the way, the walk stops there and gives
         -1 (and keeps nothing)."""
-        memo, mask, most, moves, melds = self.memo, self.mask, self.most, self.moves, self.melds
+        memo, most = self.memo, self.most
+        if _over_two(x):
+            mask, moves, melds = self.mask, self.moves, self.melds
+        else:  # so is every pool on the way
+            mask, moves, melds = self.mask_two, self.moves_two, self.melds_two
         guard, unit, bits, stops = _GUARD, _UNIT, _BITS, _NEXT_STOP  # read once
         met = [(x << 3 | jiang, 0, 0)]  # (memo key, gain before, kind) of each pool looked up
         stop = stops[((x & -x).bit_length() - 1) // bits]
@@ -304,7 +340,7 @@ class GreedyBot:
         alone = leftover.alone(x)
         n_alone = bin(alone).count("1")
         x -= alone
-        memo, mask, most = leftover.memo_for_use(), leftover.mask, leftover.most
+        memo, mask, most = leftover.memo_for_use(), leftover.mask_two, leftover.most
         # the pool's own measure (``huxi << 8 | leftover``) and the kinds its cover leaves
         # cards of out: a discard that leaves the pool as it is (a lone card, a 王) has this
         # measure, and so, with one card fewer out, has a discard of a card the cover leaves

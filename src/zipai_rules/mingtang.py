@@ -157,10 +157,14 @@ class Where:
     color: str | None = None
     size: int | None = None
     cards: str | None = None
+    #: the filter written out, canonical: ``kind=kan,peng;color=red`` (:meth:`_written`,
+    #: once: a settlement reads it for each group of a win)
+    key: str = attrs.field(init=False, eq=False, repr=False)
 
-    @property
-    def key(self) -> str:
-        """The filter written out, canonical: ``kind=kan,peng;color=red``."""
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "key", self._written())
+
+    def _written(self) -> str:
         parts = []
         if self.kind is not None:
             parts.append("kind=" + ",".join(sorted(k.value for k in self.kind)))
@@ -348,9 +352,9 @@ def measure(result: ResultLike, kings: str = "as_stood_for",
     is the 王 policy; ``filters``: the filtered group facts to count besides
     (:func:`filtered_facts`), each under its :func:`fact_key`."""
     facts = dict.fromkeys(FACTS, 0)
-    filters = tuple(filters)
-    for fact, where in filters:
-        facts[fact_key(fact, where)] = 0
+    counted = [(fact_key(fact, where), GROUP_FACTS[fact], where) for fact, where in filters]
+    for key, _, _ in counted:
+        facts[key] = 0
     facts["huxi"] = result.huxi
     dec = result.decomposition
     if dec is None:
@@ -365,8 +369,8 @@ def measure(result: ResultLike, kings: str = "as_stood_for",
         if g.place != "table":
             facts["hand_groups"] += 1
             facts["hand_cards"] += len(g.meld.cards)
-        for fact, where in filters:
-            facts[fact_key(fact, where)] += GROUP_FACTS[fact](g) and where.matches(g, kings)
+        for key, counts, where in counted:
+            facts[key] += counts(g) and where.matches(g, kings)
         cards += group_cards(g, kings)
         facts["kings"] += len(g.kings)
     cards += dec.leftover
