@@ -98,6 +98,12 @@ def content_hash(doc: Mapping[str, Any]) -> str:
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
 
+def _derived() -> Any:
+    """A field worked out from the others when the value is made (its ``__attrs_post_init__``
+    sets it), read on the engine's hot path: not an argument, not compared, not a YAML key."""
+    return attrs.field(init=False, eq=False, repr=False)
+
+
 def _section(cls: type, *, items: bool = False) -> dict[str, Any]:
     """The metadata of an attrs field holding a nested section (or, with ``items``, a tuple
     of them)."""
@@ -109,7 +115,7 @@ def _build(cls: type[_A], doc: Mapping[str, Any]) -> _A:
     key of its own name; nested sections are built the same way."""
     kwargs: dict[str, Any] = {}
     for f in attrs.fields(cls):
-        if f.name not in doc:
+        if not f.init or f.name not in doc:
             continue  # an optional key with no default (scoring.conversion.fixed)
         value, sub = doc[f.name], f.metadata.get("section")
         if sub is not None:
@@ -145,11 +151,11 @@ class Deck:
     copies: int
     kings: int
     king_rules: KingRules = attrs.field(metadata=_section(KingRules))
+    #: cards in the deck: ``20 * copies + kings``
+    size: int = _derived()
 
-    @property
-    def size(self) -> int:
-        """Cards in the deck: ``20 * copies + kings``."""
-        return deck_size(self.copies, self.kings)
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "size", deck_size(self.copies, self.kings))
 
 
 @attrs.frozen(slots=True)
@@ -238,11 +244,11 @@ class Claims:
     own_draw_on_wei: str = attrs.field()
     #: a 坎 of a card in the hand blocks 吃 of that card (郴州)
     kan_blocks_chi: bool = attrs.field(default=False)
+    #: the drawer keeps its draw unseen (``own_draw: kept``, 郴州)
+    kept: bool = _derived()
 
-    @property
-    def kept(self) -> bool:
-        """The drawer keeps its draw unseen (``own_draw: kept``, 郴州)."""
-        return self.own_draw == "kept"
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "kept", self.own_draw == "kept")
 
 
 @attrs.frozen(slots=True)
@@ -258,11 +264,11 @@ class Chou:
     chou_wei_after_declined_peng: bool
     blocks_on: frozenset[str] = attrs.field(converter=frozenset)
     scope: str
+    #: a declined 吃 or 碰 makes the card 臭 for both (``scope: both``)
+    both: bool = _derived()
 
-    @property
-    def both(self) -> bool:
-        """A declined 吃 or 碰 makes the card 臭 for both (``scope: both``)."""
-        return self.scope == "both"
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "both", self.scope == "both")
 
 
 @attrs.frozen(slots=True)
@@ -440,13 +446,14 @@ class Scoring:
     huangzhuang: Huangzhuang = attrs.field(metadata=_section(Huangzhuang))
     mingtang: Mingtang = attrs.field(factory=Mingtang, metadata=_section(Mingtang))
     unit_word: str | None = None
+    #: every 名堂 in the order it applies: the ``bonuses`` (each a pattern whose condition is
+    #: its label) first, then ``mingtang.patterns``
+    patterns: tuple[Pattern, ...] = _derived()
 
-    @property
-    def patterns(self) -> tuple[Pattern, ...]:
-        """Every 名堂 in the order it applies: the ``bonuses`` (each a pattern whose condition
-        is its label) first, then ``mingtang.patterns``."""
-        return tuple(from_bonus(b.label, b.multiply_huxi, b.add_units, b.unless)
-                     for b in self.bonuses) + self.mingtang.patterns
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "patterns", tuple(
+            from_bonus(b.label, b.multiply_huxi, b.add_units, b.unless)
+            for b in self.bonuses) + self.mingtang.patterns)
 
     def units(self, huxi: int) -> int:
         """Score units of a win worth ``huxi`` 胡息 after multipliers (before unit bonuses):
