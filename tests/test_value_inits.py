@@ -1,6 +1,6 @@
 """The hand-written ``__init__`` of the engine's frozen values (SeatState, GameState, Pending,
-Event: ``init=False``, slots set through ``frozen.slot_setters``) keeps what the attrs-made one
-did: the fields' defaults, every field settable by its name (``attrs.evolve``), equality,
+Event, WinContext: ``init=False``, slots set through ``frozen.slot_setters``) keeps what the
+attrs-made one did: the fields' defaults, every field settable by its name (``attrs.evolve``), equality,
 hashing, pickling and the refusal of a change; and Action, whose converters return the
 engine's own values as they are, still converts and refuses the same inputs."""
 
@@ -15,7 +15,7 @@ import pytest
 from zipai_rules import load_preset
 from zipai_rules.engine import Game
 from zipai_rules.engine.actions import Action, ActionKind, Event, EventKind
-from zipai_rules.engine.state import GameState, Pending, SeatState
+from zipai_rules.engine.state import GameState, Pending, SeatState, WinContext
 from zipai_rules.errors import CardError, IllegalActionError
 from zipai_rules.melds import Meld, MeldKind
 from zipai_rules.vocab import Source
@@ -26,6 +26,7 @@ BARE: dict[type, Any] = {
     SeatState: SeatState(HAND),
     Pending: Pending(4, Source.DRAW, 1, 2),
     Event: Event(EventKind.DRAW),
+    WinContext: WinContext(0, 40, 7, 3),
 }
 
 

@@ -378,6 +378,8 @@ class _Searcher:
         self.two_kings = sorted(((h, m) for _, h, m in self.pairs), key=lambda hm: -hm[0])
         self.wmemo: dict[tuple[int, int, int, int, bytes], _Wild | None] = {}
         self.vmemo: dict[tuple[int, int, int, int, bytes], int] = {}
+        #: hand (21 counts) -> :meth:`read` of it, bounded by :data:`READ_LIMIT`
+        self.rmemo: dict[tuple[int, ...], tuple[int, int]] = {}
 
     def read(self, counts: bytes) -> tuple[int, int]:
         """Blocks A and B of the 20 ``counts`` (0–3 each; a count above 3 raises
@@ -387,6 +389,19 @@ class _Searcher:
         r0, r1, r2, r3 = self.readers
         s0, s1, s2, s3 = _SLICES(counts)
         return r0[s0] + r1[s1], r2[s2] + r3[s3]
+
+    def read_hand(self, hand: Sequence[int]) -> tuple[int, int]:
+        """:meth:`read` of a hand's counts (21, the 王 last), kept per hand: the engine asks
+        about one seat's hand for each card offered to it until the hand changes."""
+        key = tuple(hand)  # (the hand itself where it is a tuple)
+        memo = self.rmemo
+        found = memo.get(key)
+        if found is None:
+            found = self.read(bytes(key))
+            if len(memo) >= READ_LIMIT:
+                memo.clear()
+            memo[key] = found
+        return found
 
     def value(self, x: int, jiang: int) -> int:
         """``best(x, jiang)``'s 胡息, -1 for ``None``: from the block tables, the search
@@ -652,6 +667,9 @@ _SEARCHERS: dict[str, _Searcher] = {}
 #: were seen. Raise them (assign the module attributes) to trade memory for speed.
 MEMO_LIMIT = 200_000
 SEARCHER_LIMIT = 64
+#: the hands whose block contents a searcher keeps (:meth:`_Searcher.read_hand`; some 100
+#: bytes each)
+READ_LIMIT = 4096
 
 
 def _searcher(variant: Variant) -> _Searcher:
@@ -1351,7 +1369,7 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
         # a kept draw onto a pair may also lie free, its three spread, as another's card
         return not (variant.claims.kept and source == Source.SELF and hand[card] == 2 and
                     _kings_may_win(plain, quad, hand, card, Source.DISCARD, onto))
-    a, b = s.read(bytes(hand))  # the block contents with every 坎 out of the pool
+    a, b = s.read_hand(hand)  # the block contents with every 坎 out of the pool
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     if card is None:  # the hand as it stands, its 王 joining it as any cards
         if not hand[KING]:
@@ -1407,7 +1425,7 @@ def _no_split_kan(variant: Variant, s: _Searcher, plain: BlockTables, quad: Bloc
     :func:`_no_split` asks it only for hands holding none."""
     kings = hand[KING]
     pool = list(hand[:20])
-    a, b = s.read(bytes(hand))  # the block contents with every 3 out of them
+    a, b = s.read_hand(hand)  # the block contents with every 3 out of them
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     big = _over(pool)
     if card is None:

@@ -231,12 +231,12 @@ class Condition:
     at_most: int | None = None
     equals: int | None = None
     where: Where | None = attrs.field(default=None, converter=_where)
+    #: the measured fact the condition reads: ``fact``, or with a filter ``fact[filter]``
+    #: (``sets[color=red;kind=kan,peng,wei]``); worked out once
+    key: str = attrs.field(init=False, eq=False, repr=False)
 
-    @property
-    def key(self) -> str:
-        """The measured fact the condition reads: ``fact``, or with a filter
-        ``fact[filter]`` (``sets[color=red;kind=kan,peng,wei]``)."""
-        return fact_key(self.fact or "", self.where)
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "key", fact_key(self.fact or "", self.where))
 
     def holds(self, facts: Mapping[str, int], labels: frozenset[str]) -> bool:
         """Whether the condition holds for measured ``facts`` and ``labels`` (a filtered
@@ -244,7 +244,7 @@ class Condition:
         :func:`zipai_rules.worth.card_facts`, which no split-reading 名堂 is scored from)."""
         if self.label is not None:
             return self.label in labels
-        value = facts[self.fact or ""] if self.where is None else facts.get(self.key, 0)
+        value = facts[self.key] if self.where is None else facts.get(self.key, 0)
         return ((self.at_least is None or value >= self.at_least)
                 and (self.at_most is None or value <= self.at_most)
                 and (self.equals is None or value == self.equals))
@@ -312,8 +312,13 @@ class Pattern:
 
     def holds(self, facts: Mapping[str, int], labels: frozenset[str]) -> bool:
         """Whether the pattern's conditions hold and no ``unless`` label is carried."""
-        return (all(c.holds(facts, labels) for c in self.when)
-                and not any(u in labels for u in self.unless))
+        for c in self.when:  # (a loop: a settlement asks this of every pattern per 胡息)
+            if not c.holds(facts, labels):
+                return False
+        for u in self.unless:
+            if u in labels:
+                return False
+        return True
 
 
 def from_bonus(label: str, multiply_huxi: int, add_units: int, unless: Iterable[str]

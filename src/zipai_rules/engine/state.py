@@ -126,7 +126,7 @@ class SeatState:
 _SEAT_SLOTS = slot_setters(SeatState)
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, init=False)
 class WinContext:
     """What a win's labels and worth read of the table besides the winner's seat: the
     ``dealer``, the cards left in the ``wall``, the wall's top card (``flipped``, ``None`` when
@@ -138,6 +138,18 @@ class WinContext:
     flipped: int | None
     turn: int
     lianzhang: bool = False
+
+    def __init__(self, dealer: int, wall: int, flipped: int | None, turn: int,
+                 lianzhang: bool = False) -> None:
+        s = _CONTEXT_SLOTS
+        s[0](self, dealer)
+        s[1](self, wall)
+        s[2](self, flipped)
+        s[3](self, turn)
+        s[4](self, lianzhang)
+
+
+_CONTEXT_SLOTS = slot_setters(WinContext)
 
 
 @attrs.frozen(slots=True, init=False)
