@@ -15,6 +15,7 @@ the summaries are identical to a single-process run. Any other
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import math
 import multiprocessing
@@ -103,10 +104,14 @@ def prepare(variant: VariantLike) -> None:
     """Build, once per process, what every game of ``variant`` reads: the analysis's search
     with its block tables (and wildcard masks, :func:`~zipai_rules.analysis.prepare_tables`)
     and GreedyBot's discard measure. Games build them on first use anyway; calling this
-    first lets a run time that setup apart from the games."""
+    first lets a run time that setup apart from the games. It ends with a full pass of the
+    garbage collector (``gc.collect``), which the building's many new objects would otherwise
+    set off within the first games: the pass also leaves the tables' tuples of plain numbers
+    out of the collector's later passes."""
     v = as_variant(variant)
     prepare_tables(v)
     leftover_measure(v)
+    gc.collect()
 
 
 def record_path(out: str | Path, number: int) -> Path:
