@@ -90,3 +90,19 @@ def test_bench_memory_bad_options(capsys):
     assert capsys.readouterr().err.startswith("error: --memory-jobs 4096 is above the number")
     assert main(["bench", "--memory", "5", "--variant", "atlantis"]) == 2
     assert capsys.readouterr().err.startswith("error: unknown variant 'atlantis'")
+
+
+def test_hand_reads_are_kept_bounded(hunan, monkeypatch):
+    # a searcher keeps the block contents of the hands the win checks read (read_hand), the
+    # same as reading the counts each time, for a hand given as a tuple or a list
+    monkeypatch.setattr(analysis, "READ_LIMIT", 50)
+    analysis._SEARCHERS.clear()
+    s = analysis._searcher(hunan)
+    rng = random.Random(11)
+    sizes = []
+    for _ in range(300):
+        hand = [min(3, c) for c in (rng.choice((0, 0, 1, 2, 3)) for _ in range(20))] + [0]
+        want = s.read(bytes(hand))
+        assert s.read_hand(hand) == want and s.read_hand(tuple(hand)) == want
+        sizes.append(len(s.rmemo))
+    assert max(sizes) <= 50 and min(sizes[60:]) < 50  # emptied, then refilled

@@ -296,3 +296,31 @@ def test_ctrl_c_stops_promptly_and_leaves_whole_records(tmp_path, jobs):
     assert all(name.startswith("game-") and name.endswith(".json") for name in files)
     for name in files:
         read_record(out / name)  # whole and valid
+
+
+def test_prepare_ends_with_a_full_collector_pass():
+    # the tables' building would set a full pass off within the first games; prepare makes
+    # it (each time: here with the tables already built), and the pass leaves the tables'
+    # tuples of plain numbers (the masks, the digit table: 3**10 entries each) out of later ones
+    import gc
+
+    from zipai_rules.analysis import searcher
+    from zipai_rules.simulate import prepare
+
+    variant = load_preset("guilin")
+    prepare(variant)
+    passes = []
+
+    def seen(phase, info):
+        if phase == "start":
+            passes.append(info["generation"])
+
+    gc.callbacks.append(seen)
+    try:
+        prepare(variant)
+    finally:
+        gc.callbacks.remove(seen)
+    assert 2 in passes
+    tables = searcher(variant).tables
+    assert len(tables.ma) == len(tables.mb) == 3 ** 10
+    assert not any(gc.is_tracked(t) for t in (tables.ma, tables.mb, tables.digits))

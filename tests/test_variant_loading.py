@@ -391,3 +391,24 @@ def test_a_child_of_a_preset_that_cites_its_description_loads(parent):
     assert "description" in raw_preset(parent)["citations"]
     v = build_variant({"extends": parent, "id": "kid", "name": "kid"}, raw_preset, "kid")
     assert v.id == "kid" and "description" not in v.doc["citations"]
+
+
+def test_derived_section_values_follow_their_fields():
+    """The values a section works out from its fields when made (Deck.size, Claims.kept,
+    Chou.both, Scoring.patterns: not YAML keys, not compared) follow a changed field."""
+    import attrs
+
+    from zipai_rules import find_variant
+
+    hunan, chenzhou = find_variant("hunan"), find_variant("chenzhou")
+    assert hunan.deck.size == 80 and attrs.evolve(hunan.deck, kings=2).size == 82
+    assert not hunan.claims.kept and chenzhou.claims.kept
+    assert attrs.evolve(hunan.claims, own_draw="kept").kept
+    assert hunan.chou.both == (hunan.chou.scope == "both")
+    assert attrs.evolve(hunan.chou, scope="separate").both is False
+    assert attrs.evolve(hunan.chou, scope="both").both is True
+    names = [p.name for p in hunan.scoring.patterns]
+    assert names == [b.label for b in hunan.scoring.bonuses] + [
+        p.name for p in hunan.scoring.mingtang.patterns]
+    assert attrs.evolve(hunan.scoring, bonuses=()).patterns == hunan.scoring.mingtang.patterns
+    assert "kept" not in repr(hunan.claims) and hunan.claims == attrs.evolve(hunan.claims)
