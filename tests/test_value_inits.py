@@ -1,7 +1,7 @@
 """The hand-written ``__init__`` of the engine's frozen values (SeatState, GameState, Pending,
 Event, WinContext: ``init=False``, slots set through ``frozen.slot_setters``) keeps what the
-attrs-made one did: the fields' defaults, every field settable by its name (``attrs.evolve``), equality,
-hashing, pickling and the refusal of a change; and Action, whose converters return the
+attrs-made one did: the fields' defaults, every field settable by its name (``attrs.evolve``),
+equality, hashing, pickling and the refusal of a change; and Action, whose converters return the
 engine's own values as they are, still converts and refuses the same inputs."""
 
 from __future__ import annotations
