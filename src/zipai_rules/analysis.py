@@ -95,6 +95,30 @@ from .worth import (
     worth_at,
 )
 
+#: the enum members read here, bound once: under Python 3.11 a member read off its class
+#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
+#: where a ``Final`` name is a C static of the compiled build
+_MELD_CHOU_WEI: Final = MeldKind.CHOU_WEI
+_MELD_ER_QI_SHI: Final = MeldKind.ER_QI_SHI
+_MELD_JIANG: Final = MeldKind.JIANG
+_MELD_JIAO: Final = MeldKind.JIAO
+_MELD_KAN: Final = MeldKind.KAN
+_MELD_PAO: Final = MeldKind.PAO
+_MELD_PENG: Final = MeldKind.PENG
+_MELD_SHUN: Final = MeldKind.SHUN
+_MELD_TI: Final = MeldKind.TI
+_MELD_WEI: Final = MeldKind.WEI
+_MELD_YI_ER_SAN: Final = MeldKind.YI_ER_SAN
+_REASON_BELOW_MIN_HUXI: Final = Reason.BELOW_MIN_HUXI
+_REASON_CHOU_HU: Final = Reason.CHOU_HU
+_REASON_DEALT_HAND: Final = Reason.DEALT_HAND
+_REASON_INCOMPLETE: Final = Reason.INCOMPLETE
+_REASON_JIANG_NOT_ALLOWED: Final = Reason.JIANG_NOT_ALLOWED
+_REASON_KING_NOT_CLAIMABLE: Final = Reason.KING_NOT_CLAIMABLE
+_SOURCE_DISCARD: Final = Source.DISCARD
+_SOURCE_DRAW: Final = Source.DRAW
+_SOURCE_SELF: Final = Source.SELF
+
 if TYPE_CHECKING:
     from .drawing import AnalysisPicture
 
@@ -288,25 +312,25 @@ class _Searcher:
             r, big = i % 10 + 1, i >= 10
             shapes: list[tuple[MeldKind, tuple[int, ...]]] = []
             if variant.win.split_kan:  # a three of a kind: one group (first: ties keep it)
-                shapes.append((MeldKind.KAN, (i, i, i)))
+                shapes.append((_MELD_KAN, (i, i, i)))
             if r <= 8:
-                shapes.append((MeldKind.YI_ER_SAN if r == 1 else MeldKind.SHUN, (i, i + 1, i + 2)))
+                shapes.append((_MELD_YI_ER_SAN if r == 1 else _MELD_SHUN, (i, i + 1, i + 2)))
             if r == 2:
-                shapes.append((MeldKind.ER_QI_SHI, (i, i + 5, i + 8)))
+                shapes.append((_MELD_ER_QI_SHI, (i, i + 5, i + 8)))
             if not big:
-                shapes.append((MeldKind.JIAO, (i, i, i + 10)))
-                shapes.append((MeldKind.JIAO, (i, i + 10, i + 10)))
+                shapes.append((_MELD_JIAO, (i, i, i + 10)))
+                shapes.append((_MELD_JIAO, (i, i + 10, i + 10)))
             for kind, cards in shapes:
                 meld = Meld(kind, cards)
                 self.cands[i].append((_delta(cards), variant.meld_huxi(meld), meld))
-            pair = Meld(MeldKind.JIANG, (i, i))
+            pair = Meld(_MELD_JIANG, (i, i))
             self.pairs.append((_delta(pair.cards), variant.meld_huxi(pair), pair))
         self.memo: dict[int, tuple[int, tuple[Meld, ...], tuple[int, ...]] | None] = {}
         # every meld the search can return, the 将 included (a variant may score a pair)
         self.huxi_of = {m: h for cs in self.cands + [self.pairs] for _, h, m in cs}
         self.tables: BlockTables = tables_for(variant.meld_huxi)
         # for :func:`verdict`'s plain hands: the 坎 values, the 将 allowed with no 提/跑
-        self.kan_huxi = [variant.meld_huxi(Meld(MeldKind.KAN, (i,) * 3)) for i in range(20)]
+        self.kan_huxi = [variant.meld_huxi(Meld(_MELD_KAN, (i,) * 3)) for i in range(20)]
         self.readers = slice_readers(self.kan_huxi)
         t = self.tables
         #: what :func:`_joined` reads, at hand: the block tables, their masks with any
@@ -348,7 +372,7 @@ class _Searcher:
         and the best 将 of two."""
         self.wild_cands: list[list[tuple[tuple[tuple[int, int], ...], int, Meld]]] = []
         # (a triple of one kind, a candidate under win.split_kan, is the triple move's)
-        melds = [m for cs in self.cands for _, _, m in cs if m.kind != MeldKind.KAN]
+        melds = [m for cs in self.cands for _, _, m in cs if m.kind != _MELD_KAN]
         for c in range(20):
             out = []
             for m in melds:
@@ -358,7 +382,7 @@ class _Searcher:
                     others = tuple((k, rest.count(k)) for k in sorted(set(rest)))
                     out.append((others, variant.meld_huxi(m), m))
             self.wild_cands.append(out)
-        self.kan_melds = [same_meld(MeldKind.KAN, i) for i in range(20)]
+        self.kan_melds = [same_meld(_MELD_KAN, i) for i in range(20)]
         #: the most real copies a triple move takes: three where a 坎 may lie whole in the
         #: pool (win.split_kan), else two (three real copies in the pool are no 坎 there)
         self.whole = 3 if variant.win.split_kan else 2
@@ -368,7 +392,7 @@ class _Searcher:
         won_kan = variant.won_triple == "kan"
         self.won_melds: list[Meld] | None = None
         if won_kan or "peng" in variant.deck.king_rules.claims:
-            self.won_melds = [same_meld(MeldKind.KAN if won_kan else MeldKind.PENG, i)
+            self.won_melds = [same_meld(_MELD_KAN if won_kan else _MELD_PENG, i)
                               for i in range(20)]
         #: the 胡息 of the triples a 王 makes
         self.wild_huxi = {m: variant.meld_huxi(m) for m in self.kan_melds + (self.won_melds or [])}
@@ -716,7 +740,7 @@ def clear_searchers() -> None:
 def same_meld(kind: MeldKind, card: int, kings: tuple[int, ...] = ()) -> Meld:
     """The (cached) meld of ``kind`` made of copies of one card: 坎, 碰, 偎, 提, 跑, 将;
     ``kings``: the copies a 王 stands for on the table (``deck.king_rules.claims``)."""
-    size = 4 if kind in QUADS else 2 if kind == MeldKind.JIANG else 3
+    size = 4 if kind in QUADS else 2 if kind == _MELD_JIANG else 3
     return Meld(kind, (card,) * size, kings=kings)
 
 
@@ -744,14 +768,14 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
     out = _placed(variant, table, hand, card, source)
     if card is None or card == KING:
         return out
-    if source == Source.SELF and variant.claims.kept:
+    if source == _SOURCE_SELF and variant.claims.kept:
         h = list(hand)
         h[card] += 1
         free = _Placement(table, (), tuple(h))
         if free not in out:
             out.append(free)
     if hand[card] < 3 or not (variant.win.split_kan or
-                              (source == Source.SELF and variant.claims.kept)):
+                              (source == _SOURCE_SELF and variant.claims.kept)):
         return out
     # four copies in the pool (the card free beside a 坎): the 坎 whole and the fourth free,
     # or under win.split_kan the four spread over melds as well
@@ -760,7 +784,7 @@ def _placements(variant: Variant, table: tuple[Meld, ...], hand: list[int],
         if pl.pool[card] == 4:
             h = list(pl.pool)
             h[card] = 1
-            spread.append(_Placement(pl.table, pl.extra + (same_meld(MeldKind.KAN, card),),
+            spread.append(_Placement(pl.table, pl.extra + (same_meld(_MELD_KAN, card),),
                                      tuple(h)))
             if variant.win.split_kan:
                 spread += _spread_four(pl, card, kings, room)
@@ -800,14 +824,14 @@ def _spread_four(pl: _Placement, card: int, kings: int = 0, room: bytes = b""
 
 #: for each card kind, the meld types holding it (the 将 apart), as ``(kind, cards)``
 _HOLDING: list[list[tuple[MeldKind, tuple[int, ...]]]] = [
-    [(k, cs) for k, cs in meld_types() if c in cs and k != MeldKind.JIANG] for c in range(20)]
+    [(k, cs) for k, cs in meld_types() if c in cs and k != _MELD_JIANG] for c in range(20)]
 
 
 def _placed(variant: Variant, table: tuple[Meld, ...], hand: list[int],
             card: int | None, source: str | None) -> list[_Placement]:
     if card is None:
         return [_Placement(table, (), tuple(hand))]
-    own = source == Source.SELF
+    own = source == _SOURCE_SELF
     out: list[_Placement] = []
 
     def with_card() -> _Placement:
@@ -821,8 +845,8 @@ def _placed(variant: Variant, table: tuple[Meld, ...], hand: list[int],
         return tuple(h)
 
     on_table = next((k for k, m in enumerate(table)
-                     if m.cards[0] == card and m.kind in (MeldKind.WEI, MeldKind.CHOU_WEI,
-                                                          MeldKind.PENG)), None)
+                     if m.cards[0] == card and m.kind in (_MELD_WEI, _MELD_CHOU_WEI,
+                                                          _MELD_PENG)), None)
     # 破跑胡: a card that would make the player's own 坎/偎/碰 a 跑 may instead be used
     # elsewhere to win, the meld kept whole ("当玩家自己或其他玩家跑牌时，正好这只牌是自己要胡的，
     # 可以胡，称为破跑胡（即胡牌优先于跑牌）", 003_5cd7634dfd57d897.txt); so may any card whose
@@ -830,9 +854,9 @@ def _placed(variant: Variant, table: tuple[Meld, ...], hand: list[int],
     keep_meld = variant.claims.po_pao_hu or not variant.claims.pao_forced
     if card != KING and hand[card] == 3:
         if own:
-            return [_Placement(table, (same_meld(MeldKind.TI, card),), minus(3))]
+            return [_Placement(table, (same_meld(_MELD_TI, card),), minus(3))]
         if source in variant.claims.pao_on_kan:
-            out.append(_Placement(table, (same_meld(MeldKind.PAO, card),), minus(3)))
+            out.append(_Placement(table, (same_meld(_MELD_PAO, card),), minus(3)))
             if not keep_meld:
                 return out
         out.append(with_card())
@@ -840,29 +864,29 @@ def _placed(variant: Variant, table: tuple[Meld, ...], hand: list[int],
     if on_table is not None:
         kind = table[on_table].kind
         rest = table[:on_table] + table[on_table + 1:]
-        if kind == MeldKind.PENG:
+        if kind == _MELD_PENG:
             # a kept draw onto one's own 碰 is a forced 跑 ([cz-Sim] _apply_draw_auto_meld)
             allowed = (own and variant.claims.kept) or (
-                (Source.SELF if own else source) in variant.claims.pao_on_peng)
-            new_kind = MeldKind.PAO
+                (_SOURCE_SELF if own else source) in variant.claims.pao_on_peng)
+            new_kind = _MELD_PAO
         else:
             allowed = own or source in variant.claims.pao_on_wei
-            new_kind = (own_wei_kind(variant) if own else MeldKind.PAO)
+            new_kind = (own_wei_kind(variant) if own else _MELD_PAO)
         if allowed:
             kings = table[on_table].kings  # a 王 in the 碰 stays in its 跑
             out.append(_Placement(rest + (Meld(new_kind, (card,) * 4, kings=kings),), (),
                                   tuple(hand)))
-            if (own and kind != MeldKind.PENG) or not keep_meld:
+            if (own and kind != _MELD_PENG) or not keep_meld:
                 return out  # one's own draw onto a 偎 is always its 提 (or 跑), never free
-            if own and kind == MeldKind.PENG and variant.claims.own_peng_pao_first:
+            if own and kind == _MELD_PENG and variant.claims.own_peng_pao_first:
                 return out  # 耒阳: 跑 first, then the win (hzy game.ts drawerOpts, paoFirst)
         out.append(with_card())
         return out
     if card != KING and hand[card] == 2:
         if own:
-            return [_Placement(table, (same_meld(MeldKind.WEI, card),), minus(2))]
+            return [_Placement(table, (same_meld(_MELD_WEI, card),), minus(2))]
         # won_triple kan: the triple scores as a concealed 坎 ([cz-hu] concealed_group_xi)
-        triple = MeldKind.KAN if variant.won_triple == "kan" else MeldKind.PENG
+        triple = _MELD_KAN if variant.won_triple == "kan" else _MELD_PENG
         out.append(_Placement(table, (same_meld(triple, card),), minus(2)))
     out.append(with_card())
     return out
@@ -871,12 +895,12 @@ def _placed(variant: Variant, table: tuple[Meld, ...], hand: list[int],
 def own_wei_kind(variant: Variant) -> MeldKind:
     """What one's own draw onto one's own 偎 makes: 提, or 跑 under
     ``claims.own_draw_on_wei: pao`` (郴州, [cz-Sim] ``_apply_draw_auto_meld``)."""
-    return MeldKind.PAO if variant.claims.own_draw_on_wei == "pao" else MeldKind.TI
+    return _MELD_PAO if variant.claims.own_draw_on_wei == "pao" else _MELD_TI
 
 
 # --- public API -------------------------------------------------------------------------------
 
-_TABLE_KINDS = frozenset(MeldKind) - {MeldKind.KAN, MeldKind.JIANG}
+_TABLE_KINDS = frozenset(MeldKind) - {_MELD_KAN, _MELD_JIANG}
 
 
 HandCards = Sequence[Card | int | str] | str
@@ -1055,7 +1079,7 @@ def _lean(variant: Variant, hand: list[Any]) -> Analysis | None:
         return _REFUSAL_OF[total]
     lazy = functools.partial(_lean_best, variant, y, s.plain_jiang)
     if total < s.min_huxi:
-        return Analysis(False, Reason.BELOW_MIN_HUXI, total, None, lazy=lazy)
+        return Analysis(False, _REASON_BELOW_MIN_HUXI, total, None, lazy=lazy)
     return Analysis(True, None, total, None, lazy=lazy)
 
 
@@ -1086,7 +1110,7 @@ def _plain_best(variant: Variant, pool: int, jiang: int) -> Decomposition:
     """The best decomposition of a hand as it stands with no table melds and no 王, given as
     its pool (:func:`encode`), its 坎 locked: :func:`_searched` of the 坎 and the rest."""
     kans = _KANS3 & pool & (pool >> 1)  # bit 0 of each field holding 3
-    fixed = tuple(same_meld(MeldKind.KAN, i) for i in range(20) if kans >> (_BITS * i) & 1)
+    fixed = tuple(same_meld(_MELD_KAN, i) for i in range(20) if kans >> (_BITS * i) & 1)
     return _searched(variant, (), fixed, pool - 3 * kans, jiang)
 
 
@@ -1159,7 +1183,7 @@ def held_quad(variant: Variant, counts: list[int], table: tuple[Meld, ...]
         raise HandError(f"four {token(i)} in the concealed hand {why}", code="concealed_quad")
     out = list(counts)
     out[fours[0]] = 0
-    return out, table + (same_meld(MeldKind.TI, fours[0]),)
+    return out, table + (same_meld(_MELD_TI, fours[0]),)
 
 
 def at_rest(variant: VariantLike, hand: HandCards, table: TableMelds = ()) -> bool:
@@ -1237,14 +1261,14 @@ def verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...] = (),
             if total is not None and not (s.by_worth and total >= s.min_huxi):
                 if total >= 0:
                     if total < s.min_huxi:
-                        return False, Reason.BELOW_MIN_HUXI, total
+                        return False, _REASON_BELOW_MIN_HUXI, total
                     return True, None, total
                 return _REFUSED[total]
     a = win_verdict(variant, hand, table, card, source, chou_hu=chou_hu)
     return a.win, a.reason, a.huxi
 
 
-_FAILED = {-1: Reason.INCOMPLETE, -3: Reason.JIANG_NOT_ALLOWED}
+_FAILED = {-1: _REASON_INCOMPLETE, -3: _REASON_JIANG_NOT_ALLOWED}
 #: a hand's count slices as :func:`~zipai_rules.blocks.slice_readers` read them, in one call
 _SLICES = operator.itemgetter(slice(0, 5), slice(10, 15), slice(5, 10), slice(15, 20))
 #: the analysis of a refusal with nothing to show (no 胡息, no decomposition): one value each
@@ -1339,7 +1363,7 @@ def surely_no_win(variant: Variant, hand: Sequence[int], card: int | None, sourc
     variant's special wins
     (:func:`instant_win`) come with the hand as it stands or one's own draw, a maybe then; a
     fixed-value shape needs a split too."""
-    if variant.win.special and (source == Source.SELF or card is None):
+    if variant.win.special and (source == _SOURCE_SELF or card is None):
         return False  # a special win of the hand as it stands, or after one's own draw
     return _no_split(variant, hand, card, source, table)
 
@@ -1367,8 +1391,8 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
         if _kings_may_win(plain, quad, hand, card, source, onto):
             return False
         # a kept draw onto a pair may also lie free, its three spread, as another's card
-        return not (variant.claims.kept and source == Source.SELF and hand[card] == 2 and
-                    _kings_may_win(plain, quad, hand, card, Source.DISCARD, onto))
+        return not (variant.claims.kept and source == _SOURCE_SELF and hand[card] == 2 and
+                    _kings_may_win(plain, quad, hand, card, _SOURCE_DISCARD, onto))
     a, b = s.read_hand(hand)  # the block contents with every 坎 out of the pool
     ca, cb = a & CONTENT_MASK, b & CONTENT_MASK
     if card is None:  # the hand as it stands, its 王 joining it as any cards
@@ -1386,7 +1410,7 @@ def _no_split(variant: Variant, hand: Sequence[int], card: int | None, source: s
         unit_a, unit_b = 0, unit
     # the card onto a table 偎/碰 (pool as held): only where the table may hold one
     onto = table is None or held == 3 or _on_table_meld(table, card)
-    own = source == Source.SELF
+    own = source == _SOURCE_SELF
     kept = variant.claims.kept
     for n in (held + 1, held, held - 2, held - 3):
         if n < 0 or (n == held and not onto):
@@ -1431,7 +1455,7 @@ def _no_split_kan(variant: Variant, s: _Searcher, plain: BlockTables, quad: Bloc
     if card is None:
         return not _spread_may_split(plain, pool, ca, cb, kings, big, True)
     held = hand[card]
-    own = source == Source.SELF
+    own = source == _SOURCE_SELF
     claims = variant.claims
     # each placement as (the card's count in the pool, whether it makes a 提/跑)
     if held == 3:  # onto the 坎: its 提/跑, or free beside it (four copies, whole or spread)
@@ -1476,7 +1500,7 @@ def _jiang_views(variant: Variant, tables: BlockTables, table: Sequence[Meld] | 
     return tables.without_pairs(), tables
 
 
-_ONTO = frozenset({MeldKind.WEI, MeldKind.CHOU_WEI, MeldKind.PENG})
+_ONTO = frozenset({_MELD_WEI, _MELD_CHOU_WEI, _MELD_PENG})
 
 
 def _on_table_meld(table: Sequence[Meld], card: int) -> bool:
@@ -1549,39 +1573,39 @@ def win_verdict(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
         if total is not None:  # the hand as it stands, from the block tables
             if total < 0:
                 return _REFUSAL_OF[total]
-            kans = tuple(same_meld(MeldKind.KAN, i) for i in range(20) if hand[i] == 3)
+            kans = tuple(same_meld(_MELD_KAN, i) for i in range(20) if hand[i] == 3)
             rest = encode([n if n < 3 else 0 for n in hand[:20]])
             lazy = functools.partial(_searched, variant, (), kans, rest, s.plain_jiang)
             if total < s.min_huxi:
-                return Analysis(False, Reason.BELOW_MIN_HUXI, total, None, lazy=lazy)
+                return Analysis(False, _REASON_BELOW_MIN_HUXI, total, None, lazy=lazy)
             found = Analysis(True, None, total, None, lazy=lazy)
             return _taken(variant, found, hand, (), None, None, occasion, False) \
                 if s.by_worth else found
     if dealt:
-        source = Source.SELF  # the dealer's optional 天胡 is a win on its own cards
+        source = _SOURCE_SELF  # the dealer's optional 天胡 is a win on its own cards
     if variant.win.special or dealt:
         instant = _instant_on(variant, hand, table, card, source, dealer, dealt)
         if instant is not None:
             return instant
     reason: Reason | None = None
     if dealt and not (dealer and variant.win.tianhu.optional_dealer_win):
-        reason = Reason.DEALT_HAND  # the others wait for a card (003 天胡; digest C11)
-    elif card == KING and source != Source.SELF:
-        reason = Reason.KING_NOT_CLAIMABLE  # a 王 joins only by one's own draw (digest G14)
+        reason = _REASON_DEALT_HAND  # the others wait for a card (003 天胡; digest C11)
+    elif card == KING and source != _SOURCE_SELF:
+        reason = _REASON_KING_NOT_CLAIMABLE  # a 王 joins only by one's own draw (digest G14)
     elif variant.deck.king_rules.holder_wins_only_self and hand[KING] and \
-            source in (Source.DRAW, Source.DISCARD):
-        reason = Reason.KING_NOT_CLAIMABLE
+            source in (_SOURCE_DRAW, _SOURCE_DISCARD):
+        reason = _REASON_KING_NOT_CLAIMABLE
     elif source is not None and source not in variant.win.sources:
         reason = Reason.source_not_allowed(source)
     elif variant.win.chou_hu and card is not None and chou_hu and \
             (card, sum(map(variant.meld_huxi, table))) in set(chou_hu):
-        reason = Reason.CHOU_HU
+        reason = _REASON_CHOU_HU
     if reason is not None and (not explain or card == KING):
         return _REFUSAL[reason]
     if not explain and _no_split(variant, hand, card, source, table):  # no special win came
-        return _REFUSAL[Reason.INCOMPLETE]  # what the search would find
+        return _REFUSAL[_REASON_INCOMPLETE]  # what the search would find
     found = _best(variant, hand, table, card, source, all_decompositions, why=explain)
-    if variant.win.special and found.reason == Reason.BELOW_MIN_HUXI and found.best is not None:
+    if variant.win.special and found.reason == _REASON_BELOW_MIN_HUXI and found.best is not None:
         b = found.best
         fixed = fixed_value_win(variant, [g.meld for g in b.groups], b.huxi, b.leftover)
         if fixed is not None:  # a fixed-value shape (无胡) wins below the threshold
@@ -1681,19 +1705,19 @@ def _instant_on(variant: Variant, hand: Sequence[int], table: tuple[Meld, ...],
     its forced 提 (onto a 坎 or a 偎) or 偎 (onto a pair)."""
     if card is None:
         return instant_win(variant, hand, table, dealer=dealer, dealt=dealt)
-    if source != Source.SELF or card == KING or not variant.win.special:
+    if source != _SOURCE_SELF or card == KING or not variant.win.special:
         return None
     after = list(hand)
     wei = next((k for k, m in enumerate(table)
-                if m.cards[0] == card and m.kind in (MeldKind.WEI, MeldKind.CHOU_WEI)), None)
+                if m.cards[0] == card and m.kind in (_MELD_WEI, _MELD_CHOU_WEI)), None)
     if hand[card] == 3:
         after[card] = 0
-        melds = table + (same_meld(MeldKind.TI, card),)
+        melds = table + (same_meld(_MELD_TI, card),)
     elif wei is not None:
         melds = table[:wei] + table[wei + 1:] + (same_meld(own_wei_kind(variant), card),)
     elif hand[card] == 2:
         after[card] = 0
-        melds = table + (same_meld(MeldKind.WEI, card),)
+        melds = table + (same_meld(_MELD_WEI, card),)
     else:
         return None
     return instant_win(variant, after, melds, dealer=dealer)
@@ -1729,7 +1753,7 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
         here = room if not pl.stood or not room else bytes(
             min(n - pl.stood.count(i), kings) for i, n in enumerate(room))
         start = list(real)
-        if source == Source.SELF and card is not None and pl.pool[card] > real[card]:
+        if source == _SOURCE_SELF and card is not None and pl.pool[card] > real[card]:
             start[card] += 1  # one's own draw joins the concealed cards
         quads = any(m.kind in QUADS for m in pl.table + pl.extra)
         jiang = variant.win.max_jiang if (quads or not variant.win.jiang_requires_quad) else 0
@@ -1759,7 +1783,7 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                         else searcher.splits(x, 7)):
                     pair_only = True
                 continue
-            hand_fixed = pl.extra + tuple(same_meld(MeldKind.KAN, i) for i in kans)
+            hand_fixed = pl.extra + tuple(same_meld(_MELD_KAN, i) for i in kans)
             if want_all:
                 if kings:
                     for melds, stood in searcher.all_wild(x, kings, jiang, pend, here):
@@ -1775,15 +1799,15 @@ def _best(variant: Variant, counts: Sequence[int], table: tuple[Meld, ...],
                             len(pl.extra), pl.stood)
     if best_key is not None and not want_all:
         total = best_key[0]
-        reason = Reason.BELOW_MIN_HUXI if total < variant.win.min_huxi else None
+        reason = _REASON_BELOW_MIN_HUXI if total < variant.win.min_huxi else None
         return Analysis(reason is None, reason, total, None,
                         lazy=functools.partial(_searched, variant, *best_key[1:]))
     if not results:
-        failed = Reason.JIANG_NOT_ALLOWED if pair_only else Reason.INCOMPLETE
+        failed = _REASON_JIANG_NOT_ALLOWED if pair_only else _REASON_INCOMPLETE
         return Analysis(False, failed, 0, None)
     results.sort(key=lambda d: -d.huxi)
     best = results[0]
-    reason = Reason.BELOW_MIN_HUXI if best.huxi < variant.win.min_huxi else None
+    reason = _REASON_BELOW_MIN_HUXI if best.huxi < variant.win.min_huxi else None
     return Analysis(reason is None, reason, best.huxi, best,
                     tuple(_unique(results)) if want_all else ())
 
@@ -1840,13 +1864,13 @@ def _decomposition(variant: Variant, searcher: _Searcher, table: tuple[Meld, ...
     if stood:  # a 坎 a 王 completes is shown among the real ones, in card order
         searched = [Group(m, variant.meld_huxi(m), kings=k)
                     for m, k in zip(melds, _real_kans(melds, stood), strict=True)]
-        made = [g for g in searched if g.meld.kind == MeldKind.KAN]
+        made = [g for g in searched if g.meld.kind == _MELD_KAN]
         kans = [Group(m, variant.meld_huxi(m)) for m in fixed[extra:]] + made
         groups += sorted(kans, key=lambda g: g.meld.cards[0])
-        groups += [g for g in searched if g.meld.kind != MeldKind.KAN]
+        groups += [g for g in searched if g.meld.kind != _MELD_KAN]
     else:
         if searcher.split_kan:  # the 坎 the search kept whole first, where locked ones lie
-            melds = tuple(sorted(melds, key=lambda m: m.kind != MeldKind.KAN))
+            melds = tuple(sorted(melds, key=lambda m: m.kind != _MELD_KAN))
         groups += [Group(m, variant.meld_huxi(m)) for m in fixed[extra:]]
         groups += [Group(m, searcher.huxi_of.get(m, 0)) for m in melds]
     return Decomposition(tuple(groups), sum(g.huxi for g in groups))
@@ -1859,7 +1883,7 @@ def _real_kans(melds: tuple[Meld, ...], stood: tuple[tuple[int, ...], ...]
     same split, its 坎 shown of real cards where it can be, as a 坎 kept whole)."""
     out = [list(k) for k in stood]
     for i, m in enumerate(melds):
-        if m.kind != MeldKind.KAN or not out[i]:
+        if m.kind != _MELD_KAN or not out[i]:
             continue
         c = m.cards[0]
         for j, other in enumerate(melds):
@@ -1879,7 +1903,7 @@ def _unique(decs: list[Decomposition]) -> Iterator[Decomposition]:
 
 
 def waits(variant: VariantLike, hand: HandCards, table: TableMelds = (),
-          source: str = Source.DRAW) -> list[Wait]:
+          source: str = _SOURCE_DRAW) -> list[Wait]:
     """Every card that would win if it arrived from ``source``, with the 胡息 it gives,
     in card order. Cards the deck has no copy left of are skipped. The decision is
     :func:`win_verdict`'s: a 王 holder who may win only by 自摸 has no ``draw`` or
@@ -1951,10 +1975,10 @@ def _plain_waits(variant: Variant, counts: Sequence[int], cards: Sequence[int], 
     kan = s.kan_huxi
     jiang = s.plain_jiang
     low = s.min_huxi
-    own = source == Source.SELF
+    own = source == _SOURCE_SELF
     free_pair = not own or variant.claims.kept
-    pair_kind = MeldKind.WEI if own else (
-        MeldKind.KAN if variant.won_triple == "kan" else MeldKind.PENG)
+    pair_kind = _MELD_WEI if own else (
+        _MELD_KAN if variant.won_triple == "kan" else _MELD_PENG)
     pool = bytearray(counts[:20])
     base = 0
     kans = 0
@@ -1974,7 +1998,7 @@ def _plain_waits(variant: Variant, counts: Sequence[int], cards: Sequence[int], 
         if n == 3:  # onto the 坎: 提 (own) or 跑, and where allowed the 坎 kept whole
             total = -1
             if own or source in variant.claims.pao_on_kan:
-                quad = same_meld(MeldKind.TI if own else MeldKind.PAO, c)
+                quad = same_meld(_MELD_TI if own else _MELD_PAO, c)
                 rest = x  # the 坎's cards are already out of the pool
                 if not (quad_pair and (size - 3 * kans) % 3 == 0):
                     found = tables.best(rest, s.quad_jiang)
@@ -2012,7 +2036,7 @@ def tianhu_due(variant: Variant, counts: Sequence[int], table: Sequence[Meld] = 
     more 提, or ``tianhu.kan`` or more 坎, a 提 counting as a 坎 where
     ``tianhu.ti_counts_as_kan``."""
     rules = variant.win.tianhu
-    tis = sum(1 for m in table if m.kind == MeldKind.TI)
+    tis = sum(1 for m in table if m.kind == _MELD_TI)
     if rules.ti and tis >= rules.ti:
         return True
     kans = counts[:20].count(3) + (tis if rules.ti_counts_as_kan else 0)
@@ -2033,13 +2057,13 @@ def tianhu(variant: VariantLike, hand: HandCards, table: Sequence[Meld] = ()) ->
     counts = list(counts_of(indices))
     if not tianhu_due(variant, counts, table):
         return None
-    tis = [m for m in table if m.kind == MeldKind.TI]
+    tis = [m for m in table if m.kind == _MELD_TI]
     kans = [i for i in range(20) if counts[i] == 3]
     searcher = _searcher(variant)
     groups = [Group(m, variant.meld_huxi(m), "table", m.kings) for m in table]
     for i in kans:
         counts[i] = 0
-        m = Meld(MeldKind.KAN, (i,) * 3)
+        m = Meld(_MELD_KAN, (i,) * 3)
         groups.append(Group(m, variant.meld_huxi(m)))
     counts[KING] = 0
     found = searcher.best(encode(counts), variant.win.max_jiang if tis else 0, partial=True)

@@ -25,8 +25,18 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from .melds import Meld, MeldKind
+
+#: the enum members read here, bound once: under Python 3.11 a member read off its class
+#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
+#: where a ``Final`` name is a C static of the compiled build
+_MELD_ER_QI_SHI: Final = MeldKind.ER_QI_SHI
+_MELD_JIANG: Final = MeldKind.JIANG
+_MELD_JIAO: Final = MeldKind.JIAO
+_MELD_SHUN: Final = MeldKind.SHUN
+_MELD_YI_ER_SAN: Final = MeldKind.YI_ER_SAN
 
 #: the cards of block A and of block B, in the digit order of a content index
 BLOCK_A = (0, 1, 2, 3, 4, 10, 11, 12, 13, 14)
@@ -43,9 +53,9 @@ def _crossing() -> list[tuple[MeldKind, tuple[int, ...]]]:
     """The six meld types crossing the cut, in boundary-digit order."""
     out: list[tuple[MeldKind, tuple[int, ...]]] = []
     for base in (0, 10):
-        out.append((MeldKind.SHUN, (base + 3, base + 4, base + 5)))
-        out.append((MeldKind.SHUN, (base + 4, base + 5, base + 6)))
-        out.append((MeldKind.ER_QI_SHI, (base + 1, base + 6, base + 9)))
+        out.append((_MELD_SHUN, (base + 3, base + 4, base + 5)))
+        out.append((_MELD_SHUN, (base + 4, base + 5, base + 6)))
+        out.append((_MELD_ER_QI_SHI, (base + 1, base + 6, base + 9)))
     return out
 
 
@@ -56,16 +66,16 @@ def _internal(block: tuple[int, ...]) -> list[tuple[MeldKind, tuple[int, ...]]]:
     for i in block:
         r = i % 10 + 1
         if r <= 8 and {i + 1, i + 2} <= inside:
-            out.append((MeldKind.YI_ER_SAN if r == 1 else MeldKind.SHUN, (i, i + 1, i + 2)))
+            out.append((_MELD_YI_ER_SAN if r == 1 else _MELD_SHUN, (i, i + 1, i + 2)))
         if i < 10:
-            out.append((MeldKind.JIAO, (i, i, i + 10)))
-            out.append((MeldKind.JIAO, (i, i + 10, i + 10)))
+            out.append((_MELD_JIAO, (i, i, i + 10)))
+            out.append((_MELD_JIAO, (i, i + 10, i + 10)))
     return out
 
 
 def meld_types() -> list[tuple[MeldKind, tuple[int, ...]]]:
     """Every meld type the tables use, the 将 last: what :func:`huxi_key` values."""
-    pairs = [(MeldKind.JIANG, (i, i)) for i in range(20)]
+    pairs = [(_MELD_JIANG, (i, i)) for i in range(20)]
     return _internal(BLOCK_A) + _internal(BLOCK_B) + _crossing() + pairs
 
 
@@ -95,13 +105,13 @@ class BlockTables:
         b, b0 = self._build(BLOCK_B, value, [(t, 0, 3 ** d) for d, t in enumerate(cross)])
         self.a: tuple[dict[int, int] | None, ...] = tuple(a)
         self.b: tuple[dict[int, int] | None, ...] = tuple(b)
-        self.pair_huxi = [value[(MeldKind.JIANG, (i, i))] for i in range(20)]
+        self.pair_huxi = [value[(_MELD_JIANG, (i, i))] for i in range(20)]
         # for a count of 3: every meld holding the card, as (pool delta, 胡息, pairs)
         self.melds_with: list[list[tuple[int, int, int]]] = [[] for _ in range(20)]
         for (kind, cards), h in value.items():
             delta = sum(1 << (_BITS * c) for c in cards)
             for c in set(cards):
-                self.melds_with[c].append((delta, h, 1 if kind == MeldKind.JIANG else 0))
+                self.melds_with[c].append((delta, h, 1 if kind == _MELD_JIANG else 0))
         # content -> the boundary states it reaches with any number of 将, as a bit mask
         self.ma: tuple[int, ...] = tuple(self._any_pairs(a0))
         self.mb: tuple[int, ...] = tuple(self._any_pairs(b0))

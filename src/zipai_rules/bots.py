@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from operator import getitem
+from typing import Final
 
 from .analysis import encode, searcher
 from .arguments import int_arg, items_of
@@ -24,6 +25,16 @@ from .engine.state import GameState
 from .errors import ZipaiError
 from .play import Bot, play_out
 from .variant import Variant
+
+#: the enum members read here, bound once: under Python 3.11 a member read off its class
+#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
+#: where a ``Final`` name is a C static of the compiled build
+_ACTION_CHI: Final = ActionKind.CHI
+_ACTION_DISCARD: Final = ActionKind.DISCARD
+_ACTION_HU: Final = ActionKind.HU
+_ACTION_PAO: Final = ActionKind.PAO
+_ACTION_PASS: Final = ActionKind.PASS
+_ACTION_PENG: Final = ActionKind.PENG
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "check_bot_name", "leftover_measure",
            "make_bots", "play_out", "seat_bot_names"]
@@ -46,8 +57,8 @@ class RandomBot:
         return self.rng.choice(list(options))
 
 
-_RANK = {ActionKind.HU: 0, ActionKind.PAO: 1, ActionKind.PENG: 2, ActionKind.CHI: 3,
-         ActionKind.PASS: 4}
+_RANK = {_ACTION_HU: 0, _ACTION_PAO: 1, _ACTION_PENG: 2, _ACTION_CHI: 3,
+         _ACTION_PASS: 4}
 
 
 #: one card of each kind as a search pool (:func:`~zipai_rules.analysis.encode`)
@@ -317,18 +328,18 @@ class GreedyBot:
         plays as the bot: :mod:`zipai_rules.rl_opponents`)."""
         opts = list(options)
         first = opts[0].kind
-        if first == ActionKind.DISCARD:
+        if first == _ACTION_DISCARD:
             return self._discard(variant, hand, opts)
-        if first == ActionKind.HU:
+        if first == _ACTION_HU:
             return opts[0]  # the least value below, and no 吃 to pass at random
         v = variant
         def value(a: Action) -> tuple[int, int]:
-            gain = sum(v.meld_huxi(m) for m in a.melds) if a.kind == ActionKind.CHI else 0
+            gain = sum(v.meld_huxi(m) for m in a.melds) if a.kind == _ACTION_CHI else 0
             return (_RANK[a.kind], -gain)
         best = min(opts, key=value)
-        if best.kind == ActionKind.CHI and not any(
+        if best.kind == _ACTION_CHI and not any(
                 v.meld_huxi(m) for m in best.melds) and self.rng.random() < 0.5:
-            return next((o for o in opts if o.kind == ActionKind.PASS), best)
+            return next((o for o in opts if o.kind == _ACTION_PASS), best)
         return best
 
     def _discard(self, variant: Variant, hand: Sequence[int], opts: list[Action]) -> Action:

@@ -27,18 +27,25 @@ the win check hands over its block tables (those of splits with any number of �
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from .blocks import BlockTables, contents_of, meld_types
 from .cards import KING
 from .melds import MeldKind
 from .vocab import Source
 
+#: the enum members read here, bound once: under Python 3.11 a member read off its class
+#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
+#: where a ``Final`` name is a C static of the compiled build
+_MELD_JIANG: Final = MeldKind.JIANG
+_SOURCE_SELF: Final = Source.SELF
+
 DIGIT = [3 ** (i % 5 + 5 * (i >= 10)) for i in range(20)]  # a kind's digit in its block
 
 #: for each kind, the melds holding it other than a triple (the 将 included), as ``(copies of
 #: the kind, is a 将, the meld's other kinds as (kind, copies))``
 _HOLDING: list[list[tuple[int, bool, tuple[tuple[int, int], ...]]]] = [
-    [(cards.count(c), kind == MeldKind.JIANG,
+    [(cards.count(c), kind == _MELD_JIANG,
       tuple((k, cards.count(k)) for k in sorted(set(cards)) if k != c))
      for kind, cards in meld_types() if c in cards] for c in range(20)]
 
@@ -232,7 +239,7 @@ def may_win(plain: BlockTables, quad: BlockTables, hand: Sequence[int], card: in
     kings = hand[KING]
     held = hand[card]
     pool = [n if n < 3 else 0 for n in hand[:20]]  # every 坎 locked
-    own = source == Source.SELF
+    own = source == _SOURCE_SELF
     for n in (held + 1, held, held - 2, held - 3):
         if n < 0 or (n == 4 and own) or (n == held and not onto):
             continue  # one's own fourth copy is always its 提 (the pool holds 0 or 1 then)

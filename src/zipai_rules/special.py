@@ -14,6 +14,7 @@ Hooks never run user-supplied code.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 import attrs
 
@@ -22,6 +23,14 @@ from .hooks import FIXED_VALUE_WINS as FIXED_NAMES
 from .hooks import SPECIAL_WINS as HOOK_NAMES
 from .melds import Meld, MeldKind
 from .variant import Variant
+
+#: the enum members read here, bound once: under Python 3.11 a member read off its class
+#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
+#: where a ``Final`` name is a C static of the compiled build
+_MELD_JIANG: Final = MeldKind.JIANG
+_MELD_KAN: Final = MeldKind.KAN
+_MELD_TI: Final = MeldKind.TI
+_MELD_WEI: Final = MeldKind.WEI
 
 
 @attrs.frozen(slots=True)
@@ -50,7 +59,7 @@ def two_ti(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], dealer:
     ("如果摸上来有2双提蛇的牌 … 一定要放在桌面上，并视为胡牌", ``000_cdb63c032605c9a1.txt
     §碰胡规则``). The other cards are leftovers. Each of the seat's ``runs`` (``win.wei_run_as_ti``
     偎 in a row on its own draws: "摸上来的牌连扫三次也叫提蛇") counts as one more 提."""
-    if sum(1 for m in melds if m.kind == MeldKind.TI) + runs < 2:
+    if sum(1 for m in melds if m.kind == _MELD_TI) + runs < 2:
         return None
     return _win(variant, melds, (), indices_of(hand), "two_ti")
 
@@ -63,15 +72,15 @@ def xiao_qi_dui(variant: Variant, hand: Sequence[int], melds: Sequence[Meld], de
     weak])."""
     pairs = [i for i in range(20) if hand[i] == 2]
     triples = [i for i in range(20) if hand[i] == 3]
-    wei = [m for m in melds if m.kind in (MeldKind.WEI, MeldKind.KAN)]
+    wei = [m for m in melds if m.kind in (_MELD_WEI, _MELD_KAN)]
     if any(hand[i] not in (0, 2, 3) for i in range(20)) or hand[20]:
         return None
     if not dealer and len(pairs) == 7 and not triples and not melds:
-        hand_melds = [Meld(MeldKind.JIANG, (i, i)) for i in pairs]
+        hand_melds = [Meld(_MELD_JIANG, (i, i)) for i in pairs]
         return _win(variant, (), hand_melds, (), "xiao_qi_dui")
     if dealer and len(pairs) == 6 and len(triples) + len(wei) == 1 and len(melds) == len(wei):
-        hand_melds = [Meld(MeldKind.JIANG, (i, i)) for i in pairs]
-        hand_melds += [Meld(MeldKind.KAN, (i,) * 3) for i in triples]
+        hand_melds = [Meld(_MELD_JIANG, (i, i)) for i in pairs]
+        hand_melds += [Meld(_MELD_KAN, (i,) * 3) for i in triples]
         return _win(variant, melds, hand_melds, (), "xiao_qi_dui")
     return None
 
@@ -84,7 +93,7 @@ def wu_hu(variant: Variant, melds: Sequence[Meld], huxi: int, leftover: Sequence
           ) -> int | None:
     """耒阳 无胡: a complete hand (no ``leftover``) whose ``melds`` (table and hand) total 0
     ``huxi`` with no pair (将) scores as :data:`WU_HU_HUXI` (21) 胡息; ``None`` otherwise."""
-    if huxi or leftover or any(m.kind == MeldKind.JIANG for m in melds):
+    if huxi or leftover or any(m.kind == _MELD_JIANG for m in melds):
         return None
     return WU_HU_HUXI
 

@@ -25,7 +25,7 @@ the winner's cards, the same in every split without 王, and is not part of the 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 import attrs
 
@@ -36,6 +36,13 @@ from .mingtang import FACTS, MEASURED_LABELS, DecompositionLike, count_cards
 from .special import WU_HU_HUXI
 from .variant import Variant
 from .vocab import Label, Source
+
+#: the enum members read here, bound once: under Python 3.11 a member read off its class
+#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
+#: where a ``Final`` name is a C static of the compiled build
+_LABEL_TIANHU: Final = Label.TIANHU
+_LABEL_ZIMO: Final = Label.ZIMO
+_SOURCE_SELF: Final = Source.SELF
 
 BY_HUXI, ON_HUXI, ON_SPLIT = 0, 1, 2
 """What :func:`reading` finds: the split of the most 胡息 is the worth's too (``BY_HUXI``);
@@ -65,9 +72,9 @@ class Occasion:
 def default_occasion(card: int | None, source: str | None, dealt: bool = False) -> Occasion:
     """The occasion a win has when nothing else is known of the table (:func:`analyze`): 自摸
     on one's own draw, 天胡 for the dealt hand, the incoming ``card`` named."""
-    labels: tuple[Label, ...] = (Label.TIANHU,) if dealt else ()
-    if source == Source.SELF and not dealt:
-        labels += (Label.ZIMO,)
+    labels: tuple[Label, ...] = (_LABEL_TIANHU,) if dealt else ()
+    if source == _SOURCE_SELF and not dealt:
+        labels += (_LABEL_ZIMO,)
     return Occasion(labels, card)
 
 

@@ -31,10 +31,17 @@ a seat that passes a 碰 may still 吃 the same card in the 吃 tier ("当有碰
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Final
 
 from ..variant import Variant
 from .actions import ActionKind
 from .state import SeatState
+
+#: the enum members read here, bound once: under Python 3.11 a member read off its class
+#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
+#: where a ``Final`` name is a C static of the compiled build
+_ACTION_CHI: Final = ActionKind.CHI
+_ACTION_PENG: Final = ActionKind.PENG
 
 #: :func:`chou_reason`: a card kind the seat let go itself (``chou.own_discards``)
 OWN = "own"
@@ -50,11 +57,11 @@ def chou_reason(variant: Variant, seat: SeatState, card: int, kind: str,
     drew and left) this kind itself, never taken again on any source; :data:`DECLINED`, it
     declined a take of this kind before (a 碰 on any source, a 吃 on the sources of
     ``chou.blocks_on``); ``None``: not 臭. Raises nothing."""
-    if kind == ActionKind.PENG:
+    if kind == _ACTION_PENG:
         if card in seat.chou_peng_cards:
             return OWN if card in seat.own_chou else DECLINED
         return None
-    if kind != ActionKind.CHI:
+    if kind != _ACTION_CHI:
         return None
     if card in seat.own_chou:
         return OWN
@@ -69,6 +76,6 @@ def decline_marks(variant: Variant, kinds: Collection[str]) -> tuple[bool, bool,
     card is gone. A pass of the 亮张 or of a 胡 alone marks none of these (臭胡 is
     ``win.chou_hu``)."""
     rules = variant.chou
-    chi = rules.chi and ActionKind.CHI in kinds
-    peng = rules.peng and ActionKind.PENG in kinds
+    chi = rules.chi and _ACTION_CHI in kinds
+    peng = rules.peng and _ACTION_PENG in kinds
     return chi, peng, rules.both and (chi or peng)

@@ -12,6 +12,7 @@ import functools
 import operator
 from collections.abc import Callable, Iterator
 from itertools import compress
+from typing import Final
 
 from ..analysis import Analysis, ready, win_verdict
 from ..cards import KING
@@ -23,11 +24,31 @@ from .actions import MAX_PLAN_KINGS, Action, ActionKind, option
 from .chou import chou_reason
 from .state import PaoTarget, Plan, Result, SeatState, WinContext
 
-WEI_KINDS = frozenset({MeldKind.WEI, MeldKind.CHOU_WEI})
+#: the enum members read here, bound once: under Python 3.11 a member read off its class
+#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
+#: where a ``Final`` name is a C static of the compiled build
+_ACTION_CHI: Final = ActionKind.CHI
+_ACTION_DISCARD: Final = ActionKind.DISCARD
+_ACTION_HU: Final = ActionKind.HU
+_ACTION_PAO: Final = ActionKind.PAO
+_ACTION_PASS: Final = ActionKind.PASS
+_ACTION_PENG: Final = ActionKind.PENG
+_LABEL_DIHU: Final = Label.DIHU
+_LABEL_JUSHOU: Final = Label.JUSHOU
+_LABEL_ZIMO: Final = Label.ZIMO
+_MELD_CHOU_WEI: Final = MeldKind.CHOU_WEI
+_MELD_PENG: Final = MeldKind.PENG
+_MELD_WEI: Final = MeldKind.WEI
+_RESULT_HU: Final = ResultKind.HU
+_SOURCE_DISCARD: Final = Source.DISCARD
+_SOURCE_DRAW: Final = Source.DRAW
+_SOURCE_SELF: Final = Source.SELF
+
+WEI_KINDS = frozenset({_MELD_WEI, _MELD_CHOU_WEI})
 
 #: values a candidate win in units (:func:`win_units` bound to a seat, card and table)
 WinWorth = Callable[[Analysis], int]
-PENG_KINDS = frozenset({MeldKind.PENG})
+PENG_KINDS = frozenset({_MELD_PENG})
 
 
 def locked(variant: Variant, hand: tuple[int, ...] | list[int]) -> set[int]:
@@ -261,7 +282,7 @@ def discard_options(variant: Variant, seat: int, hand: tuple[int, ...]) -> tuple
 @functools.lru_cache(maxsize=16)
 def _discards(seat: int) -> tuple[Action, ...]:
     """The discard action of ``seat`` for each card kind (the 王 last)."""
-    return tuple(option(ActionKind.DISCARD, seat, i) for i in range(KING + 1))
+    return tuple(option(_ACTION_DISCARD, seat, i) for i in range(KING + 1))
 
 
 def owes_discard(variant: Variant, seat: SeatState, extra_cards: int = 0, extra_quads: int = 0
@@ -317,26 +338,26 @@ def win_labels(variant: Variant, ctx: WinContext, s: int, seat: SeatState,
     ``fresh`` (a win checked right after one's own forced 偎/提/跑): "举手胡" (``duanly/hzy``
     ``docs/RULES.md`` 耒阳提龙; ``packages/engine/src/game.ts`` ``computeHu``)."""
     v = variant
-    labels: tuple[Label, ...] = (Label.ZIMO,) if source == Source.SELF else ()
+    labels: tuple[Label, ...] = (_LABEL_ZIMO,) if source == _SOURCE_SELF else ()
     if v.win.dihu == "lianzhang":  # won on the 亮张 offered (hzy game.ts offerDiHu)
-        if s != ctx.dealer and source == Source.DISCARD and by == ctx.dealer and ctx.lianzhang:
-            labels += (Label.DIHU,)
+        if s != ctx.dealer and source == _SOURCE_DISCARD and by == ctx.dealer and ctx.lianzhang:
+            labels += (_LABEL_DIHU,)
     elif v.win.dihu != "none" and s != ctx.dealer:
-        first_draw = source in (Source.SELF, Source.DRAW) and ctx.wall == v.deal.wall - 1
-        first_discard = (source == Source.DISCARD and by == ctx.dealer
+        first_draw = source in (_SOURCE_SELF, _SOURCE_DRAW) and ctx.wall == v.deal.wall - 1
+        first_discard = (source == _SOURCE_DISCARD and by == ctx.dealer
                          and ctx.wall == v.deal.wall
                          and v.win.dihu == "first_discard_or_wall_card")
         if first_draw or first_discard:
-            labels += (Label.DIHU,)
+            labels += (_LABEL_DIHU,)
     if v.win.jushou and s != ctx.dealer and (
             seat.first_take is None or (fresh and seat.first_take == ctx.turn)):
-        labels += (Label.JUSHOU,)
+        labels += (_LABEL_JUSHOU,)
     return labels
 
 
 def win_result(variant: Variant, win: Analysis, s: int, card: int | None,
                source: Source | None, labels: tuple[Label, ...], ctx: WinContext,
-               kind: ResultKind = ResultKind.HU, discarder: int | None = None) -> Result:
+               kind: ResultKind = _RESULT_HU, discarder: int | None = None) -> Result:
     """The :class:`Result` of seat ``s`` winning with ``win``, taken with the split paid most
     on this occasion (:meth:`~zipai_rules.analysis.Analysis.taken`: its labels, the card, 海底
     when the wall is empty); the labels completed with the name of a fixed-value special win
@@ -414,7 +435,7 @@ def pao_source(variant: Variant, seat: SeatState, card: int, source: str, own: b
     if k is not None and not own and source in variant.claims.pao_on_wei:
         return PaoTarget(k)
     k = seat.table_meld(card, PENG_KINDS)
-    if k is not None and (Source.SELF if own else source) in variant.claims.pao_on_peng:
+    if k is not None and (_SOURCE_SELF if own else source) in variant.claims.pao_on_peng:
         return PaoTarget(k)
     if not own and seat.hand[card] == 2 and seat.hand[KING] \
             and "pao" in variant.deck.king_rules.claims and source in variant.claims.pao_on_kan:
@@ -444,14 +465,14 @@ def _tier_rules(variant: Variant, kinds: tuple[str, ...], source: str) -> _TierR
     found = _TIER_RULES.get(key)
     if found is not None and found[0] is variant:
         return found[1]
-    hu, chi = ActionKind.HU in kinds, ActionKind.CHI in kinds
+    hu, chi = _ACTION_HU in kinds, _ACTION_CHI in kinds
     rules = variant.claims
-    from_discard = source == Source.DISCARD
+    from_discard = source == _SOURCE_DISCARD
     other_source = _SOURCE[source]
     made = (from_discard, other_source, hu and not from_discard,
-            hu and other_source in variant.win.sources, ActionKind.PAO in kinds,
-            ActionKind.PENG in kinds and source in rules.peng_on,
-            chi and Source.SELF in rules.chi_by, chi and "next" in rules.chi_by,
+            hu and other_source in variant.win.sources, _ACTION_PAO in kinds,
+            _ACTION_PENG in kinds and source in rules.peng_on,
+            chi and _SOURCE_SELF in rules.chi_by, chi and "next" in rules.chi_by,
             variant.win.forced_sources if hu else frozenset())
     if len(_TIER_RULES) >= TIER_RULES_LIMIT:
         _TIER_RULES.clear()
@@ -504,11 +525,11 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
         seat = seats[s]
         opts: list[Action] = []
         if hu_own if own else hu_other:
-            src = Source.SELF if own else other_source
+            src = _SOURCE_SELF if own else other_source
             worth = None if ctx is None else seat_worth(variant, ctx, s, seat, card, src, by)
             win = hu_allowed(variant, seat, card, src, worth)
             if win is not None:
-                hu = option(ActionKind.HU, s, card)
+                hu = option(_ACTION_HU, s, card)
                 opts.append(hu)
                 plans[hu] = win
         if pao or peng_here:
@@ -517,32 +538,32 @@ def tier_plans(variant: Variant, seats: tuple[SeatState, ...], kinds: tuple[str,
             if pao and (hand[card] >= 2 or _on_table(seat.melds, card)):
                 target = pao_source(variant, seat, card, source, own)
                 if target is not None:
-                    action = option(ActionKind.PAO, s, card)
+                    action = option(_ACTION_PAO, s, card)
                     opts.append(action)
                     plans[action] = target
             # 臭 (engine/chou.py): a card 臭 for 碰 is never 碰'd, on any source
             if peng_here and not own and hand[card] and not seat.dead and not seat.fang_pao:
                 kings = peng_kings(variant, hand, card)
                 if kings is not None \
-                        and chou_reason(variant, seat, card, ActionKind.PENG, source) is None:
+                        and chou_reason(variant, seat, card, _ACTION_PENG, source) is None:
                     after = list(hand)
                     after[card] -= 2 - kings
                     after[KING] -= kings
                     if discard_left(variant, seat, after):
-                        opts.append(option(ActionKind.PENG, s, card))
+                        opts.append(option(_ACTION_PENG, s, card))
         # the seats that may 吃: the exposer on its own draw, the next seat
         if (chi_own if own else chi_next_on and s == chi_next) \
                 and not seat.dead and not seat.fang_pao \
-                and chou_reason(variant, seat, card, ActionKind.CHI, source) is None:
+                and chou_reason(variant, seat, card, _ACTION_CHI, source) is None:
             chis = chi_plans(variant, seat.hand, card, seat.melds)
             owes = bool(chis) and owes_discard(variant, seat, 1)
             for plan in chis:
                 if not owes or can_discard(variant, hand_after(seat.hand, plan, card)):
-                    opts.append(option(ActionKind.CHI, s, card, plan))
+                    opts.append(option(_ACTION_CHI, s, card, plan))
         if opts:
-            if not (opts[0].kind == ActionKind.HU and
-                    (Source.SELF if own else source) in forced):
-                opts.append(option(ActionKind.PASS, s))
+            if not (opts[0].kind == _ACTION_HU and
+                    (_SOURCE_SELF if own else source) in forced):
+                opts.append(option(_ACTION_PASS, s))
             out.append((s, tuple(opts)))
     return out, plans
 
@@ -556,11 +577,11 @@ def forced_pao(variant: Variant, cands: list[tuple[int, tuple[Action, ...]]],
     standing for the third card stays a choice."""
     if not cands or not variant.claims.pao_forced:
         return None
-    if any(o.kind == ActionKind.HU for _, opts in cands for o in opts):
+    if any(o.kind == _ACTION_HU for _, opts in cands for o in opts):
         return None
     for s, opts in cands:
         for o in opts:
-            if o.kind == ActionKind.PAO:
+            if o.kind == _ACTION_PAO:
                 target = plans[o]
                 if isinstance(target, PaoTarget) and not target.king:
                     return s, o, target

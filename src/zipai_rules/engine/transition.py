@@ -16,7 +16,7 @@ import enum
 import functools
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import attrs
 
@@ -57,6 +57,47 @@ from .state import (
 )
 from .window import ask_answer, decided, open_window
 
+#: the enum members read here, bound once: under Python 3.11 a member read off its class
+#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
+#: where a ``Final`` name is a C static of the compiled build
+_ACTION_HU: Final = ActionKind.HU
+_ACTION_PAO: Final = ActionKind.PAO
+_ACTION_PASS: Final = ActionKind.PASS
+_ACTION_PENG: Final = ActionKind.PENG
+_EVENT_CHI: Final = EventKind.CHI
+_EVENT_CHOU: Final = EventKind.CHOU
+_EVENT_DEAL: Final = EventKind.DEAL
+_EVENT_DISCARD: Final = EventKind.DISCARD
+_EVENT_DRAW: Final = EventKind.DRAW
+_EVENT_DRAW_HIDDEN: Final = EventKind.DRAW_HIDDEN
+_EVENT_HU: Final = EventKind.HU
+_EVENT_HUANGZHUANG: Final = EventKind.HUANGZHUANG
+_EVENT_NO_DISCARD: Final = EventKind.NO_DISCARD
+_EVENT_PAO: Final = EventKind.PAO
+_EVENT_PASS: Final = EventKind.PASS
+_EVENT_PENG: Final = EventKind.PENG
+_EVENT_TI: Final = EventKind.TI
+_EVENT_TIANHU: Final = EventKind.TIANHU
+_EVENT_TO_DISCARDS: Final = EventKind.TO_DISCARDS
+_EVENT_WEI: Final = EventKind.WEI
+_LABEL_TIANHU: Final = Label.TIANHU
+_LABEL_ZIMO: Final = Label.ZIMO
+_MELD_CHOU_WEI: Final = MeldKind.CHOU_WEI
+_MELD_PAO: Final = MeldKind.PAO
+_MELD_PENG: Final = MeldKind.PENG
+_MELD_TI: Final = MeldKind.TI
+_MELD_WEI: Final = MeldKind.WEI
+_PHASE_DISCARD: Final = Phase.DISCARD
+_PHASE_HU_CHECK: Final = Phase.HU_CHECK
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_RESPOND: Final = Phase.RESPOND
+_RESULT_HU: Final = ResultKind.HU
+_RESULT_HUANGZHUANG: Final = ResultKind.HUANGZHUANG
+_RESULT_TIANHU: Final = ResultKind.TIANHU
+_SOURCE_DISCARD: Final = Source.DISCARD
+_SOURCE_DRAW: Final = Source.DRAW
+_SOURCE_SELF: Final = Source.SELF
+
 _SEAT_FIELDS = tuple(f.name for f in attrs.fields(SeatState))
 _SEAT_VALUES = operator.attrgetter(*_SEAT_FIELDS)
 _SEAT_INDEX = {name: k for k, name in enumerate(_SEAT_FIELDS)}
@@ -71,7 +112,7 @@ class _Builder:
         self.dealer = dealer
         self.seats: list[SeatState] = list(seats)
         self.wall: list[int] = list(wall)
-        self.phase = Phase.OVER if state is None else state.phase
+        self.phase = _PHASE_OVER if state is None else state.phase
         self.actor = None if state is None else state.actor
         self.options: tuple[Action, ...] = () if state is None else state.options
         self.plans: dict[Action, Plan] = {} if state is None else dict(state.plans)
@@ -97,7 +138,7 @@ class _Builder:
         return GameState(self.v, self.dealer, tuple(self.seats), tuple(self.wall), self.phase,
                          self.actor, self.options, self.pending, self.result, self.turn,
                          tuple(self.plans.items()),
-                         self.drawn if self.phase == Phase.HU_CHECK else None,
+                         self.drawn if self.phase == _PHASE_HU_CHECK else None,
                          self.windows, tuple(self.prompts))
 
     def emit(self, kind: EventKind, seat: int | None = None, card: int | None = None,
@@ -146,7 +187,7 @@ class _Builder:
                               kings=tuple(seat.hand[KING] for seat in self.seats),
                               sitting_out=self.v.seats > self.v.players,
                               dealer=self.dealer)
-        self.phase, self.actor, self.options, self.result = Phase.OVER, None, (), result
+        self.phase, self.actor, self.options, self.result = _PHASE_OVER, None, (), result
         self.plans = {}
 
 
@@ -217,9 +258,9 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
     b = _Builder(variant, dealer, [SeatState(counts_of(h)) for h in hands], wall)
     b.windows = windows
     for s in range(b.n):
-        b.emit(EventKind.DEAL, s, note=f"{len(hands[s])} cards")
+        b.emit(_EVENT_DEAL, s, note=f"{len(hands[s])} cards")
     if variant.deal.lianzhang:
-        b.emit(EventKind.DEAL, dealer, hands[dealer][-1], note="亮张")
+        b.emit(_EVENT_DEAL, dealer, hands[dealer][-1], note="亮张")
     # 起手提: "起手手上有4张牌时,必须在打出第一张牌前“提”" (000 §跑胡子玩牌规则)
     for step in range(b.n):
         s = (dealer + step) % b.n
@@ -227,11 +268,11 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
         # Guilin: "[自已摸到1扫穿不放在桌面；自已摸到2扫穿放在桌面不亮]" (004 第四条6)
         held = bool(quads) and variant.deal.keeps_quad_in_hand(len(quads), b.seats[s].quads)
         for i in quads:
-            meld = same_meld(MeldKind.TI, i)
+            meld = same_meld(_MELD_TI, i)
             seat = b.seats[s]
             b.set_seat(s, hand=_hand_minus(seat.hand, i, 4), melds=seat.melds + (meld,),
                        held_ti=i if held else None)
-            b.emit(EventKind.TI, s, i, (meld,), "dealt, held in hand" if held else "dealt, forced")
+            b.emit(_EVENT_TI, s, i, (meld,), "dealt, held in hand" if held else "dealt, forced")
         if variant.deal.dealt_kan == "wei":
             _lay_dealt_kan(b, s)
         if variant.discard.dealt_double_quad != "skip_first" and b.seats[s].quads >= 2:
@@ -253,15 +294,15 @@ def start(variant: Variant, hands: Sequence[Sequence[int]], wall: Sequence[int],
         a = tianhu(variant, indices_of(seat.hand), seat.melds) \
             if tianhu_due(variant, seat.hand, seat.melds) else None
         if a is not None:
-            b.emit(EventKind.TIANHU, s, note="forced")
-            b.finish(Result(ResultKind.TIANHU, s, None, None, a.huxi, a.best,
+            b.emit(_EVENT_TIANHU, s, note="forced")
+            b.finish(Result(_RESULT_TIANHU, s, None, None, a.huxi, a.best,
                             _tianhu_labels(b, s)))
             return b.freeze(), b.events
     if variant.win.tianhu.optional_dealer_win:
-        win = hu_allowed(variant, b.seats[dealer], None, Source.SELF)
+        win = hu_allowed(variant, b.seats[dealer], None, _SOURCE_SELF)
         if win is not None:
-            hu = Action(ActionKind.HU, dealer)
-            b.ask(Phase.HU_CHECK, dealer, (hu, Action(ActionKind.PASS, dealer)), {hu: win})
+            hu = Action(_ACTION_HU, dealer)
+            b.ask(_PHASE_HU_CHECK, dealer, (hu, Action(_ACTION_PASS, dealer)), {hu: win})
             return b.freeze(), b.events
     _run(b, (_Chore.AFTER_TAKE, dealer))
     return b.freeze(), b.events
@@ -273,9 +314,9 @@ def _lay_dealt_kan(b: _Builder, s: int) -> None:
     for i in range(20):
         seat = b.seats[s]
         if seat.hand[i] == 3:
-            meld = same_meld(MeldKind.WEI, i)
+            meld = same_meld(_MELD_WEI, i)
             b.set_seat(s, hand=_hand_minus(seat.hand, i, 3), melds=seat.melds + (meld,))
-            b.emit(EventKind.WEI, s, i, (meld,), "dealt, forced")
+            b.emit(_EVENT_WEI, s, i, (meld,), "dealt, forced")
 
 
 def _wei_run(b: _Builder, s: int, wei: bool) -> str:
@@ -309,8 +350,8 @@ def _tianhu_labels(b: _Builder, s: int) -> tuple[Label, ...]:
     """A dealer's 天胡 made with the 亮张 is also 自摸 where the 亮张 counts as a draw
     ("如果亮张的牌正好构成第3提或第5坎，则庄家天胡而且自摸", 000 §字牌规则说明)."""
     if s == b.dealer and b.v.deal.lianzhang_is_draw:
-        return (Label.TIANHU, Label.ZIMO)
-    return (Label.TIANHU,)
+        return (_LABEL_TIANHU, _LABEL_ZIMO)
+    return (_LABEL_TIANHU,)
 
 
 def _win_labels(b: _Builder, s: int, source: Source | None, by: int | None,
@@ -328,8 +369,8 @@ def _special(b: _Builder, s: int) -> bool:
     if a is None:
         return False
     name = a.best.special if a.best else None
-    b.emit(EventKind.HU, s, note=name or "special")
-    b.finish(Result(ResultKind.HU, s, None, None, a.huxi, a.best,
+    b.emit(_EVENT_HU, s, note=name or "special")
+    b.finish(Result(_RESULT_HU, s, None, None, a.huxi, a.best,
                     (Label(name),) if name else ()))
     return True
 
@@ -359,7 +400,7 @@ def _answer(b: _Builder, state: GameState, window: ClaimWindow, action: Action) 
     b.pending = attrs.evolve(p, window=window)
     if not decided(window):
         s = window.awaiting[0]
-        b.phase, b.actor, b.options = Phase.RESPOND, s, window.offer(s)  # no new decision
+        b.phase, b.actor, b.options = _PHASE_RESPOND, s, window.offer(s)  # no new decision
         return None
     b.resolving = window
     b.pending = attrs.evolve(p, window=window, tier=0, queue=())
@@ -372,7 +413,7 @@ def _resolve_window(b: _Builder) -> _Next:
     resolved (the card taken, or gone to a discard area)."""
     w = b.resolving
     p = b.pending
-    if w is None or p is None or p.window is not w or b.phase != Phase.RESPOND \
+    if w is None or p is None or p.window is not w or b.phase != _PHASE_RESPOND \
             or b.actor is None:
         b.resolving = None
         return None
@@ -383,54 +424,54 @@ def _resolve_window(b: _Builder) -> _Next:
 def _decide(b: _Builder, state: GameState, action: Action) -> _Next:
     """Do what ``action`` does in ``state``'s phase; the chore that follows, if any."""
     kind = action.kind
-    if state.phase == Phase.DISCARD:
+    if state.phase == _PHASE_DISCARD:
         return _discard(b, action.seat, cast(int, action.card))  # every discard names its card
-    if state.phase == Phase.HU_CHECK:
+    if state.phase == _PHASE_HU_CHECK:
         s = action.seat
         kept = state.pending  # a kept draw (own_draw kept) waits here, else none
         # a kept draw stays on offer, as a claimed 胡's card; a drawn card taken in (偎起胡,
         # 提龙胡) is the card won on
         card = state.drawn if kept is None else kept.card
-        win = cast(Analysis, state.plan(Action(ActionKind.HU, s)))  # offered with its analysis
+        win = cast(Analysis, state.plan(Action(_ACTION_HU, s)))  # offered with its analysis
         # 天胡 only on the dealt hand: no card drawn from the wall yet (a win checked after a
         # forced 偎/提 on the first draw, when the dealer owed no discard, is a 自摸)
         first = state.turn == 0 and len(state.wall) == b.v.deal.wall
         ctx = state.win_context()
         labels = (_tianhu_labels(b, s) if first
-                  else win_labels(b.v, ctx, s, b.seats[s], Source.SELF, s, fresh=True))
-        kind_of = ResultKind.TIANHU if first else ResultKind.HU
-        if kind == ActionKind.PASS:
-            b.emit(EventKind.PASS, s)
+                  else win_labels(b.v, ctx, s, b.seats[s], _SOURCE_SELF, s, fresh=True))
+        kind_of = _RESULT_TIANHU if first else _RESULT_HU
+        if kind == _ACTION_PASS:
+            b.emit(_EVENT_PASS, s)
             if b.v.win.declined_must_be_beaten:
-                _declined(b, s, win_units(b.v, win, s, card, Source.SELF, labels, ctx))
+                _declined(b, s, win_units(b.v, win, s, card, _SOURCE_SELF, labels, ctx))
             if kept is not None:
                 _chou_hu(b, s, kept.card)
                 return _kept_group(b, s, declined=True)
             return (_Chore.AFTER_TAKE, s)
-        b.emit(EventKind.HU, s, card, note="天胡" if first else "自摸")
-        b.finish(win_result(b.v, win, s, card, Source.SELF, labels, ctx, kind_of))
+        b.emit(_EVENT_HU, s, card, note="天胡" if first else "自摸")
+        b.finish(win_result(b.v, win, s, card, _SOURCE_SELF, labels, ctx, kind_of))
         return None
     # respond
     p = _pending(state.pending)
-    offered = next((o for o in state.options if o.kind == ActionKind.HU), None)
-    if offered is not None and kind != ActionKind.HU and b.v.win.declined_must_be_beaten:
+    offered = next((o for o in state.options if o.kind == _ACTION_HU), None)
+    if offered is not None and kind != _ACTION_HU and b.v.win.declined_must_be_beaten:
         s = action.seat
-        source = Source.SELF if (s == p.by and p.source == Source.DRAW) else p.source
+        source = _SOURCE_SELF if (s == p.by and p.source == _SOURCE_DRAW) else p.source
         ctx = state.win_context()
         labels = win_labels(b.v, ctx, s, b.seats[s], source, p.by)
         _declined(b, s, win_units(b.v, cast(Analysis, state.plan(offered)), s, p.card,
                                   source, labels, ctx))
-    if kind != ActionKind.PASS:
+    if kind != _ACTION_PASS:
         return _take(b, action, p, state.plan(action))
     if b.seats[p.by].lianzhang_offer is not None:
-        b.emit(EventKind.PASS, action.seat, p.card)  # passing the 亮张 marks no 臭
+        b.emit(_EVENT_PASS, action.seat, p.card)  # passing the 亮张 marks no 臭
     else:
         _decline(b, action.seat, state.options)
         p = _pending(b.pending)
     if p.queue:
         (s, opts), rest = p.queue[0], p.queue[1:]
         b.pending = _moved(p, p.tier, rest)
-        b.ask(Phase.RESPOND, s, opts)
+        b.ask(_PHASE_RESPOND, s, opts)
         return None
     b.pending = _moved(p, p.tier + 1, p.queue)
     return (_Chore.OFFER, p.by)
@@ -450,9 +491,9 @@ def _decline(b: _Builder, s: int, options: tuple[Action, ...]) -> None:
     :func:`~zipai_rules.engine.chou.decline_marks` (those for both kinds, ``chou.scope: both``,
     noted in ``pending.declined`` until the card is gone: :func:`_card_gone`)."""
     p = _pending(b.pending)
-    b.emit(EventKind.PASS, s, p.card)
+    b.emit(_EVENT_PASS, s, p.card)
     kinds = {o.kind for o in options}
-    if ActionKind.HU in kinds:
+    if _ACTION_HU in kinds:
         _chou_hu(b, s, p.card)
     chi, peng, later = decline_marks(b.v, kinds)
     _mark_chou(b, s, p.card, chi, peng)
@@ -466,10 +507,10 @@ def _mark_chou(b: _Builder, s: int, card: int, chi: bool, peng: bool) -> None:
     seat = b.seats[s]
     if peng and card not in seat.chou_peng_cards:
         seat = b.set_seat(s, chou_peng_cards=seat.chou_peng_cards | {card})
-        b.emit(EventKind.CHOU, s, card, note="peng")
+        b.emit(_EVENT_CHOU, s, card, note="peng")
     if chi and card not in seat.chou_chi_cards:
         b.set_seat(s, chou_chi_cards=seat.chou_chi_cards | {card})
-        b.emit(EventKind.CHOU, s, card, note="chi")
+        b.emit(_EVENT_CHOU, s, card, note="chi")
 
 
 def _card_gone(b: _Builder, p: Pending, taker: int | None = None) -> None:
@@ -486,45 +527,45 @@ def _chou_hu(b: _Builder, s: int, card: int) -> None:
     if b.v.win.chou_hu:
         seat = b.seats[s]
         b.set_seat(s, chou_hu_marks=seat.chou_hu_marks + ((card, table_huxi(b.v, seat)),))
-        b.emit(EventKind.CHOU, s, card, note="臭胡")
+        b.emit(_EVENT_CHOU, s, card, note="臭胡")
 
 
 def _take(b: _Builder, action: Action, p: Pending, plan: Plan | None) -> _Next:
     """Seat ``action.seat`` takes the card on offer; ``plan``: what the option decided."""
     s, c = action.seat, p.card
     seat = b.seats[s]
-    if action.kind == ActionKind.HU:
+    if action.kind == _ACTION_HU:
         win = cast(Analysis, plan)  # a 胡 is offered with its win analysis
-        source = Source.SELF if (s == p.by and p.source == Source.DRAW) else p.source
-        b.emit(EventKind.HU, s, c, note=str(source))
+        source = _SOURCE_SELF if (s == p.by and p.source == _SOURCE_DRAW) else p.source
+        b.emit(_EVENT_HU, s, c, note=str(source))
         b.finish(win_result(b.v, win, s, c, source, _win_labels(b, s, source, p.by), b.ctx(),
-                            discarder=p.by if source == Source.DISCARD else None))
+                            discarder=p.by if source == _SOURCE_DISCARD else None))
         return None
     b.pending = None
     _card_gone(b, p, s)
     b.took(s)
-    if action.kind == ActionKind.PAO:  # a 跑 is offered with its target
+    if action.kind == _ACTION_PAO:  # a 跑 is offered with its target
         return _pao(b, s, c, cast(PaoTarget, plan), discarder=_discarder(p))
     _wei_run(b, s, wei=False)
-    if action.kind == ActionKind.PENG:
+    if action.kind == _ACTION_PENG:
         kings = cast(int, peng_kings(b.v, seat.hand, c))  # offered, so the hand can 碰
-        meld = same_meld(MeldKind.PENG, c, (c,) * kings)
+        meld = same_meld(_MELD_PENG, c, (c,) * kings)
         hand = _hand_minus(_hand_minus(seat.hand, c, 2 - kings), KING, kings)
         b.set_seat(s, hand=hand, melds=seat.melds + (meld,))
-        b.emit(EventKind.PENG, s, c, (meld,))
+        b.emit(_EVENT_PENG, s, c, (meld,))
     else:  # chi
         own = seat.own_chi
-        if s == p.by and p.source == Source.DRAW:  # "自己摸到牌不用亮" (004 第四条1)
+        if s == p.by and p.source == _SOURCE_DRAW:  # "自己摸到牌不用亮" (004 第四条1)
             own += tuple(range(len(seat.melds), len(seat.melds) + len(action.melds)))
         b.set_seat(s, hand=tuple(hand_after(seat.hand, action.melds, c)),
                    melds=seat.melds + action.melds, own_chi=own)
-        b.emit(EventKind.CHI, s, c, action.melds)
+        b.emit(_EVENT_CHI, s, c, action.melds)
     return (_Chore.AFTER_TAKE, s)
 
 
 def _discarder(p: Pending) -> int | None:
     """The seat that discarded the card on offer from its hand, ``None`` for a shown draw."""
-    return p.by if p.source == Source.DISCARD else None
+    return p.by if p.source == _SOURCE_DISCARD else None
 
 
 def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False,
@@ -535,12 +576,12 @@ def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False,
     seat = b.seats[s]
     if target.table_index is None:
         kings = (c,) if target.king else ()  # a pair and a 王 standing for the third card
-        meld = same_meld(MeldKind.PAO, c, kings)
+        meld = same_meld(_MELD_PAO, c, kings)
         hand = _hand_minus(_hand_minus(seat.hand, c, 3 - len(kings)), KING, len(kings))
         b.set_seat(s, hand=hand, melds=seat.melds + (meld,))
     else:
         melds = list(seat.melds)
-        meld = same_meld(MeldKind.PAO, c, melds[target.table_index].kings)
+        meld = same_meld(_MELD_PAO, c, melds[target.table_index].kings)
         melds[target.table_index] = meld
         b.set_seat(s, melds=tuple(melds))
     b.pending = None
@@ -553,7 +594,7 @@ def _pao(b: _Builder, s: int, c: int, target: PaoTarget, forced: bool = False,
         # (hzy docs/RULES.md 放跑之后不能再进张; game.ts execClaim, case pao)
         b.set_seat(discarder, fang_pao=True)
         notes.append(f"放跑: seat {discarder} may no longer 吃/碰")
-    b.emit(EventKind.PAO, s, c, (meld,), ", ".join(notes))
+    b.emit(_EVENT_PAO, s, c, (meld,), ", ".join(notes))
     return (_Chore.AFTER_TAKE, s)
 
 
@@ -562,8 +603,8 @@ def _discard(b: _Builder, s: int, c: int) -> _Next:
     b.set_seat(s, hand=_hand_minus(seat.hand, c, 1),
                early_discard=seat.early_discard and b.v.discard.dealt_double_quad
                == "skip_when_ready", **_own_chou(b, seat, c))
-    b.emit(EventKind.DISCARD, s, c)
-    b.pending = Pending(c, Source.DISCARD, s, 0)
+    b.emit(_EVENT_DISCARD, s, c)
+    b.pending = Pending(c, _SOURCE_DISCARD, s, 0)
     return (_Chore.OFFER, s)
 
 
@@ -598,10 +639,10 @@ def _after_take(b: _Builder, s: int) -> _Next:
     elif owes_discard(b.v, seat):
         opts = discard_options(b.v, s, seat.hand)
         if opts:
-            b.ask(Phase.DISCARD, s, opts, {})
+            b.ask(_PHASE_DISCARD, s, opts, {})
             return None
         b.set_seat(s, dead=True)
-        b.emit(EventKind.NO_DISCARD, s, note="死手")
+        b.emit(_EVENT_NO_DISCARD, s, note="死手")
     return (_Chore.DRAW, (s + 1) % b.n)
 
 
@@ -612,8 +653,8 @@ def _offer_lianzhang(b: _Builder, dealer: int) -> _Next:
     seat = b.seats[dealer]
     c = cast(int, seat.lianzhang_offer)
     b.set_seat(dealer, hand=_hand_minus(seat.hand, c, 1))
-    b.emit(EventKind.DEAL, dealer, c, note="亮张 offered for 地胡")
-    b.pending = Pending(c, Source.DISCARD, dealer, 0)
+    b.emit(_EVENT_DEAL, dealer, c, note="亮张 offered for 地胡")
+    b.pending = Pending(c, _SOURCE_DISCARD, dealer, 0)
     return (_Chore.OFFER, dealer)
 
 
@@ -625,7 +666,7 @@ def _end_lianzhang(b: _Builder, p: Pending) -> _Next:
         if cands:
             (s, opts), rest = cands[0], tuple(cands[1:])
             b.pending = _moved(p, p.tier, rest)
-            b.ask(Phase.RESPOND, s, opts, plans)
+            b.ask(_PHASE_RESPOND, s, opts, plans)
             return None
     seat = b.seats[p.by]
     hand = list(seat.hand)
@@ -640,15 +681,15 @@ def _draw(b: _Builder, s: int) -> _Next:
     kept unseen (:func:`_kept_draw`); else a 王 is kept; a card making a 提/偎/臭偎 is used at
     once; any other card is shown and offered."""
     if not b.wall:
-        b.emit(EventKind.HUANGZHUANG)
-        b.finish(Result(ResultKind.HUANGZHUANG))
+        b.emit(_EVENT_HUANGZHUANG)
+        b.finish(Result(_RESULT_HUANGZHUANG))
         return None
     c = b.wall.pop(0)
     seat = b.seats[s]
     if b.v.claims.kept:
         # 郴州: the drawer keeps its draw, unseen and never offered ([cz-Sim] _continue_play)
-        b.emit(EventKind.DRAW_HIDDEN, s, c, note="kept unseen")  # the others: no card
-        b.pending = Pending(c, Source.SELF, s, 0)
+        b.emit(_EVENT_DRAW_HIDDEN, s, c, note="kept unseen")  # the others: no card
+        b.pending = Pending(c, _SOURCE_SELF, s, 0)
         return (_Chore.KEPT, s)
     if c == KING:
         # a drawn 王 is shown and kept ("在之后摸牌过程中抓到的王霸需要明示", 000
@@ -657,19 +698,19 @@ def _draw(b: _Builder, s: int) -> _Next:
         hand[KING] += 1
         seat = b.set_seat(s, hand=tuple(hand))
         _wei_run(b, s, wei=False)
-        b.emit(EventKind.DRAW, s, c, note="kept")
+        b.emit(_EVENT_DRAW, s, c, note="kept")
         b.drawn = c
         return (_Chore.OWN_CARD, s)
     if c < 20 and (seat.hand[c] >= 2 or seat.table_meld(c, WEI_KINDS) is not None):
         # forced 提/偎/臭偎, the card not shown ("摸牌时，除偎牌与提牌外，其它必须首先明示")
-        b.emit(EventKind.DRAW_HIDDEN, s)
+        b.emit(_EVENT_DRAW_HIDDEN, s)
         _lay_forced(b, s, c, seat.table_meld(c, WEI_KINDS))
         if _special(b, s):
             return None
         return (_Chore.OWN_CARD, s)
     _wei_run(b, s, wei=False)
-    b.emit(EventKind.DRAW, s, c)
-    b.pending = Pending(c, Source.DRAW, s, 0)
+    b.emit(_EVENT_DRAW, s, c)
+    b.pending = Pending(c, _SOURCE_DRAW, s, 0)
     return (_Chore.OFFER, s)
 
 
@@ -679,18 +720,18 @@ def _lay_forced(b: _Builder, s: int, c: int, k: int | None) -> None:
     碰); else a 偎 (臭偎 after a declined 碰) with the pair in hand."""
     seat = b.seats[s]
     if seat.hand[c] == 3:
-        meld = same_meld(MeldKind.TI, c)
+        meld = same_meld(_MELD_TI, c)
         seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 3), melds=seat.melds + (meld,))
     elif k is not None:
         on_wei = seat.melds[k].kind in WEI_KINDS
-        meld = same_meld(own_wei_kind(b.v) if on_wei else MeldKind.PAO, c, seat.melds[k].kings)
+        meld = same_meld(own_wei_kind(b.v) if on_wei else _MELD_PAO, c, seat.melds[k].kings)
         melds = list(seat.melds)
         melds[k] = meld
         seat = b.set_seat(s, melds=tuple(melds))
     else:
         chou = b.v.chou.chou_wei_after_declined_peng \
-            and chou_reason(b.v, seat, c, ActionKind.PENG, Source.DRAW) is not None
-        meld = same_meld(MeldKind.CHOU_WEI if chou else MeldKind.WEI, c)
+            and chou_reason(b.v, seat, c, _ACTION_PENG, _SOURCE_DRAW) is not None
+        meld = same_meld(_MELD_CHOU_WEI if chou else _MELD_WEI, c)
         seat = b.set_seat(s, hand=_hand_minus(seat.hand, c, 2), melds=seat.melds + (meld,))
     b.took(s)
     b.drawn = c
@@ -706,7 +747,7 @@ def _own_worth(b: _Builder, s: int, card: int | None, fresh: bool = False) -> Wi
     where ``win.declined_must_be_beaten`` compares it with a declined one; else ``None``."""
     if not b.v.win.declined_must_be_beaten:
         return None
-    return seat_worth(b.v, b.ctx(), s, b.seats[s], card, Source.SELF, s, fresh=fresh)
+    return seat_worth(b.v, b.ctx(), s, b.seats[s], card, _SOURCE_SELF, s, fresh=fresh)
 
 
 def _kept_draw(b: _Builder, s: int) -> _Next:
@@ -716,7 +757,7 @@ def _kept_draw(b: _Builder, s: int) -> _Next:
     p = _pending(b.pending)
     seat = b.seats[s]
     worth = _own_worth(b, s, p.card)
-    win = hu_allowed(b.v, seat, p.card, Source.SELF, worth)
+    win = hu_allowed(b.v, seat, p.card, _SOURCE_SELF, worth)
     if win is not None:
         _ask_self_win(b, s, win)
         return None
@@ -751,7 +792,7 @@ def _after_own_card(b: _Builder, s: int) -> _Next:
     "偎完后可胡就自摸胡牌" (000 §衡阳六胡抢字牌规则介绍)."""
     seat = b.seats[s]
     worth = _own_worth(b, s, b.drawn, fresh=True)
-    win = hu_allowed(b.v, seat, None, Source.SELF, worth)
+    win = hu_allowed(b.v, seat, None, _SOURCE_SELF, worth)
     if win is not None:
         _ask_self_win(b, s, win)
         return None
@@ -760,11 +801,11 @@ def _after_own_card(b: _Builder, s: int) -> _Next:
 
 def _ask_self_win(b: _Builder, s: int, win: Analysis) -> None:
     """Ask seat ``s`` whether it wins on its own cards (胡, and 过 unless forced)."""
-    hu = Action(ActionKind.HU, s)
+    hu = Action(_ACTION_HU, s)
     opts: tuple[Action, ...] = (hu,)
-    if Source.SELF not in b.v.win.forced_sources:
-        opts += (Action(ActionKind.PASS, s),)
-    b.ask(Phase.HU_CHECK, s, opts, {hu: win})
+    if _SOURCE_SELF not in b.v.win.forced_sources:
+        opts += (Action(_ACTION_PASS, s),)
+    b.ask(_PHASE_HU_CHECK, s, opts, {hu: win})
 
 
 
@@ -778,7 +819,7 @@ def _open_window(b: _Builder, p: Pending) -> _Next:
     window, plans = open_window(b.v, b.seats, p, tiers, ctx)
     b.pending = attrs.evolve(p, window=window)
     s = window.seats[0]
-    b.phase, b.actor, b.options, b.plans = Phase.RESPOND, s, window.offer(s), plans
+    b.phase, b.actor, b.options, b.plans = _PHASE_RESPOND, s, window.offer(s), plans
     for x in window.seats:
         b.prompts[x] += 1
     return None
@@ -810,15 +851,15 @@ def _offer(b: _Builder, by: int) -> _Next:
                 return _pao(b, s, p.card, target, forced=True, discarder=_discarder(p))
             (s, opts), rest = cands[0], tuple(cands[1:])
             b.pending = _moved(p, tier, rest)
-            b.ask(Phase.RESPOND, s, opts, plans)
+            b.ask(_PHASE_RESPOND, s, opts, plans)
             return None
         tier += 1
     # nobody takes it
     _card_gone(b, p)
     seat = b.seats[p.by]
     b.set_seat(p.by, discards=seat.discards + (p.card,),
-               **(_own_chou(b, seat, p.card) if p.source == Source.DRAW else {}))
-    b.emit(EventKind.TO_DISCARDS, p.by, p.card)
+               **(_own_chou(b, seat, p.card) if p.source == _SOURCE_DRAW else {}))
+    b.emit(_EVENT_TO_DISCARDS, p.by, p.card)
     b.pending = None
     return (_Chore.DRAW, (p.by + 1) % b.n)
 

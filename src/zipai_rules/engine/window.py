@@ -26,11 +26,18 @@ for every seat that did not with :func:`default_answer`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from ..variant import Variant
 from .actions import Action, ActionKind
 from .claims import forced_pao, tier_plans
 from .state import ClaimWindow, Pending, Plan, SeatState, WinContext
+
+#: the enum members read here, bound once: under Python 3.11 a member read off its class
+#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
+#: where a ``Final`` name is a C static of the compiled build
+_ACTION_HU: Final = ActionKind.HU
+_ACTION_PASS: Final = ActionKind.PASS
 
 
 def window_seats(n: int, p: Pending) -> tuple[int, ...]:
@@ -78,10 +85,10 @@ def _offer(seat: int, asks: Sequence[tuple[int, tuple[Action, ...]]]) -> tuple[A
     for s, options in asks:
         if s != seat:
             continue
-        out.extend(o for o in options if o.kind != ActionKind.PASS and o not in out)
-        if not any(o.kind == ActionKind.PASS for o in options):
+        out.extend(o for o in options if o.kind != _ACTION_PASS and o not in out)
+        if not any(o.kind == _ACTION_PASS for o in options):
             return tuple(out)
-    return (*out, Action(ActionKind.PASS, seat))
+    return (*out, Action(_ACTION_PASS, seat))
 
 
 def ask_answer(window: ClaimWindow, seat: int, options: tuple[Action, ...]) -> Action:
@@ -93,7 +100,7 @@ def ask_answer(window: ClaimWindow, seat: int, options: tuple[Action, ...]) -> A
         raise RuntimeError(f"internal error: seat {seat} has not answered the window")
     if answer in options:
         return answer
-    passed = Action(ActionKind.PASS, seat)
+    passed = Action(_ACTION_PASS, seat)
     if passed not in options:
         raise RuntimeError(f"internal error: seat {seat}'s answer {answer} fits no ask")
     return passed
@@ -109,8 +116,8 @@ def decided(window: ClaimWindow) -> bool:
         answer = window.answer(s)
         if answer is None:
             return False
-        if answer in options and answer.kind != ActionKind.PASS:
-            if answer.kind != ActionKind.HU:
+        if answer in options and answer.kind != _ACTION_PASS:
+            if answer.kind != _ACTION_HU:
                 return everyone
             before = window.seats[:window.seats.index(s)]
             return all(window.answer(x) is not None for x in before)
@@ -120,4 +127,4 @@ def decided(window: ClaimWindow) -> bool:
 def default_answer(options: Sequence[Action]) -> Action:
     """What a seat that did not answer by the deadline answers: ``pass`` where it may pass,
     else the one claim it must take (a forced 胡, 有胡必胡)."""
-    return next((o for o in options if o.kind == ActionKind.PASS), options[0])
+    return next((o for o in options if o.kind == _ACTION_PASS), options[0])
