@@ -29,9 +29,7 @@ from typing import Final
 
 from .melds import Meld, MeldKind
 
-#: the enum members read here, bound once: under Python 3.11 a member read off its class
-#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
-#: where a ``Final`` name is a C static of the compiled build
+#: the enum members read here, bound once (docs/benchmarks.md, "Enum members bound once")
 _MELD_ER_QI_SHI: Final = MeldKind.ER_QI_SHI
 _MELD_JIANG: Final = MeldKind.JIANG
 _MELD_JIAO: Final = MeldKind.JIAO

@@ -24,9 +24,7 @@ from .hooks import SPECIAL_WINS as HOOK_NAMES
 from .melds import Meld, MeldKind
 from .variant import Variant
 
-#: the enum members read here, bound once: under Python 3.11 a member read off its class
-#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
-#: where a ``Final`` name is a C static of the compiled build
+#: the enum members read here, bound once (docs/benchmarks.md, "Enum members bound once")
 _MELD_JIANG: Final = MeldKind.JIANG
 _MELD_KAN: Final = MeldKind.KAN
 _MELD_TI: Final = MeldKind.TI

@@ -37,9 +37,7 @@ from .special import WU_HU_HUXI
 from .variant import Variant
 from .vocab import Label, Source
 
-#: the enum members read here, bound once: under Python 3.11 a member read off its class
-#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
-#: where a ``Final`` name is a C static of the compiled build
+#: the enum members read here, bound once (docs/benchmarks.md, "Enum members bound once")
 _LABEL_TIANHU: Final = Label.TIANHU
 _LABEL_ZIMO: Final = Label.ZIMO
 _SOURCE_SELF: Final = Source.SELF

@@ -24,9 +24,7 @@ from .actions import MAX_PLAN_KINGS, Action, ActionKind, option
 from .chou import chou_reason
 from .state import PaoTarget, Plan, Result, SeatState, WinContext
 
-#: the enum members read here, bound once: under Python 3.11 a member read off its class
-#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
-#: where a ``Final`` name is a C static of the compiled build
+#: the enum members read here, bound once (docs/benchmarks.md, "Enum members bound once")
 _ACTION_CHI: Final = ActionKind.CHI
 _ACTION_DISCARD: Final = ActionKind.DISCARD
 _ACTION_HU: Final = ActionKind.HU

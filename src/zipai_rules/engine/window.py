@@ -33,9 +33,7 @@ from .actions import Action, ActionKind
 from .claims import forced_pao, tier_plans
 from .state import ClaimWindow, Pending, Plan, SeatState, WinContext
 
-#: the enum members read here, bound once: under Python 3.11 a member read off its class
-#: (``Source.SELF``) goes through ``EnumType.__getattr__``'s slot, some 450 instructions,
-#: where a ``Final`` name is a C static of the compiled build
+#: the enum members read here, bound once (docs/benchmarks.md, "Enum members bound once")
 _ACTION_HU: Final = ActionKind.HU
 _ACTION_PASS: Final = ActionKind.PASS
 
