@@ -25,6 +25,13 @@ NO_VALIDATOR: Any = None
 SlotSetter = Callable[[Any, Any], None]
 
 
+def derived() -> Any:
+    """``attrs.field`` of a value a frozen class works out from its other fields when made
+    (its ``__attrs_post_init__`` sets it with ``object.__setattr__``), read on a hot path in
+    place of a property: not an argument, not compared, not in the repr (nor a YAML key)."""
+    return attrs.field(init=False, eq=False, repr=False)
+
+
 def slot_setters(cls: type) -> tuple[SlotSetter, ...]:
     """The setters of the slots of ``cls``, a frozen slotted attrs class, in the order of its
     fields: each the slot's member descriptor's ``__set__``, which stores a value past the

@@ -51,6 +51,7 @@ from typing import Any, Protocol
 import attrs
 
 from .cards import KING, is_big, rank_of
+from .frozen import derived
 from .hooks import SPECIAL_WINS
 from .melds import CHI_SHAPES, QUADS, TRIPLES, Meld, MeldKind, every_meld
 from .vocab import Label, Source
@@ -159,7 +160,7 @@ class Where:
     cards: str | None = None
     #: the filter written out, canonical: ``kind=kan,peng;color=red`` (:meth:`_written`,
     #: once: a settlement reads it for each group of a win)
-    key: str = attrs.field(init=False, eq=False, repr=False)
+    key: str = derived()
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "key", self._written())
@@ -233,7 +234,7 @@ class Condition:
     where: Where | None = attrs.field(default=None, converter=_where)
     #: the measured fact the condition reads: ``fact``, or with a filter ``fact[filter]``
     #: (``sets[color=red;kind=kan,peng,wei]``); worked out once
-    key: str = attrs.field(init=False, eq=False, repr=False)
+    key: str = derived()
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "key", fact_key(self.fact or "", self.where))

@@ -24,7 +24,7 @@ from attrs import AttrsInstance
 
 from .arguments import int_arg, refuse, text_arg
 from .cards import deck_size, is_big, rank_of
-from .frozen import freeze, thaw
+from .frozen import derived, freeze, thaw
 from .melds import Meld, MeldKind
 from .mingtang import Mingtang, Pattern, ResultLike, Step, evaluate, from_bonus, scored
 from .mingtang import Scoring as MingtangScoring
@@ -98,12 +98,6 @@ def content_hash(doc: Mapping[str, Any]) -> str:
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
 
-def _derived() -> Any:
-    """A field worked out from the others when the value is made (its ``__attrs_post_init__``
-    sets it), read on the engine's hot path: not an argument, not compared, not a YAML key."""
-    return attrs.field(init=False, eq=False, repr=False)
-
-
 def _section(cls: type, *, items: bool = False) -> dict[str, Any]:
     """The metadata of an attrs field holding a nested section (or, with ``items``, a tuple
     of them)."""
@@ -152,7 +146,7 @@ class Deck:
     kings: int
     king_rules: KingRules = attrs.field(metadata=_section(KingRules))
     #: cards in the deck: ``20 * copies + kings``
-    size: int = _derived()
+    size: int = derived()
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "size", deck_size(self.copies, self.kings))
@@ -245,7 +239,7 @@ class Claims:
     #: a 坎 of a card in the hand blocks 吃 of that card (郴州)
     kan_blocks_chi: bool = attrs.field(default=False)
     #: the drawer keeps its draw unseen (``own_draw: kept``, 郴州)
-    kept: bool = _derived()
+    kept: bool = derived()
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "kept", self.own_draw == "kept")
@@ -265,7 +259,7 @@ class Chou:
     blocks_on: frozenset[str] = attrs.field(converter=frozenset)
     scope: str
     #: a declined 吃 or 碰 makes the card 臭 for both (``scope: both``)
-    both: bool = _derived()
+    both: bool = derived()
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "both", self.scope == "both")
@@ -448,7 +442,7 @@ class Scoring:
     unit_word: str | None = None
     #: every 名堂 in the order it applies: the ``bonuses`` (each a pattern whose condition is
     #: its label) first, then ``mingtang.patterns``
-    patterns: tuple[Pattern, ...] = _derived()
+    patterns: tuple[Pattern, ...] = derived()
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "patterns", tuple(
